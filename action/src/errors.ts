@@ -1,0 +1,32 @@
+// Errors someone branches on. A regression is never an exception: it is a verdict in the report.
+// The CLI maps these to exit codes (SPEC §3.3): InputError → 2, ToolError → 3.
+
+/** Bad usage or invalid input: a file that is missing, too large, malformed or of the wrong schema. */
+export class InputError extends Error {
+  override name = "InputError";
+  readonly source: string | undefined;
+  readonly jsonPath: string | undefined;
+  constructor(
+    message: string,
+    where: { source?: string; jsonPath?: string } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.source = where.source;
+    this.jsonPath = where.jsonPath;
+  }
+
+  /** One line: `FILE: /json/path: problem`. */
+  describe(): string {
+    const parts: string[] = [];
+    if (this.source !== undefined) parts.push(this.source);
+    if (this.jsonPath !== undefined && this.jsonPath !== "") parts.push(this.jsonPath);
+    parts.push(this.message);
+    return parts.join(": ");
+  }
+}
+
+/** A tool or the environment failed (a benchmark process crashed, git is missing, a disk is full). */
+export class ToolError extends Error {
+  override name = "ToolError";
+}

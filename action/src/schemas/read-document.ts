@@ -1,0 +1,54 @@
+// Reading a benchgate document from a file: byte cap before reading, depth and size checks
+// before JSON.parse, then the schema. One InputError naming the file on any failure.
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { InputError } from "../errors.ts";
+import type { FileReader } from "../ports.ts";
+import { parseJsonText } from "./parse-json.ts";
+import { validateConfig, validateReport, validateSummary, type DocumentKind } from "./validate.ts";
+import type { BenchSummary } from "./summary.gen.ts";
+import type { BenchReport } from "./report.gen.ts";
+import type { BenchgateConfig } from "./config.gen.ts";
+
+/** Caps per document kind, in bytes. A summary of 20,000 benchmarks × 100 samples fits in 64 MiB. */
+export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({
+  summary: 64 * 1024 * 1024,
+  report: 64 * 1024 * 1024,
+  config: 1024 * 1024,
+});
+
+export async function readJsonFile(
+  reader: FileReader,
+  file: string,
+  maxBytes: number,
+): Promise<unknown> {
+  const text = await reader.readText(file, maxBytes);
+  return parseJsonText(text, file, { maxChars: maxBytes, maxDepth: 64 });
+}
+
+export async function readSummaryFile(reader: FileReader, file: string): Promise<BenchSummary> {
+  return validateSummary(await readJsonFile(reader, file, MAX_BYTES.summary), file);
+}
+
+export async function readReportFile(reader: FileReader, file: string): Promise<BenchReport> {
+  return validateReport(await readJsonFile(reader, file, MAX_BYTES.report), file);
+}
+
+/** Parses YAML (or JSON, a YAML subset) with alias expansion bounded against "billion laughs". */
+export function parseYamlText(text: string, source: string): unknown {
+  try {
+    return parseYaml(text, {
+      maxAliasCount: 100,
+      uniqueKeys: true,
+      strict: true,
+      prettyErrors: false,
+    }) as unknown;
+  } catch (error) {
+    const detail = error instanceof YAMLParseError ? error.message.split("\n")[0] : String(error);
+    throw new InputError(`invalid YAML (${detail ?? "parse error"})`, { source }, { cause: error });
+  }
+}
+
+export async function readConfigFile(reader: FileReader, file: string): Promise<BenchgateConfig> {
+  const text = await reader.readText(file, MAX_BYTES.config);
+  return validateConfig(parseYamlText(text, file), file);
+}

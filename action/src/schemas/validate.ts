@@ -1,0 +1,109 @@
+// Every document benchgate reads or writes is checked against its JSON Schema (compiled once),
+// then against the rules a schema cannot express (unique ids). Failures name the file and JSON path.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import summarySchema from "../../../schemas/summary.v1.schema.json" with { type: "json" };
+import reportSchema from "../../../schemas/report.v1.schema.json" with { type: "json" };
+import configSchema from "../../../schemas/config.v1.schema.json" with { type: "json" };
+import { InputError } from "../errors.ts";
+import type { BenchSummary } from "./summary.gen.ts";
+import type { BenchReport } from "./report.gen.ts";
+import type { BenchgateConfig } from "./config.gen.ts";
+
+export const DOCUMENT_KINDS = ["summary", "report", "config"] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+let compiled: Record<DocumentKind, ValidateFunction> | undefined;
+
+function validators(): Record<DocumentKind, ValidateFunction> {
+  if (compiled === undefined) {
+    // allErrors stays off: the first error is the one we report, and a hostile file with a
+    // million bad values must not produce a million error objects.
+    const ajv = new Ajv2020({ strict: true, allErrors: false });
+    ajv.addSchema(summarySchema);
+    ajv.addSchema(reportSchema);
+    ajv.addSchema(configSchema);
+    compiled = {
+      summary: ajv.getSchema(summarySchema.$id) as ValidateFunction,
+      report: ajv.getSchema(reportSchema.$id) as ValidateFunction,
+      config: ajv.getSchema(configSchema.$id) as ValidateFunction,
+    };
+  }
+  return compiled;
+}
+
+function describeAjvError(error: ErrorObject | undefined): { path: string; message: string } {
+  if (error === undefined) return { path: "", message: "does not match the schema" };
+  const path = error.instancePath === "" ? "/" : error.instancePath;
+  let message = error.message ?? "is invalid";
+  if (error.keyword === "additionalProperties") {
+    message = `unexpected property "${String(error.params["additionalProperty"])}"`;
+  } else if (error.keyword === "enum") {
+    message = `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  } else if (error.keyword === "not") {
+    message = "is a reserved name";
+  } else if (error.keyword === "const") {
+    message = `must be ${JSON.stringify(error.params["allowedValue"])}`;
+  }
+  return { path, message };
+}
+
+function check<T>(kind: DocumentKind, data: unknown, source: string): T {
+  const validate = validators()[kind];
+  if (!validate(data)) {
+    const { path, message } = describeAjvError(validate.errors?.[0]);
+    throw new InputError(`not a valid ${kind}.v1: ${message}`, { source, jsonPath: path });
+  }
+  return data as T;
+}
+
+function assertUniqueIds(ids: Iterable<string>, source: string, arrayPath: string): void {
+  const seen = new Set<string>();
+  let index = 0;
+  for (const id of ids) {
+    if (seen.has(id)) {
+      throw new InputError(`duplicate benchmark id ${JSON.stringify(id)}`, {
+        source,
+        jsonPath: `${arrayPath}/${index}/id`,
+      });
+    }
+    seen.add(id);
+    index++;
+  }
+}
+
+/** Validates a summary.json document (schema plus unique ids). */
+export function validateSummary(data: unknown, source: string): BenchSummary {
+  const summary = check<BenchSummary>("summary", data, source);
+  assertUniqueIds(
+    summary.benchmarks.map((b) => b.id),
+    source,
+    "/benchmarks",
+  );
+  return summary;
+}
+
+/** Validates a report.json document (schema plus unique ids). */
+export function validateReport(data: unknown, source: string): BenchReport {
+  const report = check<BenchReport>("report", data, source);
+  assertUniqueIds(
+    report.benchmarks.map((b) => b.id),
+    source,
+    "/benchmarks",
+  );
+  return report;
+}
+
+/** Validates a benchgate.yml document (already parsed from YAML). */
+export function validateConfig(data: unknown, source: string): BenchgateConfig {
+  return check<BenchgateConfig>("config", data, source);
+}
+
+export function validateDocument(
+  kind: DocumentKind,
+  data: unknown,
+  source: string,
+): BenchSummary | BenchReport | BenchgateConfig {
+  if (kind === "summary") return validateSummary(data, source);
+  if (kind === "report") return validateReport(data, source);
+  return validateConfig(data, source);
+}
