@@ -1,0 +1,67 @@
+// Where base and head ran (SPEC §3.6): differences between the two sides are shown in the
+// report, and a machine that is visibly not pinned gets a warning, because the verdict's
+// confidence rests on both sides seeing the same machine.
+import type { Environment } from "../schemas/summary.gen.ts";
+
+/** Fields whose difference between the sides can change timings. */
+const COMPARED = [
+  "fingerprint",
+  "cpu_model",
+  "logical_cpus",
+  "online_cpus",
+  "isolated_cpus",
+  "governor",
+  "turbo",
+  "smt",
+  "kernel",
+  "os",
+  "rustc",
+  "cargo",
+  "memory_bytes",
+  "runner_name",
+] as const satisfies readonly (keyof Environment)[];
+
+function show(value: unknown): string {
+  return value === undefined ? "unknown" : JSON.stringify(value);
+}
+
+export interface EnvironmentCheck {
+  readonly mismatch: boolean;
+  readonly differences: string[];
+  readonly warnings: string[];
+}
+
+export function checkEnvironments(
+  base: Environment | undefined,
+  head: Environment | undefined,
+): EnvironmentCheck {
+  const differences: string[] = [];
+  const warnings: string[] = [];
+  if (base !== undefined && head !== undefined) {
+    for (const key of COMPARED) {
+      const a = base[key];
+      const b = head[key];
+      if (a !== undefined && b !== undefined && JSON.stringify(a) !== JSON.stringify(b)) {
+        differences.push(`${key}: base ${show(a)}, head ${show(b)}`);
+      }
+    }
+  } else if (base !== undefined || head !== undefined) {
+    warnings.push(`no environment recorded for the ${base === undefined ? "base" : "head"} side`);
+  }
+  for (const [side, env] of [
+    ["base", base],
+    ["head", head],
+  ] as const) {
+    if (env === undefined) continue;
+    if (env.governor !== undefined && env.governor !== "performance") {
+      warnings.push(`${side}: CPU governor is ${JSON.stringify(env.governor)}, not "performance"`);
+    }
+    if (env.turbo === true) warnings.push(`${side}: turbo/boost is on`);
+    const cpus = env.logical_cpus;
+    const load = env.load_average?.[0];
+    if (cpus !== undefined && load !== undefined && load > Math.max(0.5, 0.25 * cpus)) {
+      warnings.push(`${side}: load average ${load.toFixed(2)} at start on ${cpus} CPUs`);
+    }
+  }
+  return { mismatch: differences.length > 0, differences, warnings: [...new Set(warnings)] };
+}
