@@ -1,0 +1,199 @@
+// Walks a Criterion output tree (`target/criterion`, or a folder containing it) and turns every
+// `<benchmark dir>/<baseline>/benchmark.json` into a summary Benchmark keyed by `full_id`
+// (formats-and-statistics.md §1.2: directory names are sanitized, truncated and de-duplicated,
+// so a path is never an id). The tree was written by untrusted code: the walk is bounded in
+// depth, entries and bytes, symlinks are never followed (the FileReader refuses them), and two
+// directories claiming one id is an error rather than a silent overwrite.
+import type { FileReader } from "../ports.ts";
+import { InputError } from "../errors.ts";
+import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
+import { criterionBenchmark } from "./criterion.ts";
+import { MiB, baseName, joinPath, parseUntrustedJson } from "./read-json.ts";
+
+export interface CriterionTreeOptions {
+  /** The baseline directory to read (`--save-baseline NAME`; `new` = whatever ran last). */
+  readonly baseline: string;
+  /** Suite name for every benchmark; default "criterion". */
+  readonly suite?: string;
+  readonly side: string;
+  readonly round: number;
+}
+
+export interface CriterionTreeLimits {
+  /** Group levels below the Criterion home: group[/function][/value] = 3. */
+  readonly maxGroupDepth: number;
+  /** Directory entries listed in total before the walk gives up. */
+  readonly maxEntries: number;
+  readonly maxBenchmarks: number;
+  readonly maxBytes: {
+    readonly benchmark: number;
+    readonly estimates: number;
+    readonly sample: number;
+  };
+  /** Bytes read over all files. */
+  readonly maxTotalBytes: number;
+}
+
+export const CRITERION_TREE_LIMITS: CriterionTreeLimits = Object.freeze({
+  maxGroupDepth: 3,
+  maxEntries: 200_000,
+  maxBenchmarks: 20_000,
+  maxBytes: Object.freeze({ benchmark: 1 * MiB, estimates: 1 * MiB, sample: 16 * MiB }),
+  maxTotalBytes: 512 * MiB,
+});
+
+/** Directories inside a benchmark directory that are never baselines. */
+const NOT_BASELINES: ReadonlySet<string> = new Set(["report", "change"]);
+
+function checkBaselineName(baseline: string): void {
+  if (
+    baseline === "" ||
+    baseline.length > 255 ||
+    baseline === "." ||
+    baseline === ".." ||
+    /[/\\\0]/.test(baseline) ||
+    NOT_BASELINES.has(baseline)
+  ) {
+    throw new InputError(`invalid Criterion baseline name ${JSON.stringify(baseline)}`);
+  }
+}
+
+/**
+ * The Criterion home for `dir`: `dir/target/criterion` (a project root), `dir/criterion` when
+ * `dir` looks like a cargo target directory, else `dir` itself.
+ */
+export async function findCriterionHome(dir: string, reader: FileReader): Promise<string> {
+  const kind = await reader.kindOf(dir);
+  if (kind !== "dir") {
+    throw new InputError(kind === undefined ? "Criterion directory not found" : "not a directory", {
+      source: dir,
+    });
+  }
+  const nested = joinPath(joinPath(dir, "target"), "criterion");
+  if ((await reader.kindOf(nested)) === "dir") return nested;
+  const inTarget = joinPath(dir, "criterion");
+  if ((await reader.kindOf(inTarget)) === "dir") {
+    const looksLikeTarget =
+      baseName(dir) === "target" ||
+      (await reader.kindOf(joinPath(dir, "CACHEDIR.TAG"))) === "file" ||
+      (await reader.kindOf(joinPath(dir, "release"))) === "dir" ||
+      (await reader.kindOf(joinPath(dir, "debug"))) === "dir";
+    if (looksLikeTarget) return inTarget;
+  }
+  return dir;
+}
+
+interface Found {
+  /** The benchmark directory (parent of the baseline directory). */
+  readonly dir: string;
+}
+
+/** Finds every benchmark directory holding `<baseline>/benchmark.json`, and all baseline names. */
+async function walk(
+  home: string,
+  baseline: string,
+  reader: FileReader,
+  limits: CriterionTreeLimits,
+): Promise<{ found: Found[]; baselines: Set<string> }> {
+  const found: Found[] = [];
+  const baselines = new Set<string>();
+  let entries = 0;
+  // Breadth-first over sorted listings: deterministic order, bounded depth.
+  const queue: { dir: string; depth: number }[] = [{ dir: home, depth: 0 }];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const listing = await reader.list(next.dir);
+    entries += listing.length;
+    if (entries > limits.maxEntries) {
+      throw new InputError(
+        `Criterion tree has more than ${limits.maxEntries} entries; refusing to walk it`,
+        {
+          source: home,
+        },
+      );
+    }
+    for (const entry of listing) {
+      if (entry.kind !== "dir" || NOT_BASELINES.has(entry.name)) continue;
+      const sub = joinPath(next.dir, entry.name);
+      // A child of a benchmark directory holding benchmark.json is a baseline directory.
+      if (next.depth >= 1 && (await reader.kindOf(joinPath(sub, "benchmark.json"))) === "file") {
+        baselines.add(entry.name);
+        if (entry.name === baseline) {
+          found.push({ dir: next.dir });
+          if (found.length > limits.maxBenchmarks) {
+            throw new InputError(`more than ${limits.maxBenchmarks} benchmarks`, { source: home });
+          }
+        }
+        continue;
+      }
+      if (next.depth < limits.maxGroupDepth) queue.push({ dir: sub, depth: next.depth + 1 });
+    }
+  }
+  return { found, baselines };
+}
+
+/**
+ * Reads every benchmark of one baseline from a Criterion tree into a summary (not yet
+ * schema-validated; `ingest` does that). Fails when no benchmark has the baseline, naming the
+ * baselines that exist, and when two directories claim the same `full_id`.
+ */
+export async function ingestCriterionTree(
+  dir: string,
+  options: CriterionTreeOptions,
+  reader: FileReader,
+  limits: CriterionTreeLimits = CRITERION_TREE_LIMITS,
+): Promise<BenchSummary> {
+  checkBaselineName(options.baseline);
+  const home = await findCriterionHome(dir, reader);
+  const { found, baselines } = await walk(home, options.baseline, reader, limits);
+  if (found.length === 0) {
+    const names = [...baselines].sort();
+    const message =
+      names.length === 0
+        ? `no Criterion benchmarks found (no <benchmark>/<baseline>/benchmark.json within ${limits.maxGroupDepth} levels)`
+        : `no benchmark has baseline ${JSON.stringify(options.baseline)} (found: ${names.join(", ")})`;
+    throw new InputError(message, { source: home });
+  }
+
+  const suite = options.suite ?? "criterion";
+  const byId = new Map<string, string>();
+  const benchmarks: Benchmark[] = [];
+  let totalBytes = 0;
+  for (const { dir: benchDir } of found) {
+    const baseDir = joinPath(benchDir, options.baseline);
+    const sources = {
+      benchmark: joinPath(baseDir, "benchmark.json"),
+      estimates: joinPath(baseDir, "estimates.json"),
+      sample: joinPath(baseDir, "sample.json"),
+    };
+    const read = async (path: string, maxBytes: number): Promise<unknown> => {
+      const text = await reader.readText(path, maxBytes);
+      totalBytes += text.length;
+      if (totalBytes > limits.maxTotalBytes) {
+        throw new InputError(
+          `Criterion tree holds more than ${limits.maxTotalBytes} bytes of results`,
+          {
+            source: home,
+          },
+        );
+      }
+      return parseUntrustedJson(text, path, maxBytes);
+    };
+    const docs = {
+      benchmark: await read(sources.benchmark, limits.maxBytes.benchmark),
+      estimates: await read(sources.estimates, limits.maxBytes.estimates),
+      sample: await read(sources.sample, limits.maxBytes.sample),
+    };
+    const benchmark = criterionBenchmark(docs, sources, { suite, baseline: options.baseline });
+    const first = byId.get(benchmark.id);
+    if (first !== undefined) {
+      throw new InputError(
+        `duplicate benchmark id ${JSON.stringify(benchmark.id)}: claimed by ${JSON.stringify(first)} and ${JSON.stringify(benchDir)}`,
+        { source: sources.benchmark, jsonPath: "/full_id" },
+      );
+    }
+    byId.set(benchmark.id, benchDir);
+    benchmarks.push(benchmark);
+  }
+  benchmarks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { schema_version: 1, side: options.side, round: options.round, benchmarks };
+}

@@ -1,0 +1,142 @@
+// `benchgate ingest KIND PATH`: one adapter per source format, one normalized summary.json out.
+// Adapters are pure (parsed JSON in, Benchmarks out); only this module and the Criterion tree
+// walker read files, through the FileReader port passed in. The result is always validated
+// against schemas/summary.v1.schema.json before it is returned.
+import { InputError } from "../errors.ts";
+import type { FileReader } from "../ports.ts";
+import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
+import { validateSummary } from "../schemas/validate.ts";
+import { parseCritcmp } from "./critcmp.ts";
+import { ingestCriterionTree } from "./criterion-tree.ts";
+import { parseCustom } from "./custom.ts";
+import { parseGab } from "./gab.ts";
+import { parseHyperfine } from "./hyperfine.ts";
+import { IdRegistry } from "./json-guards.ts";
+import { MiB, readJson } from "./read-json.ts";
+
+export const INGEST_KINDS = ["criterion", "hyperfine", "critcmp", "custom", "gab"] as const;
+export type IngestKind = (typeof INGEST_KINDS)[number];
+
+export interface IngestOptions {
+  /** Criterion only (required there): the baseline directory to read. */
+  readonly baseline?: string;
+  /** Suite name for every benchmark; default: the source kind (or the file's own suite). */
+  readonly suite?: string;
+  readonly side: string;
+  readonly round: number;
+  /** benchgate's version for `generator.version`; default "0.0.0". */
+  readonly version?: string;
+}
+
+/** Largest single input file (hyperfine, critcmp, custom, gab) read. */
+export const MAX_INPUT_BYTES = 64 * MiB;
+
+export function isIngestKind(value: string): value is IngestKind {
+  return (INGEST_KINDS as readonly string[]).includes(value);
+}
+
+function checkOptions(options: IngestOptions): void {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.side)) {
+    throw new InputError(
+      `invalid side ${JSON.stringify(options.side)} (1–64 letters, digits, ".", "_" or "-")`,
+    );
+  }
+  if (!Number.isInteger(options.round) || options.round < 1 || options.round > 10_000) {
+    throw new InputError(`invalid round ${String(options.round)} (an integer from 1 to 10000)`);
+  }
+  if (options.suite !== undefined && (options.suite.trim() === "" || options.suite.length > 256)) {
+    throw new InputError(
+      `invalid suite name ${JSON.stringify(options.suite.slice(0, 64))} (1–256 characters)`,
+    );
+  }
+}
+
+function generator(
+  inputPath: string,
+  options: IngestOptions,
+  toolVersion?: string,
+): NonNullable<BenchSummary["generator"]> {
+  const input = inputPath.length > 1024 ? `${inputPath.slice(0, 1023)}…` : inputPath;
+  const result: NonNullable<BenchSummary["generator"]> = {
+    name: "benchgate",
+    version: options.version ?? "0.0.0",
+    input,
+  };
+  if (toolVersion !== undefined) result.tool_version = toolVersion;
+  return result;
+}
+
+async function readBenchmarks(
+  kind: Exclude<IngestKind, "criterion">,
+  inputPath: string,
+  options: IngestOptions,
+  reader: FileReader,
+): Promise<{ benchmarks: Benchmark[]; passthrough?: BenchSummary }> {
+  const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
+  const suite = options.suite ?? kind;
+  switch (kind) {
+    case "hyperfine":
+      return { benchmarks: parseHyperfine(data, inputPath, { suite }) };
+    case "critcmp":
+      return { benchmarks: parseCritcmp(data, inputPath, { suite }) };
+    case "gab":
+      return { benchmarks: parseGab(data, inputPath, { suite }) };
+    case "custom": {
+      const parsed = parseCustom(data, inputPath, { suite: options.suite });
+      if (parsed.kind === "harness") return { benchmarks: parsed.benchmarks };
+      const benchmarks = parsed.summary.benchmarks.map((b) =>
+        options.suite === undefined ? b : { ...b, suite: options.suite },
+      );
+      return { benchmarks, passthrough: parsed.summary };
+    }
+  }
+}
+
+/**
+ * Reads one tool's output and returns a validated summary for one side and round.
+ * `inputPath` is a Criterion directory for "criterion", else a JSON file. Every problem with
+ * the input is an InputError naming the file (and JSON path) and what is wrong.
+ */
+export async function ingest(
+  kind: IngestKind,
+  inputPath: string,
+  options: IngestOptions,
+  reader: FileReader,
+): Promise<BenchSummary> {
+  checkOptions(options);
+  let summary: BenchSummary;
+  if (kind === "criterion") {
+    if (options.baseline === undefined) {
+      throw new InputError("ingest criterion needs a baseline name (--baseline NAME)", {
+        source: inputPath,
+      });
+    }
+    const tree = await ingestCriterionTree(
+      inputPath,
+      {
+        baseline: options.baseline,
+        side: options.side,
+        round: options.round,
+        ...(options.suite === undefined ? {} : { suite: options.suite }),
+      },
+      reader,
+    );
+    summary = { ...tree, generator: generator(inputPath, options) };
+  } else {
+    const { benchmarks, passthrough } = await readBenchmarks(kind, inputPath, options, reader);
+    // Adapters reject duplicates at their JSON path; this guards the passthrough and future adapters.
+    const ids = new IdRegistry();
+    benchmarks.forEach((b, i) => ids.add(b.id, { source: inputPath, path: `/benchmarks/${i}/id` }));
+    summary = {
+      ...passthrough,
+      schema_version: 1,
+      side: options.side,
+      round: options.round,
+      generator: generator(inputPath, options, passthrough?.generator?.tool_version),
+      benchmarks,
+    };
+  }
+  if (summary.benchmarks.length === 0)
+    throw new InputError("no benchmarks found", { source: inputPath });
+  return validateSummary(summary, inputPath);
+}
