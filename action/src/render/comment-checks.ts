@@ -1,0 +1,134 @@
+// The comment's check sections: budgets, golden outputs, smells and critcmp's own table.
+// Failures come first; every name, rule, message and diff comes from files a PR can change.
+
+import type { BenchReport, BudgetResult, GoldenResult, Smell } from "../schemas/report.gen.ts";
+import { codeBlock } from "./code-block.ts";
+import { formatCount } from "./format.ts";
+import {
+  bulletList,
+  code,
+  fixed,
+  levels,
+  listWithMore,
+  tableRow,
+  text,
+  valueCell,
+  type Section,
+} from "./markdown-parts.ts";
+
+export function budgetsSection(report: BenchReport): Section {
+  const budgets = report.budgets;
+  if (budgets.length === 0) return fixed("");
+  const failed = budgets.filter((b) => !b.ok);
+  const ordered = [...failed, ...budgets.filter((b) => b.ok)];
+  const heading = `### Budgets — ${failed.length === 0 ? "all" : formatCount(budgets.length - failed.length)} of ${formatCount(budgets.length)} met`;
+  const render = (rows: readonly BudgetResult[], total: number): string => {
+    const lines = [
+      heading,
+      "",
+      tableRow(["", "benchmark", "rule", "statistic", "limit", "actual", "note"]),
+      tableRow([":-:", ":--", ":--", ":--", "--:", "--:", ":--"]),
+      ...rows.map(budgetRow),
+    ];
+    if (total > rows.length)
+      lines.push("", `… ${formatCount(total - rows.length)} more; see report.json`);
+    return lines.join("\n");
+  };
+  return {
+    priority: 4,
+    levels: levels(
+      render(ordered.slice(0, 50), ordered.length),
+      render(failed.slice(0, 10), failed.length),
+      failed.length === 0
+        ? heading
+        : `${heading}; see report.json for the ${formatCount(failed.length)} broken`,
+    ),
+  };
+}
+
+function budgetRow(b: BudgetResult): string {
+  const unit = b.unit;
+  return tableRow([
+    b.ok ? "✅" : "❌",
+    code(b.benchmark, 100),
+    text(b.rule, 80),
+    text(b.statistic, 32),
+    valueCell(b.limit, unit),
+    valueCell(b.actual, unit),
+    text(b.message, 160),
+  ]);
+}
+
+export function goldenSection(report: BenchReport): Section {
+  const golden = report.golden;
+  if (golden.length === 0) return fixed("");
+  const failed = golden.filter((g) => !g.ok);
+  const passed = golden.filter((g) => g.ok);
+  const heading = `### Golden outputs — ${failed.length === 0 ? "all" : formatCount(passed.length)} of ${formatCount(golden.length)} unchanged`;
+  const render = (limit: number, diffs: number): string => {
+    const blocks = [heading];
+    failed.slice(0, limit).forEach((g, i) => blocks.push(goldenFailure(g, i < diffs)));
+    if (failed.length > limit)
+      blocks.push(`… ${formatCount(failed.length - limit)} more changed; see report.json`);
+    if (passed.length > 0)
+      blocks.push(`✅ Unchanged: ${listWithMore(passed, limit, (g) => code(g.name, 80))}`);
+    return blocks.join("\n\n");
+  };
+  return { priority: 5, levels: levels(render(20, 5), render(10, 0), render(0, 0)) };
+}
+
+function goldenFailure(g: GoldenResult, withDiff: boolean): string {
+  const facts: string[] = [];
+  if (g.message !== undefined && g.message !== "") facts.push(text(g.message));
+  if (g.exit_code !== undefined && g.exit_code !== null) facts.push(`exit code ${g.exit_code}`);
+  if (g.expected !== undefined && g.actual !== undefined) {
+    facts.push(`sha256 ${text(g.expected.slice(0, 12))}… → ${text(g.actual.slice(0, 12))}…`);
+  }
+  const line = `❌ ${code(g.name, 100)}${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`;
+  if (!withDiff || g.diff === undefined || g.diff === "") return line;
+  const block = codeBlock(g.diff, { language: "diff", maxLines: 60, maxChars: 4000 });
+  const more = block.omittedLines > 0 ? `\n\n… ${formatCount(block.omittedLines)} more lines` : "";
+  return `${line}\n\n<details>\n<summary>diff</summary>\n\n${block.markdown}${more}\n\n</details>`;
+}
+
+export function smellsSection(report: BenchReport): Section {
+  const smells = report.smells;
+  if (smells.length === 0) return fixed("");
+  const render = (limit: number): string => `### Smells\n\n${bulletList(smells, limit, smellLine)}`;
+  return {
+    priority: 2,
+    levels: levels(
+      render(20),
+      render(3),
+      `### Smells\n\n⚠️ ${formatCount(smells.length)} warnings; see report.json`,
+    ),
+  };
+}
+
+function smellLine(s: Smell): string {
+  const names =
+    s.benchmarks.length > 0 ? ` (${listWithMore(s.benchmarks, 5, (b) => code(b, 80))})` : "";
+  const hint = s.hint !== undefined && s.hint !== "" ? ` — ${text(s.hint)}` : "";
+  return `⚠️ **${text(s.kind, 64)}**: ${text(s.evidence)}${names}${hint}`;
+}
+
+/** critcmp's familiar table, folded. The text is the tool's output on PR-controlled names. */
+export function critcmpSection(table: string | undefined): Section {
+  if (table === undefined || table.trim() === "") return fixed("");
+  const render = (maxLines: number, maxChars: number): string => {
+    const block = codeBlock(table, { language: "text", maxLines, maxChars, maxLineLength: 300 });
+    const more =
+      block.omittedLines > 0
+        ? `\n\n… ${formatCount(block.omittedLines)} more lines; see the artifacts`
+        : "";
+    return `<details>\n<summary>critcmp</summary>\n\n${block.markdown}${more}\n\n</details>`;
+  };
+  return {
+    priority: 0,
+    levels: levels(
+      render(400, 20_000),
+      render(60, 4_000),
+      "<sub>critcmp's table was left out to keep this comment short; see the artifacts.</sub>",
+    ),
+  };
+}

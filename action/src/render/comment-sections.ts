@@ -1,0 +1,216 @@
+// The comment's summary sections: headline, reasons, lists, noise and environment.
+// Every string taken from the report goes through escapeMarkdown (via code()/text()).
+
+import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
+import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
+import { escapeMarkdown } from "./escape-markdown.ts";
+import {
+  formatChange,
+  formatCount,
+  formatNumber,
+  formatPercent,
+  formatShort,
+  groupDigits,
+} from "./format.ts";
+import {
+  bulletList,
+  code,
+  fixed,
+  levels,
+  listWithMore,
+  text,
+  headline,
+  type Section,
+} from "./markdown-parts.ts";
+
+/** Marker line (already validated), headline with verdict and counts, and how the run was made. */
+export function headerSection(
+  report: BenchReport,
+  title: string,
+  marker: string | undefined,
+): Section {
+  const lines: string[] = [];
+  if (marker !== undefined) lines.push(marker);
+  const unverified = report.mode === "single-run" ? " (unverified)" : "";
+  const counts = countsPhrase(report, formatCount);
+  lines.push(headline(report.verdict, title, `${unverified} — ${counts}`));
+  lines.push("", modeLine(report));
+  if (report.mode === "single-run") {
+    const threshold = formatPercent(report.settings.unverified_threshold);
+    lines.push(
+      "",
+      "> [!WARNING]",
+      `> **Single run per side — unverified.** Nothing was repeated, so the noise of this runner ` +
+        `is unknown and only regressions larger than +${threshold} can fail the gate. ` +
+        `Run interleaved rounds for a verdict you can trust.`,
+    );
+  }
+  return fixed(lines.join("\n"));
+}
+
+function modeLine(report: BenchReport): string {
+  const s = report.settings;
+  const parts: string[] = [];
+  if (report.mode === "rounds") {
+    const order = s.crossover ? "run order alternated and its effect removed" : "paired by round";
+    parts.push(`${formatCount(s.rounds)} interleaved rounds per side, ${order}`);
+    parts.push(
+      `regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)}`,
+    );
+  } else {
+    parts.push("**single run per side — unverified**");
+    parts.push(`fails only on regressions larger than ${formatChange(s.unverified_threshold)}`);
+  }
+  parts.push(`${formatPercent(s.confidence).replace(".0 %", " %")} CI`);
+  if (s.method !== "") parts.push(`method ${text(s.method, 60)}`);
+  if (s.fail_on_inconclusive === true) parts.push("inconclusive fails the gate");
+  return parts.join(" · ");
+}
+
+export function reasonsSection(report: BenchReport): Section {
+  if (report.reasons.length === 0) return fixed("");
+  const render = (limit: number): string =>
+    `**Why:**\n${bulletList(report.reasons, limit, (r) => text(r))}`;
+  return {
+    priority: 7,
+    levels: levels(
+      render(20),
+      render(3),
+      `**Why:** ${formatCount(report.reasons.length)} reasons; see report.json`,
+    ),
+  };
+}
+
+/** New and missing benchmarks by name, unchanged ones only counted. */
+export function otherBenchmarksSection(report: BenchReport): Section {
+  const added = entriesWithVerdict(report, "new");
+  const missing = entriesWithVerdict(report, "missing");
+  const unchanged = report.counts.unchanged;
+  const render = (limit: number): string => {
+    const parts: string[] = [];
+    const name = (e: Entry): string => code(e.id, 80);
+    if (added.length > 0)
+      parts.push(`**New (${formatCount(added.length)}):** ${listWithMore(added, limit, name)}`);
+    if (missing.length > 0) {
+      parts.push(
+        `**Missing in head (${formatCount(missing.length)}):** ${listWithMore(missing, limit, name)}`,
+      );
+    }
+    if (unchanged > 0) parts.push(`**Unchanged:** ${formatCount(unchanged)} (not listed)`);
+    return parts.join("\n\n");
+  };
+  return { priority: 3, levels: levels(render(20), render(3), render(0)) };
+}
+
+/** Notes the comparison attached to the listed benchmarks. */
+export function notesSection(report: BenchReport): Section {
+  const noted = changedEntries(report).filter((e) => e.notes.length > 0);
+  if (noted.length === 0) return fixed("");
+  const render = (limit: number): string =>
+    `**Notes:**\n${bulletList(noted, limit, (e) => `${code(e.id, 80)}: ${listWithMore(e.notes, 3, (n) => text(n), "; ")}`)}`;
+  return { priority: 1, levels: levels(render(20), render(5), "") };
+}
+
+/** How noisy the runner was and what the run could have seen. */
+export function noiseSection(report: BenchReport): Section {
+  if (report.counts.total === 0) return fixed("");
+  const n = report.noise;
+  const parts: string[] = [];
+  if (n.median_sd !== null) {
+    parts.push(`median SD of the per-round log ratio ${formatPercent(n.median_sd)}`);
+  }
+  if (n.median_mde !== null) {
+    parts.push(
+      `this run could detect regressions of about ${formatChange(n.median_mde)} or larger ` +
+        `(median MDE, 80 % power)`,
+    );
+  }
+  if (n.period_effect !== null) {
+    const effect = formatChange(Math.expm1(n.period_effect));
+    const removed = report.settings.crossover ? "removed" : "not removed";
+    parts.push(`run-order effect ${effect} for whichever side ran first (${removed})`);
+  }
+  const rounds = `${formatCount(report.settings.rounds)} rounds`;
+  if (parts.length === 0) {
+    return fixed(
+      report.mode === "rounds"
+        ? `**Noise:** not estimated (${rounds}).`
+        : "**Noise:** not measurable from one run per side.",
+    );
+  }
+  if (report.mode === "rounds") parts.push(rounds);
+  return fixed(`**Noise:** ${parts.join(" · ")}.`);
+}
+
+export function environmentSection(report: BenchReport): Section {
+  const env = report.environment;
+  const summary = environmentSummary(env.head ?? env.base);
+  if (!env.mismatch && env.warnings.length === 0 && summary === "") return fixed("");
+  const render = (limit: number): string => {
+    const blocks = ["### Environment"];
+    if (env.mismatch) {
+      const lead =
+        "⚠️ **Base and head ran in different environments**; the comparison may not be fair.";
+      const list = bulletList(env.differences, limit, (d) => text(d));
+      blocks.push(list === "" ? lead : `${lead}\n\n${list}`);
+    }
+    if (env.warnings.length > 0) {
+      // A lead-in paragraph keeps this list from merging with the one above.
+      const list = bulletList(env.warnings, limit, (w) => `⚠️ ${text(w)}`);
+      blocks.push(`**Runner warnings:**\n${list}`);
+    }
+    if (summary !== "") blocks.push(summary);
+    return blocks.join("\n\n");
+  };
+  const oneLine = [
+    "### Environment",
+    [
+      env.mismatch ? `⚠️ base and head differ in ${formatCount(env.differences.length)} ways` : "",
+      env.warnings.length > 0 ? `⚠️ ${formatCount(env.warnings.length)} warnings` : "",
+    ]
+      .filter((s) => s !== "")
+      .join(" · ") + " (see report.json)",
+  ].join("\n\n");
+  return { priority: 6, levels: levels(render(64), render(5), oneLine) };
+}
+
+function environmentSummary(env: Environment | undefined): string {
+  if (env === undefined) return "";
+  const parts: string[] = [];
+  const add = (label: string, value: string | number | boolean | null | undefined): void => {
+    if (value === undefined || value === null || value === "") return;
+    const shown = typeof value === "boolean" ? (value ? "on" : "off") : String(value);
+    parts.push(`${label} ${escapeMarkdown(shown, { maxLength: 80 })}`);
+  };
+  add("runner", env.runner_name);
+  add("CPU", env.cpu_model);
+  add("logical CPUs", env.logical_cpus);
+  add("isolated", env.isolated_cpus);
+  add("governor", env.governor);
+  add("turbo", env.turbo);
+  add("SMT", env.smt);
+  add("kernel", env.kernel);
+  add("rustc", env.rustc);
+  if (env.memory_bytes !== undefined)
+    parts.push(`memory ${groupDigits(env.memory_bytes / 2 ** 20)} MiB`);
+  if (env.load_average !== undefined) {
+    parts.push(
+      `load ${env.load_average
+        .slice(0, 3)
+        .map((x) => formatNumber(x))
+        .join(" ")}`,
+    );
+  }
+  return parts.length === 0 ? "" : `Head environment: ${parts.join(" · ")}.`;
+}
+
+/** Links and provenance. `artifactsUrl` must already be a checked https URL. */
+export function footerSection(report: BenchReport, artifactsUrl: string | undefined): Section {
+  const parts: string[] = [];
+  if (artifactsUrl !== undefined) parts.push(`[artifacts and report.json](${artifactsUrl})`);
+  if (report.generator !== undefined) {
+    parts.push(`${text(report.generator.name, 40)} ${text(report.generator.version, 40)}`);
+  }
+  if (report.generated_at !== undefined) parts.push(text(report.generated_at, 40));
+  return fixed(parts.length === 0 ? "" : `<sub>${parts.join(" · ")}</sub>`);
+}

@@ -1,0 +1,145 @@
+/* eslint-disable no-control-regex -- these tests are about control characters */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
+import { renderText } from "./text.ts";
+
+// Our own SGR sequences: bold/colour on, reset.
+const OUR_SGR = /\u001b\[(?:1;)?3[1235]m|\u001b\[0m/gu;
+
+function failReport(): BenchReport {
+  return makeReport({
+    verdict: "fail",
+    reasons: ["fib/30 regressed by +8.2 %"],
+    benchmarks: [
+      makeEntry({ id: "fib/30", change: 0.082, ci: [0.061, 0.104], verdict: "regressed" }),
+      makeEntry({ id: "sort/1k", change: -0.15, ci: [-0.18, -0.12], verdict: "improved" }),
+      makeEntry({ id: "sort/10k", change: 0.021, ci: [-0.01, 0.052], verdict: "inconclusive" }),
+      makeEntry({ id: "hash/new", base: null, change: null, ci: null, verdict: "new" }),
+      makeEntry({ id: "parse/0", change: 0.001, verdict: "unchanged" }),
+    ],
+    environment: { mismatch: false, differences: [], warnings: ["turbo boost is on"] },
+    budgets: [
+      {
+        benchmark: "fib/30",
+        rule: "p95 < 25ms",
+        statistic: "p95",
+        limit: 25e6,
+        actual: 27.1e6,
+        unit: "ns",
+        ok: false,
+      },
+    ],
+    golden: [{ name: "cli-help", ok: false, message: "stdout differs" }],
+    smells: [{ kind: "bimodal", benchmarks: ["fib/30"], evidence: "two clusters" }],
+  });
+}
+
+const ANSI_NAMES = [
+  "\u001b[31mred\u001b[0m",
+  "\u001b]8;;https://evil.test\u0007click\u001b]8;;\u0007",
+  "\u001b[2J\u001b[Hclear",
+  "\u009b31mcsi",
+  "\u001b]0;title\u0007",
+  "bell\u0007",
+  "back\bspace",
+  "\u202Eevil",
+];
+
+function ansiReport(names: readonly string[]): BenchReport {
+  return makeReport({
+    verdict: "fail",
+    reasons: [...names],
+    benchmarks: names.map((id, i) =>
+      makeEntry({
+        id,
+        suite: id,
+        unit: i % 2 === 0 ? id.slice(0, 32) || "u" : "ns",
+        change: 0.05,
+        verdict: "regressed",
+        notes: [id],
+      }),
+    ),
+    environment: { mismatch: true, differences: [...names], warnings: [...names] },
+    budgets: names.map((n) => ({
+      benchmark: n,
+      rule: n,
+      statistic: "p95",
+      unit: n.slice(0, 32),
+      limit: 1,
+      actual: 2,
+      ok: false,
+    })),
+    golden: names.map((n) => ({ name: n.slice(0, 256) || "g", ok: false, message: n })),
+    smells: names.map((n) => ({ kind: "noisy", benchmarks: [n], evidence: n })),
+  });
+}
+
+function expectNoInjectedControls(out: string): void {
+  expect(out.replace(OUR_SGR, "")).not.toMatch(
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u,
+  );
+}
+
+describe("renderText", () => {
+  it("prints the headline, an aligned table, and the noise line", () => {
+    const out = renderText(failReport());
+    expect(out).toMatchSnapshot();
+    const table = out.split("\n").filter((l) => /^(benchmark|fib|sort)/u.test(l));
+    const changeColumn = table.map((l) => l.indexOf("%"));
+    expect(new Set(changeColumn.slice(1)).size).toBe(1); // right-aligned change column
+  });
+
+  it("labels a single run as unverified", () => {
+    const out = renderText(
+      makeReport({
+        mode: "single-run",
+        noise: {
+          median_sd: null,
+          prior_sd: null,
+          prior_df: null,
+          median_mde: null,
+          period_effect: null,
+        },
+      }),
+    );
+    expect(out).toContain("SINGLE RUN PER SIDE — UNVERIFIED");
+    expect(out).toContain("noise: not measurable from one run per side");
+  });
+
+  it("colours only its own words", () => {
+    const out = renderText(failReport(), { color: true });
+    expect(out.startsWith("\u001b[1;31mFAIL\u001b[0m")).toBe(true);
+    expectNoInjectedControls(out);
+  });
+
+  it("never lets an ANSI escape from the report reach the terminal", () => {
+    for (const color of [false, true]) {
+      const out = renderText(ansiReport(ANSI_NAMES), { color });
+      expectNoInjectedControls(out);
+      if (!color) expect(out).not.toContain("\u001b");
+      expect(out).toContain("\uFFFD[31mred");
+    }
+  });
+
+  it("property: arbitrary names never inject control characters", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "binary", maxLength: 30 }), { minLength: 1, maxLength: 6 }),
+        (names) => {
+          expectNoInjectedControls(renderText(ansiReport(names), { color: true }));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("cuts long tables", () => {
+    const benchmarks = Array.from({ length: 120 }, (_, i) =>
+      makeEntry({ id: `b/${i}`, change: 0.05, verdict: "regressed" }),
+    );
+    const out = renderText(makeReport({ verdict: "fail", benchmarks }), { maxRows: 10 });
+    expect(out).toContain("… 110 more rows; see report.json");
+  });
+});

@@ -1,0 +1,219 @@
+// The verdict for a terminal: the comment's headline, an aligned table of the changed and
+// inconclusive benchmarks, and the noise line. Untrusted strings pass through sanitizeText,
+// which turns ESC and every other control character into U+FFFD, so a benchmark name cannot
+// carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal.
+
+import type { BenchReport, Entry } from "../schemas/report.gen.ts";
+import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
+import {
+  formatChange,
+  formatCi,
+  formatCount,
+  formatShort,
+  formatPercent,
+  formatValue,
+} from "./format.ts";
+import { sanitizeText } from "./sanitize-text.ts";
+
+export interface TextOptions {
+  /** Colour the verdicts with ANSI SGR codes (ours only). Default false. */
+  readonly color?: boolean;
+  /** Table rows to show before "… n more". Default 50. */
+  readonly maxRows?: number;
+}
+
+const SGR = {
+  pass: "\u001b[1;32m",
+  fail: "\u001b[1;31m",
+  inconclusive: "\u001b[1;33m",
+  error: "\u001b[1;35m",
+  regressed: "\u001b[31m",
+  improved: "\u001b[32m",
+  warn: "\u001b[33m",
+  reset: "\u001b[0m",
+} as const;
+
+/** Renders `report` as plain text for a terminal. Pure; never emits control characters from the report. */
+export function renderText(report: BenchReport, options: TextOptions = {}): string {
+  const paint = (style: keyof typeof SGR, s: string): string =>
+    options.color === true ? `${SGR[style]}${s}${SGR.reset}` : s;
+  const out: string[] = [];
+  const verdict = paint(
+    (["pass", "fail", "inconclusive"] as const).find((v) => v === report.verdict) ?? "error",
+    plain(report.verdict, 20).toUpperCase(),
+  );
+  out.push(`${verdict}  benchgate: ${countsPhrase(report, formatCount)}`);
+  out.push(modeLine(report));
+  if (report.mode === "single-run") {
+    const threshold = formatPercent(report.settings.unverified_threshold);
+    out.push(
+      paint(
+        "warn",
+        `SINGLE RUN PER SIDE — UNVERIFIED: only regressions larger than +${threshold} can fail the gate.`,
+      ),
+    );
+  }
+  if (report.reasons.length > 0) {
+    out.push("", "why:", ...limited(report.reasons, 10).map((r) => `  - ${plain(r)}`));
+  }
+  const rows = changedEntries(report);
+  if (rows.length > 0) out.push("", ...table(report, rows, options.maxRows ?? 50, paint));
+  out.push(...otherBenchmarks(report));
+  out.push("", noiseLine(report));
+  out.push(...checks(report, paint));
+  return out.join("\n") + "\n";
+}
+
+type Paint = (style: keyof typeof SGR, s: string) => string;
+
+function plain(value: string | undefined, maxLength = 200): string {
+  return sanitizeText(value ?? "", { maxLength });
+}
+
+function limited(items: readonly string[], limit: number): string[] {
+  const shown = items.slice(0, limit);
+  if (items.length > limit)
+    shown.push(`… ${formatCount(items.length - limit)} more; see report.json`);
+  return shown;
+}
+
+function modeLine(report: BenchReport): string {
+  const s = report.settings;
+  const ci = `${formatPercent(s.confidence).replace(".0 %", " %")} CI`;
+  if (report.mode === "single-run") return `single run per side · ${ci}`;
+  const order = s.crossover ? "run order alternated and its effect removed" : "paired by round";
+  return (
+    `${formatCount(s.rounds)} interleaved rounds per side, ${order} · ` +
+    `regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)} · ${ci}`
+  );
+}
+
+function table(
+  report: BenchReport,
+  entries: readonly Entry[],
+  maxRows: number,
+  paint: Paint,
+): string[] {
+  const confidence = formatPercent(report.settings.confidence).replace(".0 %", " %");
+  const header = ["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict"];
+  const shown = entries.slice(0, Math.max(0, maxRows));
+  const cells = shown.map((e) => [
+    plain(e.id, 60),
+    plain(formatValue(e.base?.value, e.unit), 40),
+    plain(formatValue(e.head?.value, e.unit), 40),
+    formatChange(e.change),
+    formatCi(e.ci),
+    e.verdict + (e.unverified ? " (unverified)" : ""),
+  ]);
+  const widths = header.map((h, i) =>
+    Math.max(width(h), ...cells.map((row) => width(row[i] ?? ""))),
+  );
+  const line = (row: readonly string[], verdict?: Entry["verdict"]): string =>
+    row
+      .map((cell, i) => {
+        const w = widths[i] ?? 0;
+        const padded = i === 0 || i >= 4 ? padEnd(cell, w) : padStart(cell, w);
+        if (i !== 5 || verdict === undefined) return padded;
+        if (verdict === "regressed") return paint("regressed", padded);
+        if (verdict === "improved") return paint("improved", padded);
+        return paint("warn", padded);
+      })
+      .join("  ")
+      .trimEnd();
+  const lines = [line(header), ...cells.map((row, i) => line(row, shown[i]?.verdict))];
+  if (entries.length > shown.length) {
+    lines.push(`… ${formatCount(entries.length - shown.length)} more rows; see report.json`);
+  }
+  return lines;
+}
+
+// Code points, not UTF-16 units: close enough for alignment, and never splits a character.
+function width(s: string): number {
+  return Array.from(s).length;
+}
+
+function padEnd(s: string, w: number): string {
+  return s + " ".repeat(Math.max(0, w - width(s)));
+}
+
+function padStart(s: string, w: number): string {
+  return " ".repeat(Math.max(0, w - width(s))) + s;
+}
+
+function names(entries: readonly Entry[]): string {
+  const shown = entries.slice(0, 10).map((e) => plain(e.id, 60));
+  const more = entries.length > 10 ? ` and ${formatCount(entries.length - 10)} more` : "";
+  return shown.join(", ") + more;
+}
+
+function otherBenchmarks(report: BenchReport): string[] {
+  const out: string[] = [];
+  const added = entriesWithVerdict(report, "new");
+  const missing = entriesWithVerdict(report, "missing");
+  if (added.length > 0) out.push(`new (${formatCount(added.length)}): ${names(added)}`);
+  if (missing.length > 0)
+    out.push(`missing in head (${formatCount(missing.length)}): ${names(missing)}`);
+  if (report.counts.unchanged > 0) out.push(`unchanged: ${formatCount(report.counts.unchanged)}`);
+  return out.length > 0 ? ["", ...out] : [];
+}
+
+function noiseLine(report: BenchReport): string {
+  const n = report.noise;
+  const parts: string[] = [];
+  if (n.median_sd !== null)
+    parts.push(`median SD of the per-round log ratio ${formatPercent(n.median_sd)}`);
+  if (n.median_mde !== null) {
+    parts.push(
+      `could detect regressions of about ${formatChange(n.median_mde)} or larger (median MDE)`,
+    );
+  }
+  if (n.period_effect !== null) {
+    const removed = report.settings.crossover ? "removed" : "not removed";
+    parts.push(`run-order effect ${formatChange(Math.expm1(n.period_effect))} (${removed})`);
+  }
+  if (report.mode === "rounds") parts.push(`${formatCount(report.settings.rounds)} rounds`);
+  return parts.length === 0
+    ? "noise: not measurable from one run per side"
+    : `noise: ${parts.join(" · ")}`;
+}
+
+function checks(report: BenchReport, paint: Paint): string[] {
+  const out: string[] = [];
+  const env = report.environment;
+  if (env.mismatch) {
+    out.push(paint("warn", "environment: base and head ran in different environments"));
+    out.push(...limited(env.differences, 10).map((d) => `  - ${plain(d)}`));
+  }
+  for (const w of limited(env.warnings, 10)) out.push(paint("warn", `warning: ${plain(w)}`));
+  const brokenBudgets = report.budgets.filter((b) => !b.ok);
+  if (report.budgets.length > 0) {
+    out.push(
+      `budgets: ${formatCount(report.budgets.length - brokenBudgets.length)} of ${formatCount(report.budgets.length)} met`,
+    );
+    for (const b of brokenBudgets.slice(0, 10)) {
+      const limit = b.limit === undefined ? "" : ` limit ${plain(formatValue(b.limit, b.unit))}`;
+      const actual =
+        b.actual === undefined ? "" : `, actual ${plain(formatValue(b.actual, b.unit))}`;
+      out.push(
+        paint(
+          "regressed",
+          `  ✗ ${plain(b.benchmark, 60)}: ${plain(b.rule, 80)} (${plain(b.statistic, 32)})${limit}${actual}`,
+        ),
+      );
+    }
+  }
+  const changedGolden = report.golden.filter((g) => !g.ok);
+  if (report.golden.length > 0) {
+    out.push(
+      `golden outputs: ${formatCount(report.golden.length - changedGolden.length)} of ${formatCount(report.golden.length)} unchanged`,
+    );
+    for (const g of changedGolden.slice(0, 10)) {
+      const message = g.message === undefined ? "" : `: ${plain(g.message)}`;
+      out.push(paint("regressed", `  ✗ ${plain(g.name, 80)}${message}`));
+    }
+  }
+  for (const s of report.smells.slice(0, 10)) {
+    out.push(paint("warn", `smell ${plain(s.kind, 64)}: ${plain(s.evidence)}`));
+  }
+  return out.length > 0 ? ["", ...out] : [];
+}
