@@ -1,0 +1,96 @@
+// benchgate compare --base FILE... --head FILE... : the decision rule on summaries → report.
+import { InputError, ToolError } from "../../errors.ts";
+import { compare } from "../../core/compare.ts";
+import type { SourcedSummary } from "../../core/pairing.ts";
+import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts";
+import { validateReport } from "../../schemas/validate.ts";
+import { renderComment } from "../../render/comment.ts";
+import { renderText } from "../../render/text.ts";
+import { GENERATOR } from "../../version.ts";
+import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { EXIT, type CliDeps } from "../deps.ts";
+import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
+
+export const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE... [options]
+
+Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the base and head of a
+change and decides which benchmarks really changed. Files of the same side with the same
+\`round\` are merged; base and head rounds with the same number are paired. With one file per
+side the result is labelled unverified (no replication).
+
+Options:
+  --base FILE...        summaries of the base side (one or more)
+  --head FILE...        summaries of the head side (one or more)
+  --json FILE           write report.json (schemas/report.v1.schema.json)
+  --markdown FILE       write the PR comment markdown
+  --config FILE         benchgate.yml (its statistics: block)
+  --quiet               print nothing but errors
+  -h, --help            show this help
+
+${SETTING_FLAGS_HELP}
+
+Exit codes: 0 pass or inconclusive, 1 regression confirmed (or inconclusive with
+--fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
+
+export async function compareCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const args = parseArgs(argv, {
+    base: { kind: "variadic" },
+    head: { kind: "variadic" },
+    json: { kind: "string" },
+    markdown: { kind: "string" },
+    config: { kind: "string" },
+    quiet: { kind: "boolean" },
+    help: { kind: "boolean", short: "h" },
+    ...SETTING_FLAGS,
+  });
+  if (booleanFlag(args, "help")) {
+    deps.out(COMPARE_HELP + "\n");
+    return EXIT.pass;
+  }
+  if (args.positionals.length > 0) {
+    throw new InputError(
+      `unexpected argument ${JSON.stringify(args.positionals[0])} (files go after --base/--head)`,
+    );
+  }
+  const baseFiles = listFlag(args, "base");
+  const headFiles = listFlag(args, "head");
+  if (baseFiles.length === 0 || headFiles.length === 0) {
+    throw new InputError("compare needs --base FILE... and --head FILE... (see --help)");
+  }
+  const configFile = stringFlag(args, "config");
+  const config =
+    configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
+  const settings = settingsFrom(config, args);
+
+  const load = async (files: readonly string[]): Promise<SourcedSummary[]> => {
+    const out: SourcedSummary[] = [];
+    for (const source of files)
+      out.push({ source, summary: await readSummaryFile(deps.reader, source) });
+    return out;
+  };
+  const base = await load(baseFiles);
+  const head = await load(headFiles);
+
+  const report = compare(base, head, {
+    settings,
+    generator: GENERATOR,
+    now: deps.now().toISOString(),
+  });
+  // The report we write must satisfy our own schema; a failure here is our bug (exit 3, not
+  // the user's input), caught before any file is written.
+  try {
+    validateReport(report, "generated report");
+  } catch (error) {
+    throw new ToolError(`internal error: ${(error as InputError).describe()}`, { cause: error });
+  }
+
+  const jsonFile = stringFlag(args, "json");
+  const markdownFile = stringFlag(args, "markdown");
+  const markdown = markdownFile === undefined ? undefined : renderComment(report, {});
+  if (jsonFile !== undefined)
+    await deps.writer.writeText(jsonFile, JSON.stringify(report, null, 2) + "\n");
+  if (markdownFile !== undefined && markdown !== undefined)
+    await deps.writer.writeText(markdownFile, markdown);
+  if (!booleanFlag(args, "quiet")) deps.out(renderText(report, {}) + "\n");
+  return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;
+}

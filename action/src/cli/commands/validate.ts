@@ -1,0 +1,58 @@
+// benchgate validate FILE... [--schema summary|report|config]
+import { InputError } from "../../errors.ts";
+import { MAX_BYTES, parseYamlText, readJsonFile } from "../../schemas/read-document.ts";
+import { DOCUMENT_KINDS, validateDocument, type DocumentKind } from "../../schemas/validate.ts";
+import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { EXIT, type CliDeps } from "../deps.ts";
+
+export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config]
+
+Checks each file against its JSON Schema (schemas/*.v1.schema.json) and the rules a schema
+cannot express (unique benchmark ids). Without --schema the kind is guessed: .yml/.yaml files
+are configs, JSON with a "verdict" is a report, other JSON a summary.
+
+Options:
+  --schema KIND   summary, report or config
+  -h, --help      show this help
+
+Exit codes: 0 all valid, 2 a file is invalid (one line naming the file, the JSON path and
+the problem).`;
+
+function isDocumentKind(value: string): value is DocumentKind {
+  return (DOCUMENT_KINDS as readonly string[]).includes(value);
+}
+
+export async function validateCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const args = parseArgs(argv, {
+    schema: { kind: "string" },
+    help: { kind: "boolean", short: "h" },
+  });
+  if (booleanFlag(args, "help")) {
+    deps.out(VALIDATE_HELP + "\n");
+    return EXIT.pass;
+  }
+  if (args.positionals.length === 0)
+    throw new InputError("validate needs at least one FILE (see --help)");
+  const forced = stringFlag(args, "schema");
+  if (forced !== undefined && !isDocumentKind(forced)) {
+    throw new InputError(
+      `--schema must be one of ${DOCUMENT_KINDS.join(", ")}, got ${JSON.stringify(forced)}`,
+    );
+  }
+  for (const file of args.positionals) {
+    const yaml = /\.ya?ml$/i.test(file);
+    let kind: DocumentKind = forced ?? (yaml ? "config" : "summary");
+    let data: unknown;
+    if (kind === "config" && yaml) {
+      data = parseYamlText(await deps.reader.readText(file, MAX_BYTES.config), file);
+    } else {
+      data = await readJsonFile(deps.reader, file, MAX_BYTES[kind]);
+      if (forced === undefined && typeof data === "object" && data !== null && "verdict" in data)
+        kind = "report";
+    }
+    const doc = validateDocument(kind, data, file);
+    const detail = "benchmarks" in doc ? ` (${doc.benchmarks.length} benchmarks)` : "";
+    deps.out(`${file}: valid ${kind}.v1${detail}\n`);
+  }
+  return EXIT.pass;
+}

@@ -1,0 +1,81 @@
+// The CLI's composition root and its one catch: errors become one line and an exit code
+// (SPEC §3.3); a regression is not an error but exit code 1 from the verdict.
+import { InputError, ToolError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { EXIT, type CliDeps } from "./deps.ts";
+import { compareCommand } from "./commands/compare.ts";
+import { ingestCommand } from "./commands/ingest.ts";
+import { validateCommand } from "./commands/validate.ts";
+
+type Command = (argv: readonly string[], deps: CliDeps) => Promise<number>;
+
+const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map([
+  [
+    "ingest",
+    {
+      run: ingestCommand,
+      summary: "convert Criterion/hyperfine/critcmp/custom/gab output to summary.json",
+    },
+  ],
+  [
+    "validate",
+    { run: validateCommand, summary: "check summary/report/config files against their schemas" },
+  ],
+  [
+    "compare",
+    { run: compareCommand, summary: "decide what changed between base and head summaries" },
+  ],
+]);
+
+export function usage(): string {
+  const lines = [...COMMANDS].map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
+  return `benchgate ${VERSION}: a performance regression gate for Criterion and hyperfine benchmarks
+
+Usage: benchgate <command> [options]   (benchgate <command> --help for details)
+
+Commands:
+${lines.join("\n")}
+
+Exit codes: 0 pass, 1 the gate failed, 2 bad usage or invalid input, 3 tool or environment failure.`;
+}
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function main(argv: readonly string[], deps: CliDeps, debug = false): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+      deps.out(usage() + "\n");
+      return name === undefined ? EXIT.badInput : EXIT.pass;
+    }
+    if (name === "--version" || name === "-V") {
+      deps.out(`${VERSION}\n`);
+      return EXIT.pass;
+    }
+    const command = COMMANDS.get(name);
+    if (command === undefined)
+      throw new InputError(`unknown command ${JSON.stringify(name)} (try benchgate --help)`);
+    return await command.run(rest, deps);
+  } catch (error) {
+    if (debug && error instanceof Error && error.stack !== undefined) deps.err(`${error.stack}\n`);
+    if (error instanceof InputError) {
+      deps.err(`benchgate: error: ${oneLine(error.describe())}\n`);
+      return EXIT.badInput;
+    }
+    if (error instanceof ToolError) {
+      deps.err(`benchgate: error: ${oneLine(error.message)}\n`);
+      return EXIT.toolFailure;
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    deps.err(
+      `benchgate: internal error: ${oneLine(message)} (set BENCHGATE_DEBUG=1 for a stack trace)\n`,
+    );
+    return EXIT.toolFailure;
+  }
+}
+
+/** Error text can carry file content; keep it to one printable line. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return clean.length > 600 ? `${clean.slice(0, 600)}…` : clean;
+}

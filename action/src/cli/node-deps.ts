@@ -1,0 +1,11 @@
+// The real side effects of the CLI.
+import { nodeFileReader, nodeFileWriter } from "../io/node-files.ts";
+import type { CliDeps } from "./deps.ts";
+
+export const nodeDeps: CliDeps = {
+  reader: nodeFileReader,
+  writer: nodeFileWriter,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  now: () => new Date(),
+};

@@ -1,0 +1,63 @@
+// Statistics settings come from benchgate.yml's `statistics:` block, then flags override them.
+import {
+  parseFraction,
+  resolveSettings,
+  SETTING_KEYS,
+  type CompareSettings,
+} from "../core/settings.ts";
+import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import { booleanFlag, stringFlag, type FlagSpec, type ParsedArgs } from "./args.ts";
+
+export const SETTING_FLAGS: FlagSpec = {
+  q: { kind: "string" },
+  "noise-floor": { kind: "string" },
+  "fail-threshold": { kind: "string" },
+  "unverified-threshold": { kind: "string" },
+  confidence: { kind: "string" },
+  power: { kind: "string" },
+  "fail-on-inconclusive": { kind: "boolean" },
+  "no-crossover": { kind: "boolean" },
+};
+
+export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statistics: block):
+  --q F                     Benjamini-Hochberg false-discovery rate (default 0.05)
+  --noise-floor F           δ0: smallest slowdown worth testing for (default 1%)
+  --fail-threshold F        a regression must be at least this large (default 3%)
+  --unverified-threshold F  one run per side: only this large a change can fail (default 10%)
+  --confidence F            level of the reported intervals (default 0.95)
+  --power F                 power at which the minimum detectable effect is quoted (default 0.8)
+  --fail-on-inconclusive    exit 1 when a regression can be neither confirmed nor ruled out
+  --no-crossover            do not estimate and remove the run-order (period) effect
+  F is a fraction (0.03) or a percentage (3%).`;
+
+const FRACTIONS = [
+  "q",
+  "noiseFloor",
+  "failThreshold",
+  "unverifiedThreshold",
+  "confidence",
+  "power",
+] as const;
+
+export function settingsFrom(
+  config: BenchgateConfig | undefined,
+  args: ParsedArgs,
+): CompareSettings {
+  const overrides: { -readonly [K in keyof CompareSettings]?: CompareSettings[K] } = {};
+  const stats = config?.statistics ?? {};
+  for (const key of FRACTIONS) {
+    const name = SETTING_KEYS[key];
+    const fromConfig = stats[name];
+    if (fromConfig !== undefined) overrides[key] = parseFraction(`statistics.${name}`, fromConfig);
+    const fromFlag = stringFlag(args, name);
+    if (fromFlag !== undefined) overrides[key] = parseFraction(`--${name}`, fromFlag);
+  }
+  if (stats["fail-on-inconclusive"] !== undefined)
+    overrides.failOnInconclusive = stats["fail-on-inconclusive"];
+  if (booleanFlag(args, "fail-on-inconclusive")) overrides.failOnInconclusive = true;
+  if (stats.crossover !== undefined) overrides.crossover = stats.crossover;
+  if (booleanFlag(args, "no-crossover")) overrides.crossover = false;
+  const minPeriod = stats["min-benchmarks-for-period"];
+  if (minPeriod !== undefined) overrides.minBenchmarksForPeriod = minPeriod;
+  return resolveSettings(overrides);
+}

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runCli } from "./support/cli.ts";
+import { syntheticSuite } from "./support/synthetic.ts";
+import { validateReport } from "../src/schemas/validate.ts";
+import type { BenchReport } from "../src/schemas/report.gen.ts";
+import type { BenchSummary } from "../src/schemas/summary.gen.ts";
+
+let dir: string;
+const base: string[] = [];
+const head: string[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "benchgate-cli-"));
+  const suite = syntheticSuite({
+    benchmarks: 30,
+    rounds: 4,
+    samples: 20,
+    noise: 0.01,
+    seed: 4,
+    scale: (i) => (i === 3 ? 2 : 1),
+  });
+  for (const [files, list] of [
+    [suite.base, base],
+    [suite.head, head],
+  ] as const) {
+    for (const f of files) {
+      const file = path.join(dir, f.source);
+      writeFileSync(file, JSON.stringify(f.summary));
+      list.push(file);
+    }
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("benchgate compare (CLI)", () => {
+  it("writes a valid report and markdown, prints the verdict, exits 1 on a regression", () => {
+    const json = path.join(dir, "report.json");
+    const md = path.join(dir, "comment.md");
+    const r = runCli([
+      "compare",
+      "--base",
+      ...base,
+      "--head",
+      ...head,
+      "--json",
+      json,
+      "--markdown",
+      md,
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    const report = validateReport(JSON.parse(readFileSync(json, "utf8")), json);
+    expect(report.verdict).toBe("fail");
+    expect(report.benchmarks.filter((e) => e.verdict === "regressed").map((e) => e.id)).toEqual([
+      "group/bench-3",
+    ]);
+    expect(report.rounds).toHaveLength(4);
+    expect(readFileSync(md, "utf8")).toContain("group/bench-3");
+    expect(r.stdout).toContain("group/bench-3");
+  });
+
+  it("passes A/A (head = base) with exit 0", () => {
+    const r = runCli(["compare", "--base", ...base, "--head", ...base, "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+  });
+
+  it("takes settings from flags and from benchgate.yml, flags winning", () => {
+    const config = path.join(dir, "benchgate.yml");
+    writeFileSync(config, "version: 1\nstatistics:\n  fail-threshold: 150%\n  q: 0.01\n");
+    const json = path.join(dir, "report-config.json");
+    let r = runCli([
+      "compare",
+      "--base",
+      ...base,
+      "--head",
+      ...head,
+      "--config",
+      config,
+      "--json",
+      json,
+      "--quiet",
+    ]);
+    expect(r.status).toBe(0);
+    let report = JSON.parse(readFileSync(json, "utf8")) as BenchReport;
+    expect(report.settings.fail_threshold).toBe(1.5);
+    expect(report.settings.q).toBe(0.01);
+    r = runCli([
+      "compare",
+      "--base",
+      ...base,
+      "--head",
+      ...head,
+      "--config",
+      config,
+      "--fail-threshold",
+      "5%",
+      "--json",
+      json,
+      "--quiet",
+    ]);
+    expect(r.status).toBe(1);
+    report = JSON.parse(readFileSync(json, "utf8")) as BenchReport;
+    expect(report.settings.fail_threshold).toBe(0.05);
+  });
+
+  it("explains usage errors in one line with exit 2", () => {
+    for (const args of [
+      ["compare", "--base", base[0]!],
+      ["compare", "--base", base[0]!, "--head", head[0]!, "--bogus"],
+      ["compare", "--base", base[0]!, "--head", head[0]!, "--q", "2"],
+      [
+        "compare",
+        "--base",
+        base[0]!,
+        "--head",
+        head[0]!,
+        "--fail-threshold",
+        "0.1%",
+        "--noise-floor",
+        "1%",
+      ],
+      ["frobnicate"],
+    ]) {
+      const r = runCli(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^benchgate: error: /);
+    }
+  });
+
+  it("every command has --help", () => {
+    for (const command of ["ingest", "validate", "compare"]) {
+      const r = runCli([command, "--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`Usage: benchgate ${command}`);
+    }
+    expect(runCli(["--help"]).stdout).toContain("Commands:");
+  });
+});
+
+describe("bad input: exit 2, one line naming the file, no stack, nothing half-written", () => {
+  const good = (): Record<string, unknown> & { benchmarks: Record<string, unknown>[] } =>
+    JSON.parse(readFileSync(base[0]!, "utf8")) as BenchSummary as never;
+  const cases: [string, () => string | Buffer][] = [
+    ["truncated JSON", () => readFileSync(base[0]!, "utf8").slice(0, 500)],
+    [
+      "NaN literal",
+      () => readFileSync(base[0]!, "utf8").replace(/"samples":\[[0-9.e+-]+/, '"samples":[NaN'),
+    ],
+    [
+      "Infinity via 1e400",
+      () => readFileSync(base[0]!, "utf8").replace(/"samples":\[[0-9.e+-]+/, '"samples":[1e400'),
+    ],
+    [
+      "negative value",
+      () => readFileSync(base[0]!, "utf8").replace(/"samples":\[[0-9.e+-]+/, '"samples":[-5'),
+    ],
+    [
+      "duplicate ids",
+      () => {
+        const s = good();
+        s.benchmarks[1]!.id = s.benchmarks[0]!.id;
+        return JSON.stringify(s);
+      },
+    ],
+    [
+      "__proto__ as id",
+      () => {
+        const s = good();
+        s.benchmarks[0]!.id = "__proto__";
+        return JSON.stringify(s);
+      },
+    ],
+    [
+      "__proto__ as key",
+      () =>
+        readFileSync(base[0]!, "utf8").replace(
+          '"schema_version":1',
+          '"__proto__":{"x":1},"schema_version":1',
+        ),
+    ],
+    [
+      "10,000-deep nesting",
+      () =>
+        `{"schema_version":1,"side":"base","round":1,"benchmarks":${"[".repeat(10000)}${"]".repeat(10000)}}`,
+    ],
+    [
+      "wrong schema (hyperfine export)",
+      () => JSON.stringify({ results: [{ command: "x", mean: 1, times: [1] }] }),
+    ],
+    [
+      "extra property",
+      () => {
+        const s = good();
+        s.benchmarks[0]!.colour = "red";
+        return JSON.stringify(s);
+      },
+    ],
+    ["empty file", () => ""],
+    ["binary garbage", () => Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x80])],
+  ];
+
+  it.each(cases)("%s", (_name, make) => {
+    const bad = path.join(dir, `bad-${_name.replace(/\W+/g, "-")}.json`);
+    writeFileSync(bad, make());
+    const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
+    const r = runCli(["compare", "--base", bad, "--head", ...head, "--json", out]);
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(bad);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(runCli(["validate", bad]).status).toBe(2);
+  });
+
+  it("a 200 MB file is refused before it is read", () => {
+    const big = path.join(dir, "huge.json");
+    writeFileSync(big, "");
+    rmSync(big);
+    // A sparse file: 200 MB on paper, nothing on disk.
+    const fd = openSync(big, "w");
+    ftruncateSync(fd, 200 * 1024 * 1024);
+    closeSync(fd);
+    const r = runCli(["validate", big]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/huge\.json: file is too large \(209715200 bytes/);
+    rmSync(big);
+  });
+
+  it("a missing file is named", () => {
+    const r = runCli(["compare", "--base", path.join(dir, "nope.json"), "--head", head[0]!]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/nope\.json: file not found/);
+  });
+});
