@@ -7,9 +7,14 @@ import { checkEnvironments } from "./environment.ts";
 import { pairSummaries, type Observation, type SourcedSummary } from "./pairing.ts";
 import { median } from "./statistics.ts";
 
-export const METHOD =
-  "paired interleaved rounds; log ratio of per-round medians; crossover period effect removed; " +
-  "empirical-Bayes variance (never below own); one-sided t vs noise floor; Benjamini-Hochberg";
+export const METHOD = {
+  rounds:
+    "paired rounds; log ratio of per-round medians; run-order effect removed when estimable; " +
+    "empirical-Bayes variance, never below own; one-sided t-test against the noise floor; Benjamini-Hochberg",
+  "single-run":
+    "one run per side (unverified); log ratio of medians; within-run order-statistic interval; " +
+    "fails only above the unverified threshold",
+} as const;
 
 export interface CompareOptions {
   readonly settings: CompareSettings;
@@ -69,6 +74,10 @@ function toEntry(d: Decision): Entry {
   };
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function percent(x: number): string {
   return `${(x * 100).toFixed(1)} %`;
 }
@@ -99,11 +108,11 @@ export function compare(
   const reasons: string[] = [];
   if (counts.regressed > 0)
     reasons.push(
-      `${counts.regressed} benchmark(s) regressed by at least ${percent(settings.failThreshold)}`,
+      `${plural(counts.regressed, "benchmark")} regressed by at least ${percent(settings.failThreshold)}`,
     );
   if (counts.inconclusive > 0) {
     reasons.push(
-      `${counts.inconclusive} benchmark(s) inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
+      `${plural(counts.inconclusive, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
     );
   }
   if (analysis.mode === "single-run") {
@@ -113,7 +122,7 @@ export function compare(
   }
   if (env.mismatch)
     reasons.push(
-      `base and head ran on different environments (${env.differences.length} difference(s))`,
+      `base and head ran on different environments (${plural(env.differences.length, "difference")})`,
     );
   if (entries.length === 0) reasons.push("no benchmarks on either side");
 
@@ -133,7 +142,7 @@ export function compare(
     reasons,
     mode: analysis.mode,
     settings: {
-      method: METHOD,
+      method: METHOD[analysis.mode],
       statistic: "median",
       q: settings.q,
       noise_floor: settings.noiseFloor,

@@ -62,7 +62,6 @@ function modeLine(report: BenchReport): string {
     parts.push(`fails only on regressions larger than ${formatChange(s.unverified_threshold)}`);
   }
   parts.push(`${formatPercent(s.confidence).replace(".0 %", " %")} CI`);
-  if (s.method !== "") parts.push(`method ${text(s.method, 60)}`);
   if (s.fail_on_inconclusive === true) parts.push("inconclusive fails the gate");
   return parts.join(" · ");
 }

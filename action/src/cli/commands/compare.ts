@@ -11,6 +11,9 @@ import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
 
+/** critcmp's table is shown folded; a larger file is not a table worth reading. */
+const MAX_CRITCMP_BYTES = 1024 * 1024;
+
 export const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE... [options]
 
 Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the base and head of a
@@ -21,10 +24,11 @@ side the result is labelled unverified (no replication).
 Options:
   --base FILE...        summaries of the base side (one or more)
   --head FILE...        summaries of the head side (one or more)
-  --json FILE           write report.json (schemas/report.v1.schema.json)
-  --markdown FILE       write the PR comment markdown
+  --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
+  --markdown FILE       write the PR comment markdown; - for stdout
   --config FILE         benchgate.yml (its statistics: block)
-  --quiet               print nothing but errors
+  --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
+  --quiet               print nothing but errors (implied when --json or --markdown is -)
   -h, --help            show this help
 
 ${SETTING_FLAGS_HELP}
@@ -39,6 +43,7 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
     json: { kind: "string" },
     markdown: { kind: "string" },
     config: { kind: "string" },
+    critcmp: { kind: "string" },
     quiet: { kind: "boolean" },
     help: { kind: "boolean", short: "h" },
     ...SETTING_FLAGS,
@@ -86,7 +91,15 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
 
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");
-  const markdown = markdownFile === undefined ? undefined : renderComment(report, {});
+  const critcmpFile = stringFlag(args, "critcmp");
+  const critcmpTable =
+    critcmpFile === undefined
+      ? undefined
+      : await deps.reader.readText(critcmpFile, MAX_CRITCMP_BYTES);
+  const markdown =
+    markdownFile === undefined
+      ? undefined
+      : renderComment(report, critcmpTable === undefined ? {} : { critcmpTable });
   if (jsonFile !== undefined)
     await deps.writer.writeText(jsonFile, JSON.stringify(report, null, 2) + "\n");
   if (markdownFile !== undefined && markdown !== undefined)
