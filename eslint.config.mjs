@@ -2,7 +2,16 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "examples/", "bench/data/", "action/test/fixtures/"] },
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "examples/",
+      "bench/data/",
+      "action/test/fixtures/",
+      "action/src/schemas/validators.gen.*",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

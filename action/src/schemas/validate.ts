@@ -1,9 +1,9 @@
-// Every document benchgate reads or writes is checked against its JSON Schema (compiled once),
-// then against the rules a schema cannot express (unique ids). Failures name the file and JSON path.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import summarySchema from "../../../schemas/summary.v1.schema.json" with { type: "json" };
-import reportSchema from "../../../schemas/report.v1.schema.json" with { type: "json" };
-import configSchema from "../../../schemas/config.v1.schema.json" with { type: "json" };
+// Every document benchgate reads or writes is checked against its JSON Schema, then against the
+// rules a schema cannot express (unique ids). Failures name the file and JSON path. The
+// validators are ajv's standalone code generated from schemas/ at build time (npm run gen), so
+// start-up compiles nothing: every CLI call pays for validation, not for compiling validators.
+import type { ErrorObject, ValidateFunction } from "ajv";
+import * as generated from "./validators.gen.js";
 import { InputError } from "../errors.ts";
 import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
@@ -12,24 +12,11 @@ import type { BenchgateConfig } from "./config.gen.ts";
 export const DOCUMENT_KINDS = ["summary", "report", "config"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-let compiled: Record<DocumentKind, ValidateFunction> | undefined;
-
-function validators(): Record<DocumentKind, ValidateFunction> {
-  if (compiled === undefined) {
-    // allErrors stays off: the first error is the one we report, and a hostile file with a
-    // million bad values must not produce a million error objects.
-    const ajv = new Ajv2020({ strict: true, allErrors: false });
-    ajv.addSchema(summarySchema);
-    ajv.addSchema(reportSchema);
-    ajv.addSchema(configSchema);
-    compiled = {
-      summary: ajv.getSchema(summarySchema.$id) as ValidateFunction,
-      report: ajv.getSchema(reportSchema.$id) as ValidateFunction,
-      config: ajv.getSchema(configSchema.$id) as ValidateFunction,
-    };
-  }
-  return compiled;
-}
+const VALIDATORS: Readonly<Record<DocumentKind, ValidateFunction>> = {
+  summary: generated.summary,
+  report: generated.report,
+  config: generated.config,
+};
 
 function describeAjvError(error: ErrorObject | undefined): { path: string; message: string } {
   if (error === undefined) return { path: "", message: "does not match the schema" };
@@ -48,7 +35,7 @@ function describeAjvError(error: ErrorObject | undefined): { path: string; messa
 }
 
 function check<T>(kind: DocumentKind, data: unknown, source: string): T {
-  const validate = validators()[kind];
+  const validate = VALIDATORS[kind];
   if (!validate(data)) {
     const { path, message } = describeAjvError(validate.errors?.[0]);
     throw new InputError(`not a valid ${kind}.v1: ${message}`, { source, jsonPath: path });

@@ -1,0 +1,104 @@
+// Analysis time on a large synthetic suite: 1,000 benchmarks × 5 rounds × 2 sides × 100 samples.
+// Measures the pure compare() in-process and the whole CLI (read, validate, compare, render,
+// write) with hyperfine. Usage: node bench/analysis-time.ts [--benchmarks N] [--runs N]
+import { mkdtempSync, rmSync, writeFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { syntheticSuite } from "../action/test/support/synthetic.ts";
+import { compare } from "../action/src/core/compare.ts";
+import { resolveSettings } from "../action/src/core/settings.ts";
+import { readSummaryFile } from "../action/src/schemas/read-document.ts";
+import { nodeFileReader } from "../action/src/io/node-files.ts";
+import { ROOT, median, option, writeResult } from "./support.ts";
+
+const benchmarks = Number(option("benchmarks", "1000"));
+const runs = Number(option("runs", "10"));
+const dir = mkdtempSync(path.join(tmpdir(), "benchgate-analysis-"));
+try {
+  const suite = syntheticSuite({
+    benchmarks,
+    rounds: 5,
+    samples: 100,
+    noise: 0.05,
+    seed: 1,
+    scale: (i) => (i % 50 === 0 ? 1.5 : 1),
+  });
+  const files = { base: [] as string[], head: [] as string[] };
+  for (const side of ["base", "head"] as const) {
+    for (const f of suite[side]) {
+      const file = path.join(dir, f.source);
+      writeFileSync(file, JSON.stringify(f.summary));
+      files[side].push(file);
+    }
+  }
+  const bytes = [...files.base, ...files.head].reduce((n, f) => n + statSync(f).size, 0);
+  process.stderr.write(
+    `suite: ${benchmarks} benchmarks × 5 rounds × 2 sides × 100 samples, ${(bytes / 1e6).toFixed(1)} MB of summaries\n`,
+  );
+
+  const settings = resolveSettings();
+  const pureMs: number[] = [];
+  const loadMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const base = await Promise.all(
+      files.base.map(async (source) => ({
+        source,
+        summary: await readSummaryFile(nodeFileReader, source),
+      })),
+    );
+    const head = await Promise.all(
+      files.head.map(async (source) => ({
+        source,
+        summary: await readSummaryFile(nodeFileReader, source),
+      })),
+    );
+    const t1 = performance.now();
+    const report = compare(base, head, { settings });
+    const t2 = performance.now();
+    loadMs.push(t1 - t0);
+    pureMs.push(t2 - t1);
+    if (i === 0)
+      process.stderr.write(
+        `verdict ${report.verdict}: ${report.counts.regressed} regressed of ${report.counts.total}\n`,
+      );
+  }
+
+  const cli = path.join(ROOT, "dist/benchgate.js");
+  const command = `node ${cli} compare --base ${files.base.join(" ")} --head ${files.head.join(" ")} --json ${dir}/report.json --markdown ${dir}/comment.md --quiet`;
+  const exported = path.join(dir, "hyperfine.json");
+  const hf = spawnSync(
+    "hyperfine",
+    ["--warmup", "1", "--runs", String(runs), "-i", "--export-json", exported, "-N", command],
+    {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: {
+        ...process.env,
+        PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`,
+      },
+    },
+  );
+  let cliMedian: number | undefined;
+  if (hf.status === 0) {
+    const { results } = JSON.parse((await import("node:fs")).readFileSync(exported, "utf8")) as {
+      results: { median: number }[];
+    };
+    cliMedian = (results[0]?.median ?? Number.NaN) * 1000;
+  }
+  const result = {
+    benchmarks,
+    rounds: 5,
+    samples: 100,
+    summary_bytes: bytes,
+    read_and_validate_ms_median: median(loadMs),
+    compare_ms_median: median(pureMs),
+    compare_ms_min: Math.min(...pureMs),
+    cli_wall_ms_median: cliMedian ?? null,
+    runs,
+  };
+  writeResult("analysis-time", result);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
