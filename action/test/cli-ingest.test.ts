@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runCli, ROOT } from "./support/cli.ts";
+import { validateSummary } from "../src/schemas/validate.ts";
+
+const FIX = path.join(ROOT, "action/test/fixtures");
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "benchgate-ingest-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function ingestTo(args: string[]): { status: number | null; stderr: string; file: string } {
+  const file = path.join(dir, `${args.join("-").replace(/\W+/g, "_")}.json`);
+  const r = runCli(["ingest", ...args, "-o", file]);
+  return { status: r.status, stderr: r.stderr, file };
+}
+
+describe("benchgate ingest (CLI) on real tool output", () => {
+  it.each([
+    "criterion-0.8.2",
+    "criterion-0.5.1",
+    "criterion-0.4.0",
+    "criterion-0.3.6",
+    "criterion-0.3.2",
+  ])("%s: one entry per benchmark keyed by full_id, with per-iteration samples", (version) => {
+    const tree = path.join(FIX, version);
+    const { status, stderr, file } = ingestTo([
+      "criterion",
+      tree,
+      "--baseline",
+      "base",
+      "--round",
+      "2",
+      "--side",
+      "base",
+    ]);
+    expect(status, stderr).toBe(0);
+    const summary = validateSummary(JSON.parse(readFileSync(file, "utf8")), file);
+    expect(summary.round).toBe(2);
+    const ids = summary.benchmarks.map((b) => b.id);
+    expect(ids).toContain("fib 20");
+    expect(ids).toContain("sort/unstable/1000");
+    for (const b of summary.benchmarks) {
+      expect(b.source).toBe("criterion");
+      expect(b.unit).toBe("ns");
+      expect(b.sample_kind).toBe("per_iteration");
+      expect(b.samples!.length).toBeGreaterThanOrEqual(10);
+    }
+    expect(runCli(["validate", file]).status).toBe(0);
+  });
+
+  it("keeps hostile full_ids as Criterion wrote them, not the sanitized directory names", () => {
+    const { status, file } = ingestTo([
+      "criterion",
+      path.join(FIX, "criterion-0.8.2"),
+      "--baseline",
+      "head",
+    ]);
+    expect(status).toBe(0);
+    const ids = validateSummary(JSON.parse(readFileSync(file, "utf8")), file).benchmarks.map(
+      (b) => b.id,
+    );
+    expect(ids).toContain("evil|name `tick` <b>x</b> @someone #12");
+  });
+
+  it.each([
+    ["hyperfine", "hyperfine-1.15/basic.json"],
+    ["hyperfine", "hyperfine-1.15/param.json"],
+    ["hyperfine", "hyperfine-1.15/single-run.json"],
+    ["critcmp", "critcmp-0.1.8/base.json"],
+    ["gab", "ingest/gab-bigger.json"],
+    ["custom", "ingest/harness-archive.json"],
+    ["custom", "ingest/summary.json"],
+  ])("ingest %s %s gives a valid summary", (kind, file) => {
+    const r = ingestTo([kind, path.join(FIX, file)]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(
+      validateSummary(JSON.parse(readFileSync(r.file, "utf8")), r.file).benchmarks.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it("writes to standard output without -o", () => {
+    const r = runCli(["ingest", "hyperfine", path.join(FIX, "hyperfine-1.15/basic.json")]);
+    expect(r.status).toBe(0);
+    expect(validateSummary(JSON.parse(r.stdout), "stdout").benchmarks).toHaveLength(2);
+  });
+});
+
+describe("benchgate ingest: bad input exits 2 with one line and writes nothing", () => {
+  it.each([
+    [
+      "a Criterion tree without the requested baseline",
+      ["criterion", "criterion-0.8.2", "--baseline", "nope"],
+      /no benchmark has baseline "nope" \(found: .*base.*\)/,
+    ],
+    [
+      "a hyperfine run with a failed command",
+      ["hyperfine", "hyperfine-1.15/failing.json"],
+      /failing\.json.*failed/,
+    ],
+    [
+      "a hyperfine export given as critcmp",
+      ["critcmp", "hyperfine-1.15/basic.json"],
+      /basic\.json/,
+    ],
+    ["a missing directory", ["criterion", "no-such-dir", "--baseline", "base"], /no-such-dir/],
+    ["criterion without --baseline", ["criterion", "criterion-0.8.2"], /needs --baseline/],
+    ["an unknown kind", ["bencher", "x.json"], /unknown kind "bencher"/],
+  ])("%s", (_name, args, message) => {
+    const resolved = args.map((a, i) => (i === 1 ? path.join(FIX, a) : a));
+    const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
+    const r = runCli(["ingest", ...resolved, "-o", out]);
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^benchgate: error: /);
+    expect(lines[0]).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+  });
+});

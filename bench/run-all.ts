@@ -1,0 +1,26 @@
+// `npm run bench`: every benchmark of benchgate itself, in sequence (each prints its result and
+// keeps it in bench/results/). Figures quoted in docs/PERFORMANCE.md come from these scripts.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./support.ts";
+
+const node = process.execPath;
+const steps: [string, string[]][] = [
+  ["bundle", ["scripts/build.ts"]],
+  ["analysis time (1,000 × 5 × 2 × 100)", ["bench/analysis-time.ts"]],
+  ["detection quality on recorded A/A suites", ["bench/detection-quality.ts"]],
+];
+for (const suite of readdirSync(path.join(ROOT, "bench/data")).filter((d) => d.startsWith("aa-"))) {
+  if (existsSync(path.join(ROOT, "bench/data", suite, "rounds.json"))) {
+    steps.push([`wall time vs critcmp (${suite})`, ["bench/wall-time.ts", "--suite", suite]]);
+  }
+}
+for (const [title, args] of steps) {
+  process.stderr.write(`\n== ${title}: node ${args.join(" ")}\n`);
+  const r = spawnSync(node, args, { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) {
+    process.stderr.write(`== ${title} failed (exit ${String(r.status)})\n`);
+    process.exit(1);
+  }
+}
