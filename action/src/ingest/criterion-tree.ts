@@ -5,6 +5,7 @@
 // depth, entries and bytes, symlinks are never followed (the FileReader refuses them), and two
 // directories claiming one id is an error rather than a silent overwrite.
 import type { FileReader } from "../ports.ts";
+import { mapConcurrent } from "./map-concurrent.ts";
 import { InputError } from "../errors.ts";
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
 import { criterionBenchmark } from "./criterion.ts";
@@ -44,6 +45,8 @@ export const CRITERION_TREE_LIMITS: CriterionTreeLimits = Object.freeze({
 
 /** Directories inside a benchmark directory that are never baselines. */
 const NOT_BASELINES: ReadonlySet<string> = new Set(["report", "change"]);
+/** File operations in flight at once: enough to hide I/O latency, few enough to stay polite. */
+const IO_CONCURRENCY = 16;
 
 function checkBaselineName(baseline: string): void {
   if (
@@ -111,11 +114,17 @@ async function walk(
         },
       );
     }
-    for (const entry of listing) {
-      if (entry.kind !== "dir" || NOT_BASELINES.has(entry.name)) continue;
+    const dirs = listing.filter((e) => e.kind === "dir" && !NOT_BASELINES.has(e.name));
+    // A child of a benchmark directory holding benchmark.json is a baseline directory.
+    const isBaseline = await mapConcurrent(dirs, IO_CONCURRENCY, async (entry) =>
+      next.depth >= 1
+        ? (await reader.kindOf(joinPath(joinPath(next.dir, entry.name), "benchmark.json"))) ===
+          "file"
+        : false,
+    );
+    for (const [i, entry] of dirs.entries()) {
       const sub = joinPath(next.dir, entry.name);
-      // A child of a benchmark directory holding benchmark.json is a baseline directory.
-      if (next.depth >= 1 && (await reader.kindOf(joinPath(sub, "benchmark.json"))) === "file") {
+      if (isBaseline[i] === true) {
         baselines.add(entry.name);
         if (entry.name === baseline) {
           found.push({ dir: next.dir });
@@ -158,7 +167,8 @@ export async function ingestCriterionTree(
   const byId = new Map<string, string>();
   const benchmarks: Benchmark[] = [];
   let totalBytes = 0;
-  for (const { dir: benchDir } of found) {
+  // Read concurrently, then check in the walk's order so errors and ids stay deterministic.
+  const loaded = await mapConcurrent(found, IO_CONCURRENCY, async ({ dir: benchDir }) => {
     const baseDir = joinPath(benchDir, options.baseline);
     const sources = {
       benchmark: joinPath(baseDir, "benchmark.json"),
@@ -178,12 +188,19 @@ export async function ingestCriterionTree(
       }
       return parseUntrustedJson(text, path, maxBytes);
     };
-    const docs = {
-      benchmark: await read(sources.benchmark, limits.maxBytes.benchmark),
-      estimates: await read(sources.estimates, limits.maxBytes.estimates),
-      sample: await read(sources.sample, limits.maxBytes.sample),
+    const [benchmarkDoc, estimates, sample] = await Promise.all([
+      read(sources.benchmark, limits.maxBytes.benchmark),
+      read(sources.estimates, limits.maxBytes.estimates),
+      read(sources.sample, limits.maxBytes.sample),
+    ]);
+    const docs = { benchmark: benchmarkDoc, estimates, sample };
+    return {
+      benchDir,
+      sources,
+      benchmark: criterionBenchmark(docs, sources, { suite, baseline: options.baseline }),
     };
-    const benchmark = criterionBenchmark(docs, sources, { suite, baseline: options.baseline });
+  });
+  for (const { benchDir, sources, benchmark } of loaded) {
     const first = byId.get(benchmark.id);
     if (first !== undefined) {
       throw new InputError(
