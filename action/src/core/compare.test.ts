@@ -162,6 +162,20 @@ describe("compare: the decision rule", () => {
     expect(without.noise.median_sd!).toBeGreaterThan(3 * withCrossover.noise.median_sd!);
   });
 
+  it("leaves the rounds alone when the estimated period effect is within its own noise", () => {
+    const s = syntheticSuite({
+      benchmarks: 40,
+      rounds: 6,
+      samples: 10,
+      noise: 0.05,
+      periodEffect: 0,
+      seed: 12,
+    });
+    const report = run(s);
+    expect(report.noise.period_effect).toBeNull();
+    expect(report.settings.crossover).toBe(false);
+  });
+
   it("labels one run per side unverified and fails only on the large threshold", () => {
     const s = syntheticSuite({
       benchmarks: 6,

@@ -92,7 +92,13 @@ function estimatePeriodEffect(
       contrasts.push((mean(headFirst) - mean(baseFirst)) / 2);
   }
   if (contrasts.length < settings.minBenchmarksForPeriod) return undefined;
-  return median(contrasts);
+  const estimate = median(contrasts);
+  // Removing a period effect that is mostly noise would make some benchmarks look quieter than
+  // they are: apply it only when it stands out from its own standard error (median of m
+  // contrasts: √(π/2)·σ/√m, σ from the MAD).
+  const mad = 1.4826 * median(contrasts.map((c) => Math.abs(c - estimate)));
+  const standardError = (Math.sqrt(Math.PI / 2) * mad) / Math.sqrt(contrasts.length);
+  return Math.abs(estimate) > 2 * standardError ? estimate : undefined;
 }
 
 /** One-sided p-value of `(x − null) / se` in the upper tail; se = 0 is a point mass. */
