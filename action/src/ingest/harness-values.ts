@@ -1,4 +1,4 @@
-// Reading the values of one harness-summary operation (format: ./harness-summary.ts): which
+// Reading the values of one harness-summary operation (format: docs/formats.md): which
 // keys are statistics or samples, which unit each value is in, and the checks that make an
 // ambiguous operation an error instead of a guess.
 import type { Benchmark } from "../schemas/summary.gen.ts";
