@@ -1,6 +1,6 @@
 // The "seed-style harness summary": the summary.json our users' own Rust bench harnesses write
 // (seeds/000 "Archive Write Budgets": per-operation p50/p95/p99 plus raw samples). There is no
-// upstream format, so this is the tolerant one benchgate accepts (also in ./README.md):
+// upstream format, so this is the tolerant one benchgate accepts (also in docs/formats.md):
 //
 //   {                                     // top level: a JSON object
 //     "suite": "archive_write",           // optional: default suite name
