@@ -159,7 +159,7 @@ export function analyseSuite(
     replicated.map((p) => variance(p.slowdowns)),
     replicated.map((p) => p.slowdowns.length - 1),
   );
-  const mode = paired.some((p) => p.slowdowns.length >= 2) ? "rounds" : "single-run";
+  const mode = replicated.length > 0 ? "rounds" : "single-run";
 
   // First pass: estimates, variances and p-values; BH needs all p-values before any verdict.
   interface Tested {

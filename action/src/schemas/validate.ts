@@ -43,41 +43,34 @@ function check<T>(kind: DocumentKind, data: unknown, source: string): T {
   return data as T;
 }
 
-function assertUniqueIds(ids: Iterable<string>, source: string, arrayPath: string): void {
+/** Schema check, then unique `benchmarks[].id` (JSON Schema cannot key uniqueness by a field). */
+function checkWithUniqueIds<T extends { benchmarks: readonly { id: string }[] }>(
+  kind: "summary" | "report",
+  data: unknown,
+  source: string,
+): T {
+  const doc = check<T>(kind, data, source);
   const seen = new Set<string>();
-  let index = 0;
-  for (const id of ids) {
+  doc.benchmarks.forEach(({ id }, index) => {
     if (seen.has(id)) {
       throw new InputError(`duplicate benchmark id ${JSON.stringify(id)}`, {
         source,
-        jsonPath: `${arrayPath}/${index}/id`,
+        jsonPath: `/benchmarks/${index}/id`,
       });
     }
     seen.add(id);
-    index++;
-  }
+  });
+  return doc;
 }
 
 /** Validates a summary.json document (schema plus unique ids). */
 export function validateSummary(data: unknown, source: string): BenchSummary {
-  const summary = check<BenchSummary>("summary", data, source);
-  assertUniqueIds(
-    summary.benchmarks.map((b) => b.id),
-    source,
-    "/benchmarks",
-  );
-  return summary;
+  return checkWithUniqueIds<BenchSummary>("summary", data, source);
 }
 
 /** Validates a report.json document (schema plus unique ids). */
 export function validateReport(data: unknown, source: string): BenchReport {
-  const report = check<BenchReport>("report", data, source);
-  assertUniqueIds(
-    report.benchmarks.map((b) => b.id),
-    source,
-    "/benchmarks",
-  );
-  return report;
+  return checkWithUniqueIds<BenchReport>("report", data, source);
 }
 
 /** Validates a benchgate.yml document (already parsed from YAML). */
