@@ -26,7 +26,14 @@ export default tseslint.config(
   },
   {
     // The core is pure: statistics, comparison and rendering import no I/O (SPEC §2).
-    files: ["action/src/core/**/*.ts", "action/src/render/**/*.ts", "action/src/ingest/**/*.ts"],
+    files: [
+      "action/src/core/**/*.ts",
+      "action/src/render/**/*.ts",
+      "action/src/ingest/**/*.ts",
+      "action/src/budgets/**/*.ts",
+      "action/src/golden/**/*.ts",
+      "action/src/environment/fingerprint.ts",
+    ],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [

@@ -34,11 +34,28 @@ export const nodeFileReader: FileReader = {
         source: file,
       });
     }
-    // Read at most maxBytes + 1 even if the file grew after lstat.
+    // Read to end of file, at most maxBytes + 1: the size from lstat is only a first check, since
+    // a file can grow after it, and kernel files (/proc, /sys) report a size of 0.
     const handle = await open(file, "r");
     try {
-      const buffer = Buffer.alloc(Math.min(maxBytes + 1, stats.size + 1));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      let buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stats.size + 1, 64 * 1024)));
+      let bytesRead = 0;
+      for (;;) {
+        if (bytesRead === buffer.length) {
+          if (buffer.length > maxBytes) break;
+          const grown = Buffer.alloc(Math.min(maxBytes + 1, buffer.length * 2));
+          buffer.copy(grown, 0, 0, bytesRead);
+          buffer = grown;
+        }
+        const { bytesRead: n } = await handle.read(
+          buffer,
+          bytesRead,
+          buffer.length - bytesRead,
+          null,
+        );
+        if (n === 0) break;
+        bytesRead += n;
+      }
       if (bytesRead > maxBytes)
         throw new InputError(`file is too large (limit ${maxBytes} bytes)`, { source: file });
       const decoder = new TextDecoder("utf-8", { fatal: true });
