@@ -25,6 +25,24 @@ function show(value: unknown): string {
   return value === undefined ? "unknown" : JSON.stringify(value);
 }
 
+/** Warnings for one machine that is visibly not pinned; empty when nothing says it is noisy. */
+export function pinningWarnings(env: Environment): string[] {
+  const warnings: string[] = [];
+  if (env.governor !== undefined && env.governor !== "performance") {
+    warnings.push(`CPU governor is ${JSON.stringify(env.governor)}, not "performance"`);
+  }
+  if (env.turbo === true) warnings.push("turbo/boost is on");
+  if (env.smt === "on" || env.smt === "forceon") {
+    warnings.push("SMT (hyper-threading) is on: sibling threads share a core's caches and ports");
+  }
+  const cpus = env.logical_cpus;
+  const load = env.load_average?.[0];
+  if (cpus !== undefined && load !== undefined && load > Math.max(0.5, 0.25 * cpus)) {
+    warnings.push(`load average ${load.toFixed(2)} at start on ${cpus} CPUs`);
+  }
+  return warnings;
+}
+
 export interface EnvironmentCheck {
   readonly mismatch: boolean;
   readonly differences: string[];
@@ -52,16 +70,7 @@ export function checkEnvironments(
     ["base", base],
     ["head", head],
   ] as const) {
-    if (env === undefined) continue;
-    if (env.governor !== undefined && env.governor !== "performance") {
-      warnings.push(`${side}: CPU governor is ${JSON.stringify(env.governor)}, not "performance"`);
-    }
-    if (env.turbo === true) warnings.push(`${side}: turbo/boost is on`);
-    const cpus = env.logical_cpus;
-    const load = env.load_average?.[0];
-    if (cpus !== undefined && load !== undefined && load > Math.max(0.5, 0.25 * cpus)) {
-      warnings.push(`${side}: load average ${load.toFixed(2)} at start on ${cpus} CPUs`);
-    }
+    if (env !== undefined) warnings.push(...pinningWarnings(env).map((w) => `${side}: ${w}`));
   }
   return { mismatch: differences.length > 0, differences, warnings: [...new Set(warnings)] };
 }
