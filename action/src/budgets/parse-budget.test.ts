@@ -1,0 +1,125 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { InputError } from "../errors.ts";
+import { globMatch, parseBudgetRule, parseBudgets, parseLimit } from "./parse-budget.ts";
+
+const fixture = new URL("../../test/fixtures/budgets/budgets.yml", import.meta.url);
+
+function errorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error("expected an InputError");
+}
+
+describe("parseLimit", () => {
+  it("converts time units to ns", () => {
+    expect(parseLimit("median", "< 25ms")).toMatchObject({ op: "<", value: 25e6, unit: "ns" });
+    expect(parseLimit("p95", "<=1.2µs").value).toBeCloseTo(1200);
+    expect(parseLimit("p95", "< 1.2us").value).toBeCloseTo(1200);
+    expect(parseLimit("p99", "< 100ns").value).toBe(100);
+    expect(parseLimit("mean", "< 4.5 s").value).toBe(4.5e9);
+  });
+
+  it("accepts rates with > and converts them", () => {
+    expect(parseLimit("median", "> 1000 ops/s")).toMatchObject({
+      op: ">",
+      value: 1000,
+      unit: "ops/s",
+      kind: "rate",
+    });
+    expect(parseLimit("median", ">= 2 MiB/s")).toMatchObject({
+      value: 2 * 1024 * 1024,
+      unit: "B/s",
+    });
+  });
+
+  it.each([
+    ["25ms", /comparison/],
+    ["< 25", /no unit/],
+    ["> 25ms", /upper bound/],
+    ["< 100 ops/s", /bigger-is-better/],
+    ["< 25 furlongs", /not a time/],
+    ["< -3ms", /comparison/],
+    ["< 10 MB", /not a time/],
+  ])("rejects %s", (text, pattern) => {
+    expect(() => parseLimit("median", text)).toThrow(pattern);
+  });
+});
+
+describe("parseBudgetRule", () => {
+  it("parses a full rule", () => {
+    const rule = parseBudgetRule(
+      { benchmark: "archive/*", p95: "< 25ms", p99: "< 30ms", max_regression: "5%" },
+      0,
+    );
+    expect(rule.limits.map((l) => l.statistic)).toEqual(["p95", "p99"]);
+    expect(rule.maxRegression).toBeCloseTo(0.05);
+    expect(parseBudgetRule({ benchmark: "x", max_regression: 0.1 }, 0).maxRegression).toBe(0.1);
+  });
+
+  it.each([
+    [{ benchmark: "a/*", p95: "> 25ms" }, 'budget rule 3 ("a/*"): p95:', "/budgets/2/p95"],
+    [
+      { benchmark: "a/*", p90: "< 25ms" },
+      'budget rule 3 ("a/*"): p90: unknown key',
+      "/budgets/2/p90",
+    ],
+    [{ benchmark: "a/*", medain: "< 1ms" }, "medain: unknown key", "/budgets/2/medain"],
+    [
+      { benchmark: "a/*", max_regression: 5 },
+      "max_regression: 5 would be 500 %",
+      "/budgets/2/max_regression",
+    ],
+    [
+      { benchmark: "a/*", max_regression: "five" },
+      "max_regression: expected a percentage",
+      "/budgets/2/max_regression",
+    ],
+    [{ benchmark: "a/*", median: 25 }, "median: expected a string", "/budgets/2/median"],
+    [{ p95: "< 1ms" }, "budget rule 3: benchmark:", "/budgets/2/benchmark"],
+    [{ benchmark: "" }, "benchmark:", "/budgets/2/benchmark"],
+    [{ benchmark: "a/*" }, 'budget rule 3 ("a/*"): no limit', "/budgets/2"],
+    ["a/*", "budget rule 3: expected a mapping", "/budgets/2"],
+  ])("rejects %j naming the rule and key", (raw, message, path) => {
+    const error = errorOf(() => parseBudgetRule(raw, 2));
+    expect(error.message).toContain(message);
+    expect(error.jsonPath).toBe(path);
+  });
+
+  it("rejects a non-list budgets value and accepts absent", () => {
+    expect(parseBudgets(undefined)).toEqual([]);
+    expect(errorOf(() => parseBudgets({ benchmark: "x" })).message).toMatch(/list/);
+  });
+
+  it("parses the fixture YAML", () => {
+    const doc = parseYaml(readFileSync(fixture, "utf8")) as { budgets: unknown };
+    const rules = parseBudgets(doc.budgets);
+    expect(rules).toHaveLength(4);
+    expect(rules[0]?.limits[0]?.value).toBe(20e6);
+    expect(rules[3]?.limits[0]).toMatchObject({ unit: "B/s", op: ">" });
+  });
+});
+
+describe("globMatch", () => {
+  it.each([
+    ["archive/*", "archive/write/single", true],
+    ["*/single", "archive/write/single", true],
+    ["archive/*/single", "archive/write/x/single", true],
+    ["archive/?", "archive/1", true],
+    ["archive/?", "archive/12", false],
+    ["archive", "archive/write", false],
+    ["a.c", "abc", false],
+    ["a+(b)[c]", "a+(b)[c]", true],
+    ["*", "", true],
+    ["*a*a*a*a*a*b", "a".repeat(2000), false],
+    ["format_resolution/*", "format_resolution/explicit", true],
+    ["cli/am --help", "cli/am --help", true],
+  ])("%s vs %s → %s", (glob, id, expected) => {
+    expect(globMatch(glob, id)).toBe(expected);
+  });
+});

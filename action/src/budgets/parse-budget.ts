@@ -1,0 +1,226 @@
+// Budget rules as users write them in benchgate.yml under `budgets:` (SPEC §3.5), parsed
+// strictly: every error names the rule (its position and benchmark glob) and the key.
+//
+//   budgets:
+//     - benchmark: "archive_write/*"    # glob over the full id: `*` any run (also across `/`),
+//       p95: "< 25ms"                   #   `?` one character; nothing else is special
+//       p99: "< 30ms"
+//     - benchmark: "format_resolution/explicit"
+//       median: "< 100ns"
+//       max_regression: "5%"           # fails only when the CI's lower bound is above 5 %
+//     - benchmark: "throughput/parse"
+//       median: "> 200 MiB/s"          # rates are bigger-is-better: `>` / `>=`
+//
+// Limits are a comparison, a non-negative number and a unit. Times (`ps`, `ns`, `us`/`µs`,
+// `ms`, `s`, …) take `<` or `<=`; rates (`ops/s`, `MiB/s`, `elements/s`, …) take `>` or `>=`.
+// A bare number is rejected: "< 25" is ambiguous between ns and ms.
+import { InputError } from "../errors.ts";
+import { normalizeUnit } from "../ingest/units.ts";
+
+export const BUDGET_STATISTICS = ["median", "mean", "p50", "p95", "p99"] as const;
+export type BudgetStatistic = (typeof BUDGET_STATISTICS)[number];
+
+export type LimitOperator = "<" | "<=" | ">" | ">=";
+
+export interface BudgetLimit {
+  readonly statistic: BudgetStatistic;
+  readonly op: LimitOperator;
+  /** The limit in `unit` (ns for times, "<thing>/s" for rates). */
+  readonly value: number;
+  /** Canonical unit, as benchgate normalizes benchmark units: "ns" or e.g. "B/s", "ops/s". */
+  readonly unit: string;
+  readonly kind: "time" | "rate";
+  /** The text as written, e.g. "< 25ms". */
+  readonly text: string;
+}
+
+export interface BudgetRule {
+  /** Position in the `budgets` list (0-based). */
+  readonly index: number;
+  /** The id glob as written. */
+  readonly benchmark: string;
+  readonly limits: readonly BudgetLimit[];
+  /** Allowed confirmed regression as a fraction (0.05 = 5 %). */
+  readonly maxRegression?: number;
+  /** The max_regression text as written. */
+  readonly maxRegressionText?: string;
+}
+
+const KEYS: ReadonlySet<string> = new Set(["benchmark", ...BUDGET_STATISTICS, "max_regression"]);
+const MAX_GLOB_LENGTH = 512;
+
+/** How errors name a rule: `budget rule 2 ("archive/*")`. */
+export function describeRule(index: number, benchmark?: string): string {
+  const glob = benchmark === undefined ? "" : ` (${JSON.stringify(benchmark)})`;
+  return `budget rule ${index + 1}${glob}`;
+}
+
+function ruleError(
+  index: number,
+  benchmark: string | undefined,
+  key: string | undefined,
+  problem: string,
+): InputError {
+  const where = key === undefined ? "" : `: ${key}`;
+  return new InputError(`${describeRule(index, benchmark)}${where}: ${problem}`, {
+    jsonPath: `/budgets/${index}${key === undefined ? "" : `/${key}`}`,
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const LIMIT = /^(<=|>=|<|>)\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(\S.*)?$/;
+
+/** Parses one limit such as "< 25ms", "<= 1.2µs" or "> 200 MiB/s". Throws a plain message. */
+export function parseLimit(statistic: BudgetStatistic, raw: unknown): BudgetLimit {
+  if (typeof raw !== "string")
+    throw new Error(`expected a string such as "< 25ms", got ${JSON.stringify(raw) ?? "nothing"}`);
+  const text = raw.trim();
+  const match = LIMIT.exec(text);
+  if (match === null)
+    throw new Error(
+      `expected a comparison, a number and a unit such as "< 25ms" or "> 100 ops/s", got ${JSON.stringify(raw)}`,
+    );
+  const op = match[1] as LimitOperator;
+  const number = Number(match[2]);
+  const unitText = (match[3] ?? "").trim();
+  if (unitText === "")
+    throw new Error(`${JSON.stringify(raw)} has no unit: write e.g. "${op} ${match[2]}ms"`);
+  if (!Number.isFinite(number)) throw new Error(`${JSON.stringify(raw)}: the number is not finite`);
+  const unit = normalizeUnit(unitText);
+  if (unit.kind !== "time" && unit.kind !== "rate")
+    throw new Error(
+      `unit ${JSON.stringify(unitText)} is not a time (ns, us, µs, ms, s) or a rate (e.g. ops/s, MiB/s)`,
+    );
+  const upper = op === "<" || op === "<=";
+  if (unit.kind === "time" && !upper)
+    throw new Error(
+      `${JSON.stringify(raw)}: a time limit is an upper bound, use "<" or "<=" (">" is for rates such as ops/s)`,
+    );
+  if (unit.kind === "rate" && upper)
+    throw new Error(
+      `${JSON.stringify(raw)}: a rate is bigger-is-better, use ">" or ">=" for a lower bound`,
+    );
+  return { statistic, op, value: number * unit.factor, unit: unit.unit, kind: unit.kind, text };
+}
+
+/** "5%", "0.5 %" or a fraction 0.05 (a bare number above 1 is rejected as a likely percentage). */
+export function parseMaxRegression(raw: unknown): number {
+  if (typeof raw === "number") {
+    if (!Number.isFinite(raw) || raw < 0) throw new Error(`expected a non-negative fraction`);
+    if (raw > 1)
+      throw new Error(`${raw} would be ${raw * 100} %: write a percentage such as "${raw}%"`);
+    return raw;
+  }
+  if (typeof raw !== "string")
+    throw new Error(`expected a percentage such as "5%", got ${JSON.stringify(raw) ?? "nothing"}`);
+  const match = /^(\d+(?:\.\d+)?)\s*%$/.exec(raw.trim());
+  if (match === null)
+    throw new Error(`expected a percentage such as "5%", got ${JSON.stringify(raw)}`);
+  return Number(match[1]) / 100;
+}
+
+/** Parses one rule (one item of the `budgets` list). */
+export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
+  if (!isRecord(raw))
+    throw ruleError(index, undefined, undefined, "expected a mapping with `benchmark:` and limits");
+  const glob = raw["benchmark"];
+  if (typeof glob !== "string" || glob.trim() === "")
+    throw ruleError(
+      index,
+      undefined,
+      "benchmark",
+      'expected a benchmark id or glob (`*`, `?`), e.g. benchmark: "archive/*"',
+    );
+  if (glob.length > MAX_GLOB_LENGTH)
+    throw ruleError(index, undefined, "benchmark", `longer than ${MAX_GLOB_LENGTH} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(glob))
+    throw ruleError(index, glob, "benchmark", "contains a control character");
+  for (const key of Object.keys(raw)) {
+    if (!KEYS.has(key))
+      throw ruleError(
+        index,
+        glob,
+        key,
+        `unknown key (expected benchmark, ${BUDGET_STATISTICS.join(", ")} or max_regression)`,
+      );
+  }
+  const limits: BudgetLimit[] = [];
+  for (const statistic of BUDGET_STATISTICS) {
+    const value = raw[statistic];
+    if (value === undefined) continue;
+    try {
+      limits.push(parseLimit(statistic, value));
+    } catch (error) {
+      throw ruleError(index, glob, statistic, (error as Error).message);
+    }
+  }
+  let rule: BudgetRule = { index, benchmark: glob, limits };
+  const max = raw["max_regression"];
+  if (max !== undefined) {
+    try {
+      rule = {
+        ...rule,
+        maxRegression: parseMaxRegression(max),
+        maxRegressionText: typeof max === "number" ? `${max * 100}%` : (max as string).trim(),
+      };
+    } catch (error) {
+      throw ruleError(index, glob, "max_regression", (error as Error).message);
+    }
+  }
+  if (limits.length === 0 && rule.maxRegression === undefined)
+    throw ruleError(
+      index,
+      glob,
+      undefined,
+      `no limit: give at least one of ${BUDGET_STATISTICS.join(", ")} or max_regression`,
+    );
+  return rule;
+}
+
+/** Parses the `budgets:` list (absent or null means no budgets). */
+export function parseBudgets(raw: unknown): BudgetRule[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw))
+    throw new InputError("budgets: expected a list of rules (`- benchmark: ...`)", {
+      jsonPath: "/budgets",
+    });
+  return raw.map((item, index) => parseBudgetRule(item, index));
+}
+
+/**
+ * Matches a glob against a whole benchmark id. `*` matches any run of characters including
+ * `/` (ids such as "group/function/param" have no directory structure to respect), `?` exactly
+ * one character; every other character is literal. No regular expression is built from user
+ * input: greedy two-pointer matching with backtracking to the last `*`, O(|glob|·|id|).
+ */
+export function globMatch(glob: string, id: string): boolean {
+  const g = [...glob];
+  const s = [...id];
+  let gi = 0;
+  let si = 0;
+  let star = -1;
+  let mark = 0;
+  while (si < s.length) {
+    const c = g[gi];
+    if (c !== undefined && (c === "?" || (c !== "*" && c === s[si]))) {
+      gi += 1;
+      si += 1;
+    } else if (c === "*") {
+      star = gi;
+      mark = si;
+      gi += 1;
+    } else if (star !== -1) {
+      gi = star + 1;
+      mark += 1;
+      si = mark;
+    } else {
+      return false;
+    }
+  }
+  while (g[gi] === "*") gi += 1;
+  return gi === g.length;
+}

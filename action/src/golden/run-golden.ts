@@ -1,0 +1,105 @@
+// Runs the golden commands: the only file under golden/ that causes side effects, and only
+// through the `ExecPort` it is given (the CLI passes a child_process-backed one). Commands are
+// argv arrays, never shell strings. Runs one at a time, in the order given.
+import { InputError } from "../errors.ts";
+import type { GoldenOutput } from "./check-golden.ts";
+import { goldenNameProblem } from "./checksums.ts";
+
+export interface GoldenCommand {
+  readonly name: string;
+  /** argv: program then arguments; never passed through a shell. */
+  readonly command: readonly string[];
+  readonly cwd?: string;
+  readonly timeoutMs?: number;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface ExecOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly env: Readonly<Record<string, string>>;
+  /** The port should stop reading stdout past this many bytes (the runner truncates anyway). */
+  readonly maxStdoutBytes: number;
+}
+
+export interface ExecResult {
+  /** null when killed (signal or timeout). */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly timedOut?: boolean;
+}
+
+export type ExecPort = (command: readonly string[], opts: ExecOptions) => Promise<ExecResult>;
+
+export interface RunGoldenOptions {
+  readonly cwd: string;
+  /** Per command; default 30 s. */
+  readonly timeoutMs?: number;
+  /** Extra environment for every command (a command's own `env` wins). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Default 1 MiB. */
+  readonly maxStdoutBytes?: number;
+}
+
+export const DEFAULT_GOLDEN_TIMEOUT_MS = 30_000;
+export const MAX_GOLDEN_STDOUT_BYTES = 1024 * 1024;
+
+/** Truncates a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateUtf8(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  let end = maxBytes;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
+}
+
+/** Validates the commands (safe unique names, non-empty argv) before anything runs. */
+export function validateGoldenCommands(commands: readonly GoldenCommand[]): void {
+  const seen = new Set<string>();
+  commands.forEach((c, i) => {
+    const where = { jsonPath: `/golden/commands/${i}` };
+    const problem = goldenNameProblem(c.name);
+    if (problem !== undefined) throw new InputError(`golden command ${i + 1}: ${problem}`, where);
+    if (seen.has(c.name))
+      throw new InputError(`golden command ${JSON.stringify(c.name)} is listed twice`, where);
+    seen.add(c.name);
+    if (c.command.length === 0 || c.command.some((arg) => typeof arg !== "string"))
+      throw new InputError(
+        `golden command ${JSON.stringify(c.name)}: expected an argv list of strings, e.g. ["target/release/am", "--help"]`,
+        where,
+      );
+    if ((c.command[0] ?? "") === "")
+      throw new InputError(`golden command ${JSON.stringify(c.name)}: the program is empty`, where);
+  });
+}
+
+/** Runs every command through `run`, capping stdout and time and normalising CRLF → LF. */
+export async function runGolden(
+  commands: readonly GoldenCommand[],
+  run: ExecPort,
+  options: RunGoldenOptions,
+): Promise<GoldenOutput[]> {
+  validateGoldenCommands(commands);
+  const maxStdoutBytes = options.maxStdoutBytes ?? MAX_GOLDEN_STDOUT_BYTES;
+  const outputs: GoldenOutput[] = [];
+  for (const c of commands) {
+    const timeoutMs = c.timeoutMs ?? options.timeoutMs ?? DEFAULT_GOLDEN_TIMEOUT_MS;
+    const result = await run(c.command, {
+      cwd: c.cwd ?? options.cwd,
+      timeoutMs,
+      env: { ...options.env, ...c.env },
+      maxStdoutBytes,
+    });
+    const capped = truncateUtf8(result.stdout.replaceAll("\r\n", "\n"), maxStdoutBytes);
+    const notes: string[] = [];
+    if (result.timedOut === true) notes.push(`timed out after ${timeoutMs / 1000} s`);
+    if (capped.truncated) notes.push(`stdout truncated at ${maxStdoutBytes} bytes`);
+    const output: GoldenOutput = {
+      name: c.name,
+      stdout: capped.text,
+      exitCode: result.timedOut === true ? null : result.exitCode,
+    };
+    outputs.push(notes.length === 0 ? output : { ...output, note: notes.join("; ") });
+  }
+  return outputs;
+}
