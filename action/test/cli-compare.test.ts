@@ -117,6 +117,54 @@ describe("benchgate compare (CLI)", () => {
     expect(report.settings.fail_threshold).toBe(0.05);
   });
 
+  it("checks budgets from benchgate.yml on the head side and fails the gate when one breaks", () => {
+    const config = path.join(dir, "budgets.yml");
+    writeFileSync(
+      config,
+      [
+        "version: 1",
+        "statistics:",
+        "  fail-threshold: 500%", // no regression verdict: only the budgets can fail
+        "budgets:",
+        '  - benchmark: "group/bench-1*"', // bench-1, bench-10..19: 2–20 µs
+        '    median: "< 1ms"',
+        '  - benchmark: "group/bench-3"', // 4 µs in base, ×2 in head
+        '    median: "< 5us"',
+        "",
+      ].join("\n"),
+    );
+    const json = path.join(dir, "report-budgets.json");
+    const r = runCli([
+      "compare",
+      "--base",
+      ...base,
+      "--head",
+      ...head,
+      "--config",
+      config,
+      "--json",
+      json,
+      "--quiet",
+    ]);
+    expect(r.status).toBe(1);
+    const report = JSON.parse(readFileSync(json, "utf8")) as BenchReport;
+    expect(report.counts.regressed).toBe(0);
+    expect(report.verdict).toBe("fail");
+    const broken = report.budgets.filter((b) => !b.ok);
+    expect(broken.map((b) => b.benchmark)).toEqual(["group/bench-3"]);
+    expect(report.budgets.filter((b) => b.ok).length).toBe(11);
+    expect(report.reasons.join(" ")).toMatch(/1 of 12 budget checks broken/);
+  });
+
+  it("names the config file and the rule of a bad budget (exit 2)", () => {
+    const config = path.join(dir, "bad-budget.yml");
+    writeFileSync(config, 'version: 1\nbudgets:\n  - benchmark: "x/*"\n    median: "< 25"\n');
+    const r = runCli(["compare", "--base", ...base, "--head", ...head, "--config", config]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(`${config}: /budgets/0/median: budget rule 1`);
+  });
+
   it("explains usage errors in one line with exit 2", () => {
     for (const args of [
       ["compare", "--base", base[0]!],

@@ -5701,8 +5701,9 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate51;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]}}};
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64}}};
 const schema114 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema120 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
 const pattern14 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5726,7 +5727,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "version") || (key0 === "statistics"))){
+if(!(((key0 === "version") || (key0 === "statistics")) || (key0 === "budgets"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6506,6 +6507,362 @@ var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.budgets !== undefined){
+let data11 = data.budgets;
+const _errs54 = errors;
+if(errors === _errs54){
+if(Array.isArray(data11)){
+if(data11.length > 1000){
+validate51.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+return false;
+}
+else {
+var valid14 = true;
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+const _errs56 = errors;
+if(errors === _errs56){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing1;
+if((data12.benchmark === undefined) && (missing1 = "benchmark")){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs58 = errors;
+for(const key2 in data12){
+if(!(((((((key2 === "benchmark") || (key2 === "median")) || (key2 === "mean")) || (key2 === "p50")) || (key2 === "p95")) || (key2 === "p99")) || (key2 === "max_regression"))){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs58 === errors){
+if(data12.benchmark !== undefined){
+let data13 = data12.benchmark;
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data13 === "string"){
+if(func2(data13) > 1024){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data13) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs59 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.median !== undefined){
+let data14 = data12.median;
+const _errs61 = errors;
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data14 === "string"){
+if(func2(data14) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data14) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs61 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.mean !== undefined){
+let data15 = data12.mean;
+const _errs64 = errors;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data15 === "string"){
+if(func2(data15) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data15) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs64 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.p50 !== undefined){
+let data16 = data12.p50;
+const _errs67 = errors;
+const _errs68 = errors;
+if(errors === _errs68){
+if(typeof data16 === "string"){
+if(func2(data16) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data16) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs67 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.p95 !== undefined){
+let data17 = data12.p95;
+const _errs70 = errors;
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data17 === "string"){
+if(func2(data17) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data17) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs70 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.p99 !== undefined){
+let data18 = data12.p99;
+const _errs73 = errors;
+const _errs74 = errors;
+if(errors === _errs74){
+if(typeof data18 === "string"){
+if(func2(data18) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data18) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs73 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data12.max_regression !== undefined){
+let data19 = data12.max_regression;
+const _errs76 = errors;
+const _errs77 = errors;
+let valid21 = false;
+let passing6 = null;
+const _errs78 = errors;
+if(errors === _errs78){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 10 || isNaN(data19)){
+const err36 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+if(data19 < 0 || isNaN(data19)){
+const err37 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+var _valid6 = _errs78 === errors;
+if(_valid6){
+valid21 = true;
+passing6 = 0;
+}
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(func2(data19) > 32){
+const err39 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+else {
+if(func2(data19) < 1){
+const err40 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+var _valid6 = _errs80 === errors;
+if(_valid6 && valid21){
+valid21 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid6){
+valid21 = true;
+passing6 = 1;
+}
+}
+if(!valid21){
+const err42 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+}
+else {
+errors = _errs77;
+if(vErrors !== null){
+if(_errs77){
+vErrors.length = _errs77;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid15 = _errs76 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid14 = _errs56 === errors;
+if(!valid14){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs54 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

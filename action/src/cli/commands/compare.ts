@@ -1,6 +1,10 @@
 // benchgate compare --base FILE... --head FILE... : the decision rule on summaries → report.
 import { InputError, ToolError } from "../../errors.ts";
 import { compare } from "../../core/compare.ts";
+import { withBudgets } from "../../core/gate-verdict.ts";
+import { evaluateBudgets } from "../../budgets/evaluate-budgets.ts";
+import { parseBudgets, type BudgetRule } from "../../budgets/parse-budget.ts";
+import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts";
 import { validateReport } from "../../schemas/validate.ts";
@@ -26,15 +30,37 @@ Options:
   --head FILE...        summaries of the head side (one or more)
   --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
   --markdown FILE       write the PR comment markdown; - for stdout
-  --config FILE         benchgate.yml (its statistics: block)
+  --config FILE         benchgate.yml (its statistics: and budgets: blocks)
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
   --quiet               print nothing but errors (implied when --json or --markdown is -)
   -h, --help            show this help
 
 ${SETTING_FLAGS_HELP}
 
-Exit codes: 0 pass or inconclusive, 1 regression confirmed (or inconclusive with
---fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
+Budgets (benchgate.yml, checked on the head side):
+  budgets:
+    - benchmark: "archive_write/*"    # glob over the full id; * also matches "/"
+      p95: "< 25ms"
+      max_regression: 5%              # fails only when the CI's lower end is above it
+
+Exit codes: 0 pass or inconclusive, 1 regression confirmed or a budget broken (or inconclusive
+with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
+
+/** The budgets of benchgate.yml; errors name the rule and key, and we add the file. */
+function budgetRules(
+  config: BenchgateConfig | undefined,
+  configFile: string | undefined,
+): BudgetRule[] {
+  try {
+    return parseBudgets(config?.budgets);
+  } catch (error) {
+    if (error instanceof InputError && configFile !== undefined) {
+      const where = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
+      throw new InputError(error.message, { source: configFile, ...where }, { cause: error });
+    }
+    throw error;
+  }
+}
 
 export async function compareCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
   const args = parseArgs(argv, {
@@ -66,6 +92,7 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
   const config =
     configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
   const settings = settingsFrom(config, args);
+  const rules = budgetRules(config, configFile);
 
   const load = async (files: readonly string[]): Promise<SourcedSummary[]> => {
     const out: SourcedSummary[] = [];
@@ -76,11 +103,18 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
   const base = await load(baseFiles);
   const head = await load(headFiles);
 
-  const report = compare(base, head, {
+  const compared = compare(base, head, {
     settings,
     generator: GENERATOR,
     now: deps.now().toISOString(),
   });
+  const report = withBudgets(
+    compared,
+    evaluateBudgets(rules, {
+      benchmarks: compared.benchmarks,
+      headSummaries: head.map((h) => h.summary),
+    }),
+  );
   // The report we write must satisfy our own schema; a failure here is our bug (exit 3, not
   // the user's input), caught before any file is written.
   try {
