@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runCli } from "./support/cli.ts";
+import { ROOT, runCli } from "./support/cli.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
 import { validateReport } from "../src/schemas/validate.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
@@ -70,6 +70,15 @@ describe("benchgate compare (CLI)", () => {
     expect(report.rounds).toHaveLength(4);
     expect(readFileSync(md, "utf8")).toContain("group/bench-3");
     expect(r.stdout).toContain("group/bench-3");
+  });
+
+  it("writes the report or the markdown to standard output with -", () => {
+    const json = runCli(["compare", "--base", ...base, "--head", ...head, "--json", "-"]);
+    expect(json.status).toBe(1);
+    expect(validateReport(JSON.parse(json.stdout), "stdout").verdict).toBe("fail");
+    const md = runCli(["compare", "--base", ...base, "--head", ...head, "--markdown", "-"]);
+    expect(md.stdout).toMatch(/^## ❌ benchgate: fail/);
+    expect(existsSync(path.join(ROOT, "-"))).toBe(false);
   });
 
   it("passes A/A (head = base) with exit 0", () => {

@@ -134,10 +134,13 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
     markdownFile === undefined
       ? undefined
       : renderComment(report, critcmpTable === undefined ? {} : { critcmpTable });
-  if (jsonFile !== undefined)
-    await deps.writer.writeText(jsonFile, JSON.stringify(report, null, 2) + "\n");
-  if (markdownFile !== undefined && markdown !== undefined)
-    await deps.writer.writeText(markdownFile, markdown);
-  if (!booleanFlag(args, "quiet")) deps.out(renderText(report, {}) + "\n");
+  const emit = async (file: string, text: string): Promise<void> => {
+    if (file === "-") deps.out(text);
+    else await deps.writer.writeText(file, text);
+  };
+  if (jsonFile !== undefined) await emit(jsonFile, JSON.stringify(report, null, 2) + "\n");
+  if (markdownFile !== undefined && markdown !== undefined) await emit(markdownFile, markdown);
+  const toStdout = jsonFile === "-" || markdownFile === "-";
+  if (!booleanFlag(args, "quiet") && !toStdout) deps.out(renderText(report, {}) + "\n");
   return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;
 }
