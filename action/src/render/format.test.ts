@@ -67,6 +67,7 @@ describe("formatNumber, formatValue, formatCount", () => {
 
   it("uses time for ns and the given unit otherwise", () => {
     expect(formatValue(1234, "ns")).toBe("1.23 µs");
+    expect(formatValue(0.05, "fraction")).toBe("+5.0 %");
     expect(formatValue(5.25e6, "B/s")).toBe("5,250,000 B/s");
     expect(formatValue(3.5, "MiB/s")).toBe("3.50 MiB/s");
     expect(formatValue(undefined, "B")).toBe("—");

@@ -67,6 +67,8 @@ export function formatTime(ns: number | null | undefined): string {
 /** A value in its unit: time when `unit` is `ns`, else 3 significant digits and the unit as given. */
 export function formatValue(value: number | null | undefined, unit: string | undefined): string {
   if (unit === "ns") return formatTime(value);
+  // Relative quantities (max_regression budgets) are stored as fractions: show percentages.
+  if (unit === "fraction") return formatChange(value);
   const number = formatNumber(value);
   if (number === NO_VALUE || unit === undefined || unit === "") return number;
   return `${number} ${unit}`;
