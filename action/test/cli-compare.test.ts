@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, runCli } from "./support/cli.ts";
+import { ROOT, expectInputError, runCli } from "./support/cli.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
 import { validateReport } from "../src/schemas/validate.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
@@ -169,9 +169,7 @@ describe("benchgate compare (CLI)", () => {
     const config = path.join(dir, "bad-budget.yml");
     writeFileSync(config, 'version: 1\nbudgets:\n  - benchmark: "x/*"\n    median: "< 25"\n');
     const r = runCli(["compare", "--base", ...base, "--head", ...head, "--config", config]);
-    expect(r.status).toBe(2);
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain(`${config}: /budgets/0/median: budget rule 1`);
+    expect(expectInputError(r)).toContain(`${config}: /budgets/0/median: budget rule 1`);
   });
 
   it("explains usage errors in one line with exit 2", () => {
@@ -192,10 +190,7 @@ describe("benchgate compare (CLI)", () => {
       ],
       ["frobnicate"],
     ]) {
-      const r = runCli(args);
-      expect(r.status, args.join(" ")).toBe(2);
-      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
-      expect(r.stderr).toMatch(/^benchgate: error: /);
+      expectInputError(runCli(args), args.join(" "));
     }
   });
 
@@ -276,11 +271,7 @@ describe("bad input: exit 2, one line naming the file, no stack, nothing half-wr
     writeFileSync(bad, make());
     const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
     const r = runCli(["compare", "--base", bad, "--head", ...head, "--json", out]);
-    expect(r.status).toBe(2);
-    const lines = r.stderr.trim().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(bad);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(expectInputError(r)).toContain(bad);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(runCli(["validate", bad]).status).toBe(2);

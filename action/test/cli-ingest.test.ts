@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runCli, ROOT } from "./support/cli.ts";
+import { expectInputError, runCli, ROOT } from "./support/cli.ts";
 import { validateSummary } from "../src/schemas/validate.ts";
 
 const FIX = path.join(ROOT, "action/test/fixtures");
@@ -112,13 +112,7 @@ describe("benchgate ingest: bad input exits 2 with one line and writes nothing",
   ])("%s", (_name, args, message) => {
     const resolved = args.map((a, i) => (i === 1 ? path.join(FIX, a) : a));
     const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
-    const r = runCli(["ingest", ...resolved, "-o", out]);
-    expect(r.status).toBe(2);
-    const lines = r.stderr.trim().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^benchgate: error: /);
-    expect(lines[0]).toMatch(message);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(expectInputError(runCli(["ingest", ...resolved, "-o", out]))).toMatch(message);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 // Runs the real CLI in a child process, as a user or CI would.
 import { spawnSync } from "node:child_process";
+import { expect } from "vitest";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,4 +24,17 @@ export function runCli(
     maxBuffer: 256 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Asserts the CLI's bad-input contract (SPEC §3.3): exit 2, exactly one line on stderr, prefixed
+ * "benchgate: error: ", no stack trace. Returns that line for the caller's specific checks.
+ */
+export function expectInputError(result: CliResult, label = ""): string {
+  expect(result.status, label).toBe(2);
+  const lines = result.stderr.trim().split("\n");
+  expect(lines, label).toHaveLength(1);
+  expect(lines[0], label).toMatch(/^benchgate: error: /);
+  expect(result.stderr, label).not.toMatch(/\n\s+at /);
+  return lines[0] as string;
 }
