@@ -11,7 +11,7 @@ import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { median as med } from "../action/src/core/statistics.ts";
-import type { SourcedSummary } from "../action/src/core/pairing.ts";
+import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import type { BenchSummary, Benchmark, Estimate } from "../action/src/schemas/summary.gen.ts";
 import { rng } from "../action/test/support/synthetic.ts";
 import { criterionVerdict, critcmpRow, gabAlert } from "./peers.ts";
@@ -34,7 +34,7 @@ interface RoundInfo {
 }
 
 function point(e: Estimate | undefined): number {
-  return e === undefined ? Number.NaN : typeof e === "number" ? e : e.point;
+  return estimatePoint(e) ?? Number.NaN;
 }
 
 function scale(b: Benchmark, f: number): Benchmark {

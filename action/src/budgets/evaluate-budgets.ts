@@ -20,6 +20,7 @@
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { median } from "../core/statistics.ts";
+import { estimatePoint } from "../core/pairing.ts";
 import { normalizeUnit } from "../ingest/units.ts";
 import {
   type BudgetLimit,
@@ -52,12 +53,6 @@ function indexSummaries(summaries: readonly BenchSummary[]): Map<string, Benchma
     }
   }
   return byKey;
-}
-
-function point(estimate: Benchmark["estimates"][keyof Benchmark["estimates"]]): number | undefined {
-  if (estimate === undefined) return undefined;
-  const value = typeof estimate === "number" ? estimate : estimate.point;
-  return Number.isFinite(value) ? value : undefined;
 }
 
 const SI_TIME: readonly [number, string][] = [
@@ -117,7 +112,7 @@ function headStatistic(
   if (statistic === "median")
     return { value: head.value, unit, how: "median over rounds of the sample median" };
   const points = rounds
-    .map((b) => point(b.estimates[statistic]))
+    .map((b) => estimatePoint(b.estimates[statistic]))
     .filter((x): x is number => x !== undefined);
   if (points.length > 0)
     return {

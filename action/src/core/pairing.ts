@@ -74,7 +74,8 @@ function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
   return rounds;
 }
 
-function point(estimate: Estimate | undefined): number | undefined {
+/** The point value of an estimate, whether given as a number or as `{point, lower, upper}`. */
+export function estimatePoint(estimate: Estimate | undefined): number | undefined {
   if (estimate === undefined) return undefined;
   return typeof estimate === "number" ? estimate : estimate.point;
 }
@@ -90,9 +91,9 @@ type Statistic = BenchmarkSeries["statistic"];
 /** The same statistic on both sides and in every round: the first one that all observations have. */
 function chooseStatistic(all: readonly Benchmark[]): Statistic | undefined {
   if (all.every((b) => (b.samples?.length ?? 0) > 0)) return "sample median";
-  if (all.every((b) => point(b.estimates.median) !== undefined)) return "median";
-  if (all.every((b) => point(b.estimates.p50) !== undefined)) return "p50";
-  if (all.every((b) => point(b.estimates.mean) !== undefined)) return "mean";
+  if (all.every((b) => estimatePoint(b.estimates.median) !== undefined)) return "median";
+  if (all.every((b) => estimatePoint(b.estimates.p50) !== undefined)) return "p50";
+  if (all.every((b) => estimatePoint(b.estimates.mean) !== undefined)) return "mean";
   return undefined;
 }
 
@@ -103,19 +104,19 @@ function observe(b: Benchmark, statistic: Statistic): Observation {
       return { value: median(samples), samples, interval: undefined };
     case "median":
       return {
-        value: point(b.estimates.median) as number,
+        value: estimatePoint(b.estimates.median) as number,
         samples,
         interval: interval(b.estimates.median),
       };
     case "p50":
       return {
-        value: point(b.estimates.p50) as number,
+        value: estimatePoint(b.estimates.p50) as number,
         samples,
         interval: interval(b.estimates.p50),
       };
     case "mean":
       return {
-        value: point(b.estimates.mean) as number,
+        value: estimatePoint(b.estimates.mean) as number,
         samples,
         interval: interval(b.estimates.mean),
       };
