@@ -114,7 +114,12 @@ function withinRunSe(o: Observation, z: number): number | undefined {
   return (Math.log(iv.upper) - Math.log(iv.lower)) / (2 * z);
 }
 
-function oneSided(series: BenchmarkSeries, verdict: "new" | "missing"): Decision {
+/** A benchmark that could not be tested: present on one side only, or never paired. */
+function untested(
+  series: BenchmarkSeries,
+  verdict: "new" | "missing" | "inconclusive",
+  notes: readonly string[] = [],
+): Decision {
   return {
     series,
     verdict,
@@ -126,7 +131,7 @@ function oneSided(series: BenchmarkSeries, verdict: "new" | "missing"): Decision
     mde: undefined,
     sd: { own: undefined, used: undefined, df: undefined },
     unverified: false,
-    notes: [],
+    notes,
   };
 }
 
@@ -177,11 +182,13 @@ export function analyseSuite(
   for (const p of paired) {
     const k = p.slowdowns.length;
     if (k === 0) {
-      decisions.set(p.series.id, {
-        ...oneSided(p.series, "new"),
-        verdict: "inconclusive",
-        notes: [...p.notes, "no round in which both sides produced a usable value"],
-      });
+      decisions.set(
+        p.series.id,
+        untested(p.series, "inconclusive", [
+          ...p.notes,
+          "no round in which both sides produced a usable value",
+        ]),
+      );
       continue;
     }
     const mu = mean(p.slowdowns);
@@ -253,7 +260,7 @@ export function analyseSuite(
   });
 
   const ordered = all.map(
-    (s) => decisions.get(s.id) ?? oneSided(s, s.base.size === 0 ? "new" : "missing"),
+    (s) => decisions.get(s.id) ?? untested(s, s.base.size === 0 ? "new" : "missing"),
   );
   return { decisions: ordered, prior, periodEffect, mode };
 }
