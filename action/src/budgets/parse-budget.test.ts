@@ -1,20 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { InputError } from "../errors.ts";
 import { globMatch, parseBudgetRule, parseBudgets, parseLimit } from "./parse-budget.ts";
+import { errorOf } from "../../test/support/input-error.ts";
 
 const fixture = new URL("../../test/fixtures/budgets/budgets.yml", import.meta.url);
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("parseLimit", () => {
   it("converts time units to ns", () => {

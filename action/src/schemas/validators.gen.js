@@ -5701,10 +5701,861 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate51;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64}}};
-const schema114 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
-const schema120 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
-const pattern14 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).","type":"integer","minimum":1,"maximum":100},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}}}};
+const schema114 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
+const schema115 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
+const schema128 = {"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
+const schema133 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema139 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const pattern14 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
+const pattern27 = new RegExp("^[^/\\\\]", "u");
+const pattern30 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern32 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const schema118 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema119 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
+const pattern17 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const pattern18 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
+const pattern19 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern20 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.bench === undefined) && (missing0 = "bench"))){
+validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "name") || (key0 === "kind")) || (key0 === "package")) || (key0 === "bench")) || (key0 === "features")) || (key0 === "filter")) || (key0 === "args")) || (key0 === "timeout"))){
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate52.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("criterion" !== data.kind){
+validate52.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "criterion"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.package !== undefined){
+let data2 = data.package;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 128){
+validate52.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate52.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data2)){
+validate52.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bench !== undefined){
+let data3 = data.bench;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 128){
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern19.test(data3)){
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.features !== undefined){
+let data4 = data.features;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 50){
+validate52.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 128){
+validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data5) < 1){
+validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern20.test(data5)){
+validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.filter !== undefined){
+let data6 = data.filter;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 1024){
+validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data6) < 1){
+validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data7 = data.args;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 50){
+validate52.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func2(data8) > 1024){
+validate52.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data9 = data.timeout;
+const _errs20 = errors;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(!pattern14.test(data9)){
+validate52.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema121 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "name") || (key0 === "kind")) || (key0 === "commands")) || (key0 === "warmup")) || (key0 === "runs")) || (key0 === "prepare")) || (key0 === "args")) || (key0 === "timeout"))){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("hyperfine" !== data.kind){
+validate54.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "hyperfine"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commands !== undefined){
+let data2 = data.commands;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate54.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate54.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "command"))){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.name !== undefined){
+let data4 = data3.name;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.command !== undefined){
+let data5 = data3.command;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 4096){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data5) < 1){
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.warmup !== undefined){
+let data6 = data.warmup;
+const _errs15 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate54.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs15){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 10000 || isNaN(data6)){
+validate54.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate54.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runs !== undefined){
+let data7 = data.runs;
+const _errs17 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate54.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs17){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000 || isNaN(data7)){
+validate54.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data7 < 2 || isNaN(data7)){
+validate54.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prepare !== undefined){
+let data8 = data.prepare;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func2(data8) > 4096){
+validate54.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate54.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data9 = data.args;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data9)){
+if(data9.length > 50){
+validate54.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(func2(data10) > 1024){
+validate54.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs23 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(!pattern14.test(data11)){
+validate54.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema124 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern25 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.output === undefined) && (missing0 = "output"))){
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "name") || (key0 === "kind")) || (key0 === "command")) || (key0 === "output")) || (key0 === "timeout"))){
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("custom" !== data.kind){
+validate56.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "custom"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.command !== undefined){
+let data2 = data.command;
+const _errs6 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data2)){
+if(data2.length > 200){
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 0){
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs9 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.output !== undefined){
+let data4 = data.output;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern25.test(data4)){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data5 = data.timeout;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(!pattern14.test(data5)){
+validate56.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/config.v1.schema.json" */;
@@ -5727,7 +6578,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "version") || (key0 === "statistics")) || (key0 === "budgets"))){
+if(!((((((((key0 === "version") || (key0 === "rounds")) || (key0 === "build")) || (key0 === "timeouts")) || (key0 === "suites")) || (key0 === "golden")) || (key0 === "statistics")) || (key0 === "budgets"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5746,31 +6597,283 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statistics !== undefined){
-let data1 = data.statistics;
+if(data.rounds !== undefined){
+let data1 = data.rounds;
 const _errs3 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate51.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs3){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+validate51.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate51.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.build !== undefined){
+let data2 = data.build;
 const _errs5 = errors;
-for(const key1 in data1){
-if(!(func1.call(schema113.properties.statistics.properties, key1))){
-validate51.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(errors === _errs5){
+if(Array.isArray(data2)){
+if(data2.length > 50){
+validate51.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 200){
+validate51.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data3.length < 1){
+validate51.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 4096){
+validate51.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 0){
+validate51.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs10 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeouts !== undefined){
+let data5 = data.timeouts;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+const _errs14 = errors;
+for(const key1 in data5){
+if(!(((key1 === "build") || (key1 === "suite")) || (key1 === "golden"))){
+validate51.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs5 === errors){
-if(data1.q !== undefined){
-let data2 = data1.q;
-const _errs6 = errors;
-const _errs8 = errors;
-let valid3 = false;
+if(_errs14 === errors){
+if(data5.build !== undefined){
+let data6 = data5.build;
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data6 === "string"){
+if(!pattern14.test(data6)){
+validate51.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data5.suite !== undefined){
+let data7 = data5.suite;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data7 === "string"){
+if(!pattern14.test(data7)){
+validate51.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs18 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data5.golden !== undefined){
+let data8 = data5.golden;
+const _errs21 = errors;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data8 === "string"){
+if(!pattern14.test(data8)){
+validate51.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.suites !== undefined){
+let data9 = data.suites;
+const _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data9)){
+if(data9.length > 100){
+validate51.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+if(data9.length < 1){
+validate51.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid8 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs26 = errors;
+const _errs27 = errors;
+let valid9 = false;
 let passing0 = null;
-const _errs9 = errors;
-if(errors === _errs9){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 10 || isNaN(data2)){
-const err0 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+const _errs28 = errors;
+if(!(validate52(data10, {instancePath:instancePath+"/suites/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs28 === errors;
+if(_valid0){
+valid9 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs29 = errors;
+if(!(validate54(data10, {instancePath:instancePath+"/suites/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid9){
+valid9 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid9 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs30 = errors;
+if(!(validate56(data10, {instancePath:instancePath+"/suites/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs30 === errors;
+if(_valid0 && valid9){
+valid9 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid9 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+if(!valid9){
+const err0 = {instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5778,10 +6881,368 @@ else {
 vErrors.push(err0);
 }
 errors++;
+validate51.errors = vErrors;
+return false;
 }
 else {
-if(data2 < 0 || isNaN(data2)){
-const err1 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid8 = _errs26 === errors;
+if(!valid8){
+break;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.golden !== undefined){
+let data11 = data.golden;
+const _errs31 = errors;
+if(errors === _errs31){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing1;
+if(((data11.checksums === undefined) && (missing1 = "checksums")) || ((data11.commands === undefined) && (missing1 = "commands"))){
+validate51.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs33 = errors;
+for(const key2 in data11){
+if(!((((key2 === "checksums") || (key2 === "outputs")) || (key2 === "timeout")) || (key2 === "commands"))){
+validate51.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs33 === errors){
+if(data11.checksums !== undefined){
+let data12 = data11.checksums;
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data12 === "string"){
+if(func2(data12) > 1024){
+validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data12) < 1){
+validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data12)){
+validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid10 = _errs34 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data11.outputs !== undefined){
+let data13 = data11.outputs;
+const _errs37 = errors;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data13 === "string"){
+if(func2(data13) > 1024){
+validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data13) < 1){
+validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data13)){
+validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid10 = _errs37 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data11.timeout !== undefined){
+let data14 = data11.timeout;
+const _errs40 = errors;
+const _errs41 = errors;
+if(errors === _errs41){
+if(typeof data14 === "string"){
+if(!pattern14.test(data14)){
+validate51.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid10 = _errs40 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data11.commands !== undefined){
+let data15 = data11.commands;
+const _errs43 = errors;
+if(errors === _errs43){
+if(Array.isArray(data15)){
+if(data15.length > 200){
+validate51.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data15.length < 1){
+validate51.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid14 = true;
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+const _errs45 = errors;
+if(errors === _errs45){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+let missing2;
+if(((data16.name === undefined) && (missing2 = "name")) || ((data16.command === undefined) && (missing2 = "command"))){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs47 = errors;
+for(const key3 in data16){
+if(!(((key3 === "name") || (key3 === "command")) || (key3 === "timeout"))){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs47 === errors){
+if(data16.name !== undefined){
+let data17 = data16.name;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data17 === "string"){
+if(func2(data17) > 128){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data17) < 1){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern30.test(data17)){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs48 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data16.command !== undefined){
+let data18 = data16.command;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(Array.isArray(data18)){
+if(data18.length > 200){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data18.length < 1){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid17 = true;
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data19 === "string"){
+if(func2(data19) > 4096){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data19) < 0){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid17 = _errs53 === errors;
+if(!valid17){
+break;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid15 = _errs50 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data16.timeout !== undefined){
+let data20 = data16.timeout;
+const _errs55 = errors;
+const _errs56 = errors;
+if(errors === _errs56){
+if(typeof data20 === "string"){
+if(!pattern14.test(data20)){
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid15 = _errs55 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid14 = _errs45 === errors;
+if(!valid14){
+break;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid10 = _errs43 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statistics !== undefined){
+let data21 = data.statistics;
+const _errs58 = errors;
+if(errors === _errs58){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+const _errs60 = errors;
+for(const key4 in data21){
+if(!(func1.call(schema113.properties.statistics.properties, key4))){
+validate51.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs60 === errors){
+if(data21.q !== undefined){
+let data22 = data21.q;
+const _errs61 = errors;
+const _errs63 = errors;
+let valid21 = false;
+let passing1 = null;
+const _errs64 = errors;
+if(errors === _errs64){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 10 || isNaN(data22)){
+const err1 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5790,10 +7251,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
 else {
-const err2 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data22 < 0 || isNaN(data22)){
+const err2 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5803,16 +7263,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-var _valid0 = _errs9 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
 }
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err3 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err3 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5822,8 +7275,16 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid1 = _errs64 === errors;
+if(_valid1){
+valid21 = true;
+passing1 = 0;
+}
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data22 === "string"){
+if(!pattern32.test(data22)){
+const err4 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5833,19 +7294,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
 else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5853,37 +7303,21 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate51.errors = vErrors;
-return false;
+}
+}
+var _valid1 = _errs66 === errors;
+if(_valid1 && valid21){
+valid21 = false;
+passing1 = [passing1, 1];
 }
 else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
+if(_valid1){
+valid21 = true;
+passing1 = 1;
 }
 }
-}
-var valid1 = _errs6 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1["noise-floor"] !== undefined){
-let data3 = data1["noise-floor"];
-const _errs13 = errors;
-const _errs15 = errors;
-let valid5 = false;
-let passing1 = null;
-const _errs16 = errors;
-if(errors === _errs16){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 10 || isNaN(data3)){
-const err6 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(!valid21){
+const err6 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5891,10 +7325,37 @@ else {
 vErrors.push(err6);
 }
 errors++;
+validate51.errors = vErrors;
+return false;
 }
 else {
-if(data3 < 0 || isNaN(data3)){
-const err7 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+errors = _errs63;
+if(vErrors !== null){
+if(_errs63){
+vErrors.length = _errs63;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid19 = _errs61 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21["noise-floor"] !== undefined){
+let data23 = data21["noise-floor"];
+const _errs68 = errors;
+const _errs70 = errors;
+let valid23 = false;
+let passing2 = null;
+const _errs71 = errors;
+if(errors === _errs71){
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 10 || isNaN(data23)){
+const err7 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5903,10 +7364,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
 else {
-const err8 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23 < 0 || isNaN(data23)){
+const err8 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5916,16 +7376,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-var _valid1 = _errs16 === errors;
-if(_valid1){
-valid5 = true;
-passing1 = 0;
 }
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err9 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err9 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5935,8 +7388,16 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs71 === errors;
+if(_valid2){
+valid23 = true;
+passing2 = 0;
+}
+const _errs73 = errors;
+if(errors === _errs73){
+if(typeof data23 === "string"){
+if(!pattern32.test(data23)){
+const err10 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5946,19 +7407,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-var _valid1 = _errs18 === errors;
-if(_valid1 && valid5){
-valid5 = false;
-passing1 = [passing1, 1];
-}
 else {
-if(_valid1){
-valid5 = true;
-passing1 = 1;
-}
-}
-if(!valid5){
-const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5966,37 +7416,21 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate51.errors = vErrors;
-return false;
+}
+}
+var _valid2 = _errs73 === errors;
+if(_valid2 && valid23){
+valid23 = false;
+passing2 = [passing2, 1];
 }
 else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
+if(_valid2){
+valid23 = true;
+passing2 = 1;
 }
 }
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1["fail-threshold"] !== undefined){
-let data4 = data1["fail-threshold"];
-const _errs20 = errors;
-const _errs22 = errors;
-let valid7 = false;
-let passing2 = null;
-const _errs23 = errors;
-if(errors === _errs23){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 10 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(!valid23){
+const err12 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6004,10 +7438,37 @@ else {
 vErrors.push(err12);
 }
 errors++;
+validate51.errors = vErrors;
+return false;
 }
 else {
-if(data4 < 0 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+errors = _errs70;
+if(vErrors !== null){
+if(_errs70){
+vErrors.length = _errs70;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid19 = _errs68 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21["fail-threshold"] !== undefined){
+let data24 = data21["fail-threshold"];
+const _errs75 = errors;
+const _errs77 = errors;
+let valid25 = false;
+let passing3 = null;
+const _errs78 = errors;
+if(errors === _errs78){
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 10 || isNaN(data24)){
+const err13 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6016,10 +7477,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
 else {
-const err14 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data24 < 0 || isNaN(data24)){
+const err14 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6029,16 +7489,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid2 = _errs23 === errors;
-if(_valid2){
-valid7 = true;
-passing2 = 0;
 }
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
-const err15 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err15 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6048,8 +7501,16 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs78 === errors;
+if(_valid3){
+valid25 = true;
+passing3 = 0;
+}
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data24 === "string"){
+if(!pattern32.test(data24)){
+const err16 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6059,19 +7520,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-var _valid2 = _errs25 === errors;
-if(_valid2 && valid7){
-valid7 = false;
-passing2 = [passing2, 1];
-}
 else {
-if(_valid2){
-valid7 = true;
-passing2 = 1;
-}
-}
-if(!valid7){
-const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6079,738 +7529,26 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate51.errors = vErrors;
-return false;
+}
+}
+var _valid3 = _errs80 === errors;
+if(_valid3 && valid25){
+valid25 = false;
+passing3 = [passing3, 1];
 }
 else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
+if(_valid3){
+valid25 = true;
+passing3 = 1;
 }
 }
-}
-var valid1 = _errs20 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1["unverified-threshold"] !== undefined){
-let data5 = data1["unverified-threshold"];
-const _errs27 = errors;
-const _errs29 = errors;
-let valid9 = false;
-let passing3 = null;
-const _errs30 = errors;
-if(errors === _errs30){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 10 || isNaN(data5)){
-const err18 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(!valid25){
+const err18 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-const err19 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-var _valid3 = _errs30 === errors;
-if(_valid3){
-valid9 = true;
-passing3 = 0;
-}
-const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data5 === "string"){
-if(!pattern14.test(data5)){
-const err21 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-var _valid3 = _errs32 === errors;
-if(_valid3 && valid9){
-valid9 = false;
-passing3 = [passing3, 1];
-}
-else {
-if(_valid3){
-valid9 = true;
-passing3 = 1;
-}
-}
-if(!valid9){
-const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-validate51.errors = vErrors;
-return false;
-}
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.confidence !== undefined){
-let data6 = data1.confidence;
-const _errs34 = errors;
-const _errs36 = errors;
-let valid11 = false;
-let passing4 = null;
-const _errs37 = errors;
-if(errors === _errs37){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10 || isNaN(data6)){
-const err24 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-else {
-if(data6 < 0 || isNaN(data6)){
-const err25 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-var _valid4 = _errs37 === errors;
-if(_valid4){
-valid11 = true;
-passing4 = 0;
-}
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data6 === "string"){
-if(!pattern14.test(data6)){
-const err27 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-var _valid4 = _errs39 === errors;
-if(_valid4 && valid11){
-valid11 = false;
-passing4 = [passing4, 1];
-}
-else {
-if(_valid4){
-valid11 = true;
-passing4 = 1;
-}
-}
-if(!valid11){
-const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-validate51.errors = vErrors;
-return false;
-}
-else {
-errors = _errs36;
-if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs34 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.power !== undefined){
-let data7 = data1.power;
-const _errs41 = errors;
-const _errs43 = errors;
-let valid13 = false;
-let passing5 = null;
-const _errs44 = errors;
-if(errors === _errs44){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10 || isNaN(data7)){
-const err30 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-const err31 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-var _valid5 = _errs44 === errors;
-if(_valid5){
-valid13 = true;
-passing5 = 0;
-}
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data7 === "string"){
-if(!pattern14.test(data7)){
-const err33 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-var _valid5 = _errs46 === errors;
-if(_valid5 && valid13){
-valid13 = false;
-passing5 = [passing5, 1];
-}
-else {
-if(_valid5){
-valid13 = true;
-passing5 = 1;
-}
-}
-if(!valid13){
-const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-validate51.errors = vErrors;
-return false;
-}
-else {
-errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs41 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1["fail-on-inconclusive"] !== undefined){
-const _errs48 = errors;
-if(typeof data1["fail-on-inconclusive"] !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid1 = _errs48 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.crossover !== undefined){
-const _errs50 = errors;
-if(typeof data1.crossover !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid1 = _errs50 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1["min-benchmarks-for-period"] !== undefined){
-let data10 = data1["min-benchmarks-for-period"];
-const _errs52 = errors;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs52){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 100000 || isNaN(data10)){
-validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data10 < 2 || isNaN(data10)){
-validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs52 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.budgets !== undefined){
-let data11 = data.budgets;
-const _errs54 = errors;
-if(errors === _errs54){
-if(Array.isArray(data11)){
-if(data11.length > 1000){
-validate51.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
-return false;
-}
-else {
-var valid14 = true;
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
-const _errs56 = errors;
-if(errors === _errs56){
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing1;
-if((data12.benchmark === undefined) && (missing1 = "benchmark")){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs58 = errors;
-for(const key2 in data12){
-if(!(((((((key2 === "benchmark") || (key2 === "median")) || (key2 === "mean")) || (key2 === "p50")) || (key2 === "p95")) || (key2 === "p99")) || (key2 === "max_regression"))){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs58 === errors){
-if(data12.benchmark !== undefined){
-let data13 = data12.benchmark;
-const _errs59 = errors;
-if(errors === _errs59){
-if(typeof data13 === "string"){
-if(func2(data13) > 1024){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data13) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs59 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.median !== undefined){
-let data14 = data12.median;
-const _errs61 = errors;
-const _errs62 = errors;
-if(errors === _errs62){
-if(typeof data14 === "string"){
-if(func2(data14) > 64){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data14) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/median",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs61 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.mean !== undefined){
-let data15 = data12.mean;
-const _errs64 = errors;
-const _errs65 = errors;
-if(errors === _errs65){
-if(typeof data15 === "string"){
-if(func2(data15) > 64){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data15) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/mean",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs64 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.p50 !== undefined){
-let data16 = data12.p50;
-const _errs67 = errors;
-const _errs68 = errors;
-if(errors === _errs68){
-if(typeof data16 === "string"){
-if(func2(data16) > 64){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data16) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p50",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs67 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.p95 !== undefined){
-let data17 = data12.p95;
-const _errs70 = errors;
-const _errs71 = errors;
-if(errors === _errs71){
-if(typeof data17 === "string"){
-if(func2(data17) > 64){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data17) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p95",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs70 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.p99 !== undefined){
-let data18 = data12.p99;
-const _errs73 = errors;
-const _errs74 = errors;
-if(errors === _errs74){
-if(typeof data18 === "string"){
-if(func2(data18) > 64){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data18) < 1){
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0+"/p99",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid15 = _errs73 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data12.max_regression !== undefined){
-let data19 = data12.max_regression;
-const _errs76 = errors;
-const _errs77 = errors;
-let valid21 = false;
-let passing6 = null;
-const _errs78 = errors;
-if(errors === _errs78){
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 10 || isNaN(data19)){
-const err36 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-else {
-if(data19 < 0 || isNaN(data19)){
-const err37 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-var _valid6 = _errs78 === errors;
-if(_valid6){
-valid21 = true;
-passing6 = 0;
-}
-const _errs80 = errors;
-if(errors === _errs80){
-if(typeof data19 === "string"){
-if(func2(data19) > 32){
-const err39 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-else {
-if(func2(data19) < 1){
-const err40 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-var _valid6 = _errs80 === errors;
-if(_valid6 && valid21){
-valid21 = false;
-passing6 = [passing6, 1];
-}
-else {
-if(_valid6){
-valid21 = true;
-passing6 = 1;
-}
-}
-if(!valid21){
-const err42 = {instancePath:instancePath+"/budgets/" + i0+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
 }
 errors++;
 validate51.errors = vErrors;
@@ -6827,27 +7565,761 @@ vErrors = null;
 }
 }
 }
-var valid15 = _errs76 === errors;
+var valid19 = _errs75 === errors;
 }
 else {
-var valid15 = true;
+var valid19 = true;
 }
+if(valid19){
+if(data21["unverified-threshold"] !== undefined){
+let data25 = data21["unverified-threshold"];
+const _errs82 = errors;
+const _errs84 = errors;
+let valid27 = false;
+let passing4 = null;
+const _errs85 = errors;
+if(errors === _errs85){
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 10 || isNaN(data25)){
+const err19 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err19];
 }
+else {
+vErrors.push(err19);
 }
+errors++;
 }
+else {
+if(data25 < 0 || isNaN(data25)){
+const err20 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err20];
 }
+else {
+vErrors.push(err20);
 }
-}
+errors++;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/budgets/" + i0,schemaPath:"#/properties/budgets/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+const err21 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+var _valid4 = _errs85 === errors;
+if(_valid4){
+valid27 = true;
+passing4 = 0;
+}
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data25 === "string"){
+if(!pattern32.test(data25)){
+const err22 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+var _valid4 = _errs87 === errors;
+if(_valid4 && valid27){
+valid27 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid27 = true;
+passing4 = 1;
+}
+}
+if(!valid27){
+const err24 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+}
+else {
+errors = _errs84;
+if(vErrors !== null){
+if(_errs84){
+vErrors.length = _errs84;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid19 = _errs82 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21.confidence !== undefined){
+let data26 = data21.confidence;
+const _errs89 = errors;
+const _errs91 = errors;
+let valid29 = false;
+let passing5 = null;
+const _errs92 = errors;
+if(errors === _errs92){
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 10 || isNaN(data26)){
+const err25 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+if(data26 < 0 || isNaN(data26)){
+const err26 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+var _valid5 = _errs92 === errors;
+if(_valid5){
+valid29 = true;
+passing5 = 0;
+}
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data26 === "string"){
+if(!pattern32.test(data26)){
+const err28 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+var _valid5 = _errs94 === errors;
+if(_valid5 && valid29){
+valid29 = false;
+passing5 = [passing5, 1];
+}
+else {
+if(_valid5){
+valid29 = true;
+passing5 = 1;
+}
+}
+if(!valid29){
+const err30 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+}
+else {
+errors = _errs91;
+if(vErrors !== null){
+if(_errs91){
+vErrors.length = _errs91;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid19 = _errs89 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21.power !== undefined){
+let data27 = data21.power;
+const _errs96 = errors;
+const _errs98 = errors;
+let valid31 = false;
+let passing6 = null;
+const _errs99 = errors;
+if(errors === _errs99){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 10 || isNaN(data27)){
+const err31 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+if(data27 < 0 || isNaN(data27)){
+const err32 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+var _valid6 = _errs99 === errors;
+if(_valid6){
+valid31 = true;
+passing6 = 0;
+}
+const _errs101 = errors;
+if(errors === _errs101){
+if(typeof data27 === "string"){
+if(!pattern32.test(data27)){
+const err34 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+var _valid6 = _errs101 === errors;
+if(_valid6 && valid31){
+valid31 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid6){
+valid31 = true;
+passing6 = 1;
+}
+}
+if(!valid31){
+const err36 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+}
+else {
+errors = _errs98;
+if(vErrors !== null){
+if(_errs98){
+vErrors.length = _errs98;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid19 = _errs96 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21["fail-on-inconclusive"] !== undefined){
+const _errs103 = errors;
+if(typeof data21["fail-on-inconclusive"] !== "boolean"){
+validate51.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid19 = _errs103 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21.crossover !== undefined){
+const _errs105 = errors;
+if(typeof data21.crossover !== "boolean"){
+validate51.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid19 = _errs105 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data21["min-benchmarks-for-period"] !== undefined){
+let data30 = data21["min-benchmarks-for-period"];
+const _errs107 = errors;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs107){
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 100000 || isNaN(data30)){
+validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data30 < 2 || isNaN(data30)){
+validate51.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
-var valid14 = _errs56 === errors;
-if(!valid14){
+}
+}
+var valid19 = _errs107 === errors;
+}
+else {
+var valid19 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs58 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.budgets !== undefined){
+let data31 = data.budgets;
+const _errs109 = errors;
+if(errors === _errs109){
+if(Array.isArray(data31)){
+if(data31.length > 1000){
+validate51.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+return false;
+}
+else {
+var valid32 = true;
+const len5 = data31.length;
+for(let i5=0; i5<len5; i5++){
+let data32 = data31[i5];
+const _errs111 = errors;
+if(errors === _errs111){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing3;
+if((data32.benchmark === undefined) && (missing3 = "benchmark")){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs113 = errors;
+for(const key5 in data32){
+if(!(((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "max_regression"))){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs113 === errors){
+if(data32.benchmark !== undefined){
+let data33 = data32.benchmark;
+const _errs114 = errors;
+if(errors === _errs114){
+if(typeof data33 === "string"){
+if(func2(data33) > 1024){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data33) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs114 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.median !== undefined){
+let data34 = data32.median;
+const _errs116 = errors;
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data34 === "string"){
+if(func2(data34) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data34) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs116 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.mean !== undefined){
+let data35 = data32.mean;
+const _errs119 = errors;
+const _errs120 = errors;
+if(errors === _errs120){
+if(typeof data35 === "string"){
+if(func2(data35) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data35) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs119 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.p50 !== undefined){
+let data36 = data32.p50;
+const _errs122 = errors;
+const _errs123 = errors;
+if(errors === _errs123){
+if(typeof data36 === "string"){
+if(func2(data36) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data36) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs122 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.p95 !== undefined){
+let data37 = data32.p95;
+const _errs125 = errors;
+const _errs126 = errors;
+if(errors === _errs126){
+if(typeof data37 === "string"){
+if(func2(data37) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data37) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs125 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.p99 !== undefined){
+let data38 = data32.p99;
+const _errs128 = errors;
+const _errs129 = errors;
+if(errors === _errs129){
+if(typeof data38 === "string"){
+if(func2(data38) > 64){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data38) < 1){
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs128 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data32.max_regression !== undefined){
+let data39 = data32.max_regression;
+const _errs131 = errors;
+const _errs132 = errors;
+let valid39 = false;
+let passing7 = null;
+const _errs133 = errors;
+if(errors === _errs133){
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 10 || isNaN(data39)){
+const err37 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+if(data39 < 0 || isNaN(data39)){
+const err38 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var _valid7 = _errs133 === errors;
+if(_valid7){
+valid39 = true;
+passing7 = 0;
+}
+const _errs135 = errors;
+if(errors === _errs135){
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err40 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+if(func2(data39) < 1){
+const err41 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+var _valid7 = _errs135 === errors;
+if(_valid7 && valid39){
+valid39 = false;
+passing7 = [passing7, 1];
+}
+else {
+if(_valid7){
+valid39 = true;
+passing7 = 1;
+}
+}
+if(!valid39){
+const err43 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing7},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+}
+else {
+errors = _errs132;
+if(vErrors !== null){
+if(_errs132){
+vErrors.length = _errs132;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid33 = _errs131 === errors;
+}
+else {
+var valid33 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid32 = _errs111 === errors;
+if(!valid32){
 break;
 }
 }
@@ -6858,10 +8330,15 @@ validate51.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs109 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
