@@ -1,167 +1,125 @@
-// `npm run demo`: the gate end to end on the embedded example, with real tools and no GitHub.
-// Builds examples/tiny-bench twice — base as it is, head with the `demo-slowdown` feature
-// (count_lines does three passes: throughput/elements_and_bytes ×3 slower) — runs the Criterion
-// benches in interleaved rounds (A B | B A | A B), ingests every run, runs critcmp, and compares.
-// Everything lands in .benchgate/demo/. Exit 0 when the verdict is the expected one.
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+// `npm run demo`: the whole gate locally, with real tools and no GitHub (SPEC §4).
+// Makes a throw-away git repository of examples/demo-crate with a base commit and a head commit
+// (examples/demo-crate.head.patch: `normalize` does three passes instead of one, and one line of
+// `demo-cli --help` changes), then runs `benchgate run` on the two commits: each side built once,
+// Criterion and hyperfine in interleaved rounds, golden outputs, budgets, critcmp. Everything
+// lands in .benchgate/demo/out. Exit 0 when the verdict is the expected one.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const crate = path.join(root, "examples/tiny-bench");
-const out = path.join(root, ".benchgate/demo");
-const criterionHome = path.join(out, "criterion");
-const rounds = Number(process.env["BENCHGATE_DEMO_ROUNDS"] ?? "3");
-const SLOWED = "throughput/elements_and_bytes";
+const crate = path.join(root, "examples/demo-crate");
+const patch = path.join(root, "examples/demo-crate.head.patch");
+const demo = path.join(root, ".benchgate/demo");
+const repo = path.join(demo, "repo");
+const out = path.join(demo, "out");
+const cache = path.join(demo, "cache");
+const SLOWED = "normalize";
+const BROKEN_GOLDEN = "cli-help";
 const started = Date.now();
 
-const env = {
+const env: Record<string, string | undefined> = {
   ...process.env,
   PATH: `${process.env["HOME"] ?? ""}/.cargo/bin:${process.env["PATH"] ?? ""}`,
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
 };
-const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(0)} s`;
-const say = (text: string): void => void process.stderr.write(`demo [${elapsed()}] ${text}\n`);
+const say = (text: string): void =>
+  void process.stderr.write(`demo [${((Date.now() - started) / 1000).toFixed(0)} s] ${text}\n`);
 
-function run(command: string, args: string[], options: SpawnSyncOptions = {}): string {
-  const result = spawnSync(command, args, {
-    encoding: "utf8",
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-    ...options,
-  });
-  if (result.error !== undefined)
-    throw new Error(`${command} could not start: ${result.error.message}`);
-  if (result.status !== 0) {
-    const tail = `${String(result.stderr ?? "")}`.trim().split("\n").slice(-15).join("\n");
-    throw new Error(`${command} ${args.join(" ")} exited with ${String(result.status)}\n${tail}`);
-  }
-  return String(result.stdout ?? "");
-}
-
-function benchgate(args: string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(root, "action/src/cli/index.ts"), ...args], {
-    encoding: "utf8",
-    env,
-  });
-  return { status: r.status ?? 3, stdout: r.stdout, stderr: r.stderr };
-}
-
-// One target directory for both sides: only the crate itself differs (its feature set), so
-// Cargo keeps both bench binaries side by side and builds the dependencies once.
-const target = path.join(out, "target");
-const sides = {
-  base: { features: [] as string[] },
-  head: { features: ["--features", "demo-slowdown"] },
-} as const;
-type Side = keyof typeof sides;
-
-function cargoBench(side: Side, extra: string[]): string {
-  return run(
-    "cargo",
-    ["bench", "--quiet", "--bench", "tiny", ...sides[side].features, "--", ...extra],
-    { cwd: crate, env: { ...env, CARGO_TARGET_DIR: target, CRITERION_HOME: criterionHome } },
+function git(args: string[]): string {
+  const r = spawnSync(
+    "git",
+    ["-c", "user.name=benchgate demo", "-c", "user.email=demo@benchgate.invalid", ...args],
+    { cwd: repo, encoding: "utf8", env },
   );
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+function makeRepository(): { base: string; head: string } {
+  rmSync(repo, { recursive: true, force: true });
+  mkdirSync(repo, { recursive: true });
+  cpSync(crate, repo, { recursive: true, filter: (src) => path.basename(src) !== "target" });
+  git(["init", "--quiet", "--initial-branch=main"]);
+  git(["add", "--all"]);
+  git(["commit", "--quiet", "--no-gpg-sign", "-m", "base: the demo crate"]);
+  const base = git(["rev-parse", "HEAD"]);
+  git(["apply", patch]);
+  git([
+    "commit",
+    "--quiet",
+    "--no-gpg-sign",
+    "-am",
+    "head: normalize does three passes; reword --help",
+  ]);
+  return { base, head: git(["rev-parse", "HEAD"]) };
+}
+
+/** Runs the CLI with its progress streaming through, as a user would see it. */
+function benchgate(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "action/src/cli/index.ts"), ...args], {
+      env,
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? 3));
+  });
+}
+
+interface Report {
+  verdict: string;
+  benchmarks: { id: string; verdict: string }[];
+  golden: { name: string; ok: boolean }[];
 }
 
 try {
-  rmSync(criterionHome, { recursive: true, force: true });
-  mkdirSync(path.join(out, "summaries"), { recursive: true });
-  say(`output folder: ${path.relative(root, out)}`);
-  for (const side of ["base", "head"] as const) {
-    say(
-      `building ${side} (${side === "head" ? "with the demo-slowdown feature" : "as committed"})${side === "base" ? " — the first build takes a minute or two" : ""}`,
-    );
-    run("cargo", ["bench", "--quiet", "--bench", "tiny", "--no-run", ...sides[side].features], {
-      cwd: crate,
-      env: { ...env, CARGO_TARGET_DIR: target },
-    });
-  }
-
-  const timing = ["--noplot", "--warm-up-time", "0.3", "--measurement-time", "0.8"];
-  const summaries: Record<Side, string[]> = { base: [], head: [] };
-  for (let r = 1; r <= rounds; r++) {
-    const order: Side[] = r % 2 === 1 ? ["base", "head"] : ["head", "base"];
-    for (const side of order) {
-      say(`round ${r}/${rounds}: ${side}${side === order[0] ? " (runs first)" : ""}`);
-      const startedAt = new Date().toISOString();
-      cargoBench(side, [...timing, "--save-baseline", `${side}-${r}`]);
-      const finishedAt = new Date().toISOString();
-      const file = path.join(out, "summaries", `${side}-${r}.json`);
-      const ingest = benchgate([
-        "ingest",
-        "criterion",
-        criterionHome,
-        "--baseline",
-        `${side}-${r}`,
-        "--side",
-        side,
-        "--round",
-        String(r),
-        "--suite",
-        "tiny",
-        "--started-at",
-        startedAt,
-        "--finished-at",
-        finishedAt,
-        "-o",
-        file,
-      ]);
-      if (ingest.status !== 0) throw new Error(`ingest failed: ${ingest.stderr.trim()}`);
-      summaries[side].push(file);
-    }
-  }
-
-  say("critcmp: its table of the last round, for the comment");
-  const critcmpFile = path.join(out, "critcmp.txt");
-  const critcmp = spawnSync("critcmp", ["--target-dir", out, `base-${rounds}`, `head-${rounds}`], {
-    encoding: "utf8",
-    env,
-  });
-  writeFileSync(
-    critcmpFile,
-    critcmp.status === 0 ? critcmp.stdout : `critcmp failed: ${critcmp.stderr}`,
+  if (!existsSync(crate) || !existsSync(patch))
+    throw new Error("examples/demo-crate is missing: run from a benchgate checkout");
+  say(`throw-away repository: ${path.relative(root, repo)}`);
+  const { base, head } = makeRepository();
+  say(`base ${base.slice(0, 12)} (the crate as it is), head ${head.slice(0, 12)} (the patch)`);
+  say(
+    "the first build compiles Criterion once (about a minute); later runs reuse .benchgate/demo/cache",
   );
-
-  say("comparing");
-  const report = path.join(out, "report.json");
-  const comment = path.join(out, "comment.md");
-  const result = benchgate([
-    "compare",
+  const status = await benchgate([
+    "run",
+    "--repo",
+    repo,
     "--base",
-    ...summaries.base,
+    base,
     "--head",
-    ...summaries.head,
-    "--json",
-    report,
-    "--markdown",
-    comment,
-    "--critcmp",
-    critcmpFile,
+    head,
+    "--out",
+    out,
+    "--cache-dir",
+    cache,
   ]);
-  process.stdout.write(result.stdout);
-  if (result.status === 2 || result.status === 3) throw new Error(result.stderr.trim());
-  const verdicts = JSON.parse((await import("node:fs")).readFileSync(report, "utf8")) as {
-    verdict: string;
-    benchmarks: { id: string; verdict: string }[];
-  };
-  const regressed = verdicts.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
-  process.stdout.write(`\nwritten to ${path.relative(root, out)}/:
-  report.json      the verdict, every benchmark with its CI and MDE (schemas/report.v1.schema.json)
-  comment.md       the PR comment
-  summaries/       one summary.json per side and round
-  critcmp.txt      critcmp's table of the last round
-  criterion/       Criterion's own tree (baselines base-1.. and head-1..)
-`);
-  const expected = verdicts.verdict === "fail" && regressed.length === 1 && regressed[0] === SLOWED;
+  if (status === 2 || status === 3) throw new Error(`benchgate run exited with ${status}`);
+  const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")) as Report;
+  const regressed = report.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
+  const changedGolden = report.golden.filter((g) => !g.ok).map((g) => g.name);
+  const others = new Map<string, number>();
+  for (const b of report.benchmarks)
+    if (b.id !== SLOWED) others.set(b.verdict, (others.get(b.verdict) ?? 0) + 1);
+  const rest = [...others].map(([v, n]) => `${n} ${v}`).join(", ");
+  const expected =
+    report.verdict === "fail" &&
+    regressed.length === 1 &&
+    regressed[0] === SLOWED &&
+    changedGolden.length === 1 &&
+    changedGolden[0] === BROKEN_GOLDEN;
   say(
     expected
-      ? `as expected: the gate fails on exactly ${SLOWED} (slowed ×3 in head)`
-      : `unexpected: verdict ${verdicts.verdict}, regressed [${regressed.join(", ")}] (expected only ${SLOWED})`,
+      ? `as expected: the gate fails on exactly ${SLOWED} (×3 work in head) and golden output ${BROKEN_GOLDEN}; the other benchmarks: ${rest}`
+      : `unexpected: verdict ${report.verdict}, regressed [${regressed.join(", ")}], golden changed [${changedGolden.join(", ")}] (expected only ${SLOWED} and ${BROKEN_GOLDEN})`,
   );
+  say(`open ${path.relative(root, path.join(out, "comment.md"))} for the PR comment`);
   process.exitCode = expected ? 0 : 1;
 } catch (error) {
   say(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  if (!existsSync(crate)) say("examples/tiny-bench is missing: run from a benchgate checkout");
   process.exitCode = 3;
 }

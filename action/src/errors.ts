@@ -29,4 +29,10 @@ export class InputError extends Error {
 /** A tool or the environment failed (a benchmark process crashed, git is missing, a disk is full). */
 export class ToolError extends Error {
   override name = "ToolError";
+  /** Context printed before the one error line, e.g. the tail of a failed process's stderr. */
+  readonly details: string | undefined;
+  constructor(message: string, options: { cause?: unknown; details?: string | undefined } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.details = options.details;
+  }
 }

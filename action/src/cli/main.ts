@@ -5,6 +5,8 @@ import { VERSION } from "../version.ts";
 import { EXIT, type CliDeps } from "./deps.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { ingestCommand } from "./commands/ingest.ts";
+import { goldenCommand } from "./commands/golden.ts";
+import { runCommand } from "./commands/run.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 type Command = (argv: readonly string[], deps: CliDeps) => Promise<number>;
@@ -25,6 +27,8 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
     "compare",
     { run: compareCommand, summary: "decide what changed between base and head summaries" },
   ],
+  ["run", { run: runCommand, summary: "benchmark two commits in interleaved rounds and decide" }],
+  ["golden", { run: goldenCommand, summary: "check or update the golden output checksums" }],
 ]);
 
 export function usage(): string {
@@ -62,6 +66,7 @@ export async function main(argv: readonly string[], deps: CliDeps, debug = false
       return EXIT.badInput;
     }
     if (error instanceof ToolError) {
+      if (error.details !== undefined) deps.err(`${printable(error.details)}\n`);
       deps.err(`benchgate: error: ${oneLine(error.message)}\n`);
       return EXIT.toolFailure;
     }
@@ -71,6 +76,12 @@ export async function main(argv: readonly string[], deps: CliDeps, debug = false
     );
     return EXIT.toolFailure;
   }
+}
+
+/** Multi-line context (a stderr tail) keeps its lines but loses other control characters. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, " ").slice(-8000);
 }
 
 /** Error text can carry file content; keep it to one printable line. */

@@ -1,5 +1,6 @@
 // The real side effects of the CLI.
 import { nodeFileReader, nodeFileWriter } from "../io/node-files.ts";
+import { nodeSystem } from "../io/node-system.ts";
 import type { CliDeps } from "./deps.ts";
 
 export const nodeDeps: CliDeps = {
@@ -8,4 +9,5 @@ export const nodeDeps: CliDeps = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   now: () => new Date(),
+  system: nodeSystem(),
 };

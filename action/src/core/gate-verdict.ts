@@ -1,6 +1,7 @@
-// Folds budget results into a report: a broken budget fails the gate like a confirmed
-// regression does (SPEC §3.5), and the reasons say which. Pure: returns a new report.
-import type { BenchReport, BudgetResult } from "../schemas/report.gen.ts";
+// Folds budget and golden results into a report: a broken budget or a changed golden output fails
+// the gate like a confirmed regression does (SPEC §3.5), and the reasons say which. Pure: returns
+// a new report.
+import type { BenchReport, BudgetResult, GoldenResult } from "../schemas/report.gen.ts";
 
 export function withBudgets(report: BenchReport, budgets: readonly BudgetResult[]): BenchReport {
   if (budgets.length === 0) return report;
@@ -16,5 +17,25 @@ export function withBudgets(report: BenchReport, budgets: readonly BudgetResult[
     verdict: broken > 0 ? "fail" : report.verdict,
     reasons,
     budgets: [...budgets],
+  };
+}
+
+/** Folds golden results into a report: a changed or missing golden output fails the gate. */
+export function withGolden(report: BenchReport, golden: readonly GoldenResult[]): BenchReport {
+  if (golden.length === 0) return report;
+  const failed = golden.filter((g) => !g.ok);
+  const reasons = [...report.reasons];
+  if (failed.length > 0) {
+    const names = failed.slice(0, 5).map((g) => g.name);
+    const more = failed.length > 5 ? ` and ${failed.length - 5} more` : "";
+    reasons.push(
+      `golden output${failed.length === 1 ? "" : "s"} changed: ${names.join(", ")}${more}`,
+    );
+  }
+  return {
+    ...report,
+    verdict: failed.length > 0 ? "fail" : report.verdict,
+    reasons,
+    golden: [...golden],
   };
 }

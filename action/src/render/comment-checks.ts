@@ -78,11 +78,14 @@ export function goldenSection(report: BenchReport): Section {
 }
 
 function goldenFailure(g: GoldenResult, withDiff: boolean): string {
+  // checkGolden's message already names the hashes and a non-zero exit code; the raw fields
+  // are the fallback for results written by other tools.
   const facts: string[] = [];
   if (g.message !== undefined && g.message !== "") facts.push(text(g.message));
-  if (g.exit_code !== undefined && g.exit_code !== null) facts.push(`exit code ${g.exit_code}`);
-  if (g.expected !== undefined && g.actual !== undefined) {
-    facts.push(`sha256 ${text(g.expected.slice(0, 12))}… → ${text(g.actual.slice(0, 12))}…`);
+  else {
+    if (g.exit_code !== undefined && g.exit_code !== null) facts.push(`exit code ${g.exit_code}`);
+    if (g.expected !== undefined && g.actual !== undefined)
+      facts.push(`sha256 ${text(g.expected.slice(0, 12))}… → ${text(g.actual.slice(0, 12))}…`);
   }
   const line = `❌ ${code(g.name, 100)}${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`;
   if (!withDiff || g.diff === undefined || g.diff === "") return line;

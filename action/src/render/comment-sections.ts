@@ -179,7 +179,8 @@ function environmentSummary(env: Environment | undefined): string {
   const add = (label: string, value: string | number | boolean | null | undefined): void => {
     if (value === undefined || value === null || value === "") return;
     const shown = typeof value === "boolean" ? (value ? "on" : "off") : String(value);
-    parts.push(`${label} ${escapeMarkdown(shown, { maxLength: 80 })}`);
+    const escaped = escapeMarkdown(shown, { maxLength: 80 });
+    parts.push(label === "" ? escaped : `${label} ${escaped}`);
   };
   add("runner", env.runner_name);
   add("CPU", env.cpu_model);
@@ -189,7 +190,8 @@ function environmentSummary(env: Environment | undefined): string {
   add("turbo", env.turbo);
   add("SMT", env.smt);
   add("kernel", env.kernel);
-  add("rustc", env.rustc);
+  // `rustc -V` output already starts with "rustc"; a bare version from other tools does not.
+  add(env.rustc?.startsWith("rustc ") === true ? "" : "rustc", env.rustc);
   if (env.memory_bytes !== undefined)
     parts.push(`memory ${groupDigits(env.memory_bytes / 2 ** 20)} MiB`);
   if (env.load_average !== undefined) {

@@ -44,7 +44,7 @@ pub fn popcount(data: &[u8]) -> u32 {
 
 /// Count ASCII lines and bytes (a "parse" of records).
 pub fn count_lines(data: &[u8]) -> (usize, usize) {
-    // benchgate's demo builds its "head" side with this feature: the same answer from three
+    // With the demo-slowdown feature: the same answer from three
     // passes over the input, a ×3 slowdown far larger than any machine's noise.
     #[cfg(feature = "demo-slowdown")]
     let passes = 3;

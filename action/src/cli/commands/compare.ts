@@ -1,16 +1,10 @@
 // benchgate compare --base FILE... --head FILE... : the decision rule on summaries → report.
-import { InputError, ToolError } from "../../errors.ts";
-import { compare } from "../../core/compare.ts";
-import { withBudgets } from "../../core/gate-verdict.ts";
-import { evaluateBudgets } from "../../budgets/evaluate-budgets.ts";
-import { parseBudgets, type BudgetRule } from "../../budgets/parse-budget.ts";
-import type { BenchgateConfig } from "../../schemas/config.gen.ts";
+import { InputError } from "../../errors.ts";
+import { budgetRules, gateReport } from "../gate-report.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts";
-import { validateReport } from "../../schemas/validate.ts";
 import { renderComment } from "../../render/comment.ts";
 import { renderText } from "../../render/text.ts";
-import { GENERATOR } from "../../version.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
@@ -45,22 +39,6 @@ Budgets (benchgate.yml, checked on the head side):
 
 Exit codes: 0 pass or inconclusive, 1 regression confirmed or a budget broken (or inconclusive
 with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
-
-/** The budgets of benchgate.yml; errors name the rule and key, and we add the file. */
-function budgetRules(
-  config: BenchgateConfig | undefined,
-  configFile: string | undefined,
-): BudgetRule[] {
-  try {
-    return parseBudgets(config?.budgets);
-  } catch (error) {
-    if (error instanceof InputError && configFile !== undefined) {
-      const where = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
-      throw new InputError(error.message, { source: configFile, ...where }, { cause: error });
-    }
-    throw error;
-  }
-}
 
 export async function compareCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
   const args = parseArgs(argv, {
@@ -103,25 +81,7 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
   const base = await load(baseFiles);
   const head = await load(headFiles);
 
-  const compared = compare(base, head, {
-    settings,
-    generator: GENERATOR,
-    now: deps.now().toISOString(),
-  });
-  const report = withBudgets(
-    compared,
-    evaluateBudgets(rules, {
-      benchmarks: compared.benchmarks,
-      headSummaries: head.map((h) => h.summary),
-    }),
-  );
-  // The report we write must satisfy our own schema; a failure here is our bug (exit 3, not
-  // the user's input), caught before any file is written.
-  try {
-    validateReport(report, "generated report");
-  } catch (error) {
-    throw new ToolError(`internal error: ${(error as InputError).describe()}`, { cause: error });
-  }
+  const report = gateReport({ base, head, settings, budgets: rules, now: deps.now() });
 
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");

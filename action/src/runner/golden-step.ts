@@ -1,0 +1,101 @@
+// Golden outputs in a checked-out tree: run the configured commands there, then check them
+// against that tree's checksums file (`run` and `golden check`) or rewrite it (`golden update`).
+// The checksums come from the same tree as the code (the head side in `run`): a PR that changes
+// an output on purpose updates the file in the same diff, where reviewers see it.
+import path from "node:path";
+import type { GoldenPlan } from "../config/run-config.ts";
+import { checkGolden, goldenText, type GoldenOutput, type Sha256 } from "../golden/check-golden.ts";
+import { formatChecksums, parseChecksums } from "../golden/checksums.ts";
+import { goldenHash } from "../golden/check-golden.ts";
+import { MAX_GOLDEN_STDOUT_BYTES, runGolden, type ExecPort } from "../golden/run-golden.ts";
+import type { FileReader, FileWriter } from "../ports.ts";
+import type { GoldenResult } from "../schemas/report.gen.ts";
+import type { ProcessPort } from "./ports.ts";
+import { InterruptedError } from "./run-step.ts";
+import { expandArgv, type Placeholders } from "./suite-commands.ts";
+
+export interface GoldenDeps {
+  readonly proc: ProcessPort;
+  readonly reader: FileReader;
+  readonly sha256: Sha256;
+  readonly env: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+}
+
+const MAX_CHECKSUMS_BYTES = 4 * 1024 * 1024;
+
+/** Runs every golden command in `root` (the tree's top), with `{target}`/`{worktree}` expanded. */
+export async function produceGoldenOutputs(
+  plan: GoldenPlan,
+  root: string,
+  places: Placeholders,
+  deps: GoldenDeps,
+  logFile?: string,
+): Promise<GoldenOutput[]> {
+  const exec: ExecPort = async (command, opts) => {
+    const result = await deps.proc(command, {
+      cwd: opts.cwd,
+      env: { ...deps.env, ...opts.env },
+      timeoutMs: opts.timeoutMs,
+      keepStdoutBytes: opts.maxStdoutBytes + 4,
+      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      ...(logFile === undefined ? {} : { logFile }),
+    });
+    if (result.aborted) throw new InterruptedError("interrupted during the golden commands");
+    return { exitCode: result.exitCode, stdout: result.stdout, timedOut: result.timedOut };
+  };
+  const commands = plan.commands.map((c) => ({
+    name: c.name,
+    command: expandArgv(c.command, places),
+    timeoutMs: c.timeoutMs,
+  }));
+  return runGolden(commands, exec, { cwd: root, maxStdoutBytes: MAX_GOLDEN_STDOUT_BYTES });
+}
+
+/** Checks outputs against `root`'s checksums file; a missing file means no output is recorded. */
+export async function checkGoldenIn(
+  plan: GoldenPlan,
+  root: string,
+  outputs: readonly GoldenOutput[],
+  deps: Pick<GoldenDeps, "reader" | "sha256">,
+): Promise<GoldenResult[]> {
+  const file = path.join(root, plan.checksums);
+  const expected =
+    (await deps.reader.kindOf(file)) === undefined
+      ? []
+      : parseChecksums(await deps.reader.readText(file, MAX_CHECKSUMS_BYTES), plan.checksums);
+  const expectedText = new Map<string, string>();
+  if (plan.outputs !== undefined) {
+    for (const { name } of expected) {
+      const stored = path.join(root, plan.outputs, `${name}.out`);
+      if ((await deps.reader.kindOf(stored)) === "file")
+        expectedText.set(name, await deps.reader.readText(stored, MAX_GOLDEN_STDOUT_BYTES + 1024));
+    }
+  }
+  return checkGolden(expected, outputs, {
+    sha256: deps.sha256,
+    expectedText,
+    checksumsFile: plan.checksums,
+  });
+}
+
+/** Rewrites the checksums file (and `<name>.out` files when `outputs` is set) from `outputs`. */
+export async function writeGolden(
+  plan: GoldenPlan,
+  root: string,
+  outputs: readonly GoldenOutput[],
+  deps: { readonly writer: FileWriter; readonly sha256: Sha256 },
+): Promise<string[]> {
+  const written: string[] = [];
+  if (plan.outputs !== undefined) {
+    for (const o of outputs) {
+      const file = path.join(plan.outputs, `${o.name}.out`);
+      await deps.writer.writeText(path.join(root, file), goldenText(o.stdout, o.exitCode));
+      written.push(file);
+    }
+  }
+  const entries = outputs.map((o) => ({ name: o.name, sha256: goldenHash(o, deps.sha256) }));
+  await deps.writer.writeText(path.join(root, plan.checksums), formatChecksums(entries));
+  written.push(plan.checksums);
+  return written;
+}

@@ -1,0 +1,317 @@
+// `benchgate run`: the exact base and head commits in worktrees, each built once into a target
+// directory of its own, then k rounds that alternate which side runs first (A B | B A | …), every
+// output ingested and validated into one summary per side and round. The statistics happen
+// afterwards, on those files alone (the same `compare` a user can re-run by hand).
+import path from "node:path";
+import type { RunConfig, SuitePlan } from "../config/run-config.ts";
+import { InputError, ToolError } from "../errors.ts";
+import type { GoldenOutput, Sha256 } from "../golden/check-golden.ts";
+import type { FileReader, FileWriter } from "../ports.ts";
+import type { GoldenResult } from "../schemas/report.gen.ts";
+import type { Benchmark, BenchSummary, Environment } from "../schemas/summary.gen.ts";
+import { validateSummary } from "../schemas/validate.ts";
+import { GENERATOR } from "../version.ts";
+import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "./git-worktrees.ts";
+import { checkGoldenIn, produceGoldenOutputs } from "./golden-step.ts";
+import type { Clock, DirPort, ProcessOptions, ProcessPort } from "./ports.ts";
+import type { Progress } from "./progress.ts";
+import { runStep, InterruptedError } from "./run-step.ts";
+import { runSuite } from "./run-suite.ts";
+import {
+  criterionBuildArgv,
+  expandArgv,
+  roundOrder,
+  type Side,
+  type SidePaths,
+} from "./suite-commands.ts";
+import { critcmpTables } from "./critcmp-step.ts";
+
+export interface RunDeps {
+  readonly proc: ProcessPort;
+  readonly dirs: DirPort;
+  readonly reader: FileReader;
+  readonly writer: FileWriter;
+  readonly clock: Clock;
+  readonly sha256: Sha256;
+  /** The environment children start from (PATH, HOME, RUSTUP_TOOLCHAIN …). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly signal: AbortSignal;
+  readonly progress: Progress;
+  /** The fingerprint of this machine as seen from `cwd` (rustc there may be pinned). */
+  readonly environment: (cwd: string) => Promise<Environment>;
+}
+
+export interface RunRequest {
+  readonly repo: string;
+  readonly baseRef: string;
+  readonly headRef: string;
+  readonly out: string;
+  /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
+  readonly cacheDir: string;
+  readonly config: RunConfig;
+}
+
+export interface RunOutcome {
+  readonly commits: Readonly<Record<Side, string>>;
+  readonly summaries: Readonly<Record<Side, readonly { source: string; summary: BenchSummary }[]>>;
+  readonly golden: readonly GoldenResult[];
+  /** critcmp's table of the last round, or why there is none. */
+  readonly critcmp: { readonly table?: string; readonly note?: string };
+}
+
+const MARKER = ".benchgate-run";
+/** Everything a previous run left in its output folder; removed before a new run. */
+const OUTPUTS = [
+  "raw",
+  "summaries",
+  "logs",
+  "report.json",
+  "comment.md",
+  "critcmp.txt",
+  "timings.json",
+] as const;
+
+/** The output folder must be empty or one of ours: we delete inside it. */
+async function prepareOut(out: string, deps: RunDeps): Promise<void> {
+  const names = await deps.dirs.names(out);
+  if (names.length > 0 && !names.includes(MARKER))
+    throw new InputError(
+      `${out} is not empty and was not made by benchgate run; choose another --out (its contents are replaced)`,
+    );
+  for (const name of OUTPUTS) await deps.dirs.remove(path.join(out, name));
+  await deps.dirs.ensure(path.join(out, "summaries"));
+  await deps.dirs.ensure(path.join(out, "logs"));
+  await deps.writer.writeText(path.join(out, MARKER), "benchgate run output; safe to delete\n");
+}
+
+function sideEnv(deps: RunDeps, paths: SidePaths): Record<string, string> {
+  return {
+    ...deps.env,
+    CARGO_TARGET_DIR: paths.target,
+    CARGO_TERM_COLOR: "never",
+    CARGO_TERM_PROGRESS_WHEN: "never",
+  };
+}
+
+function checkUniqueIds(
+  benchmarks: readonly Benchmark[],
+  suites: ReadonlyMap<string, string>,
+): void {
+  const seen = new Map<string, string>();
+  for (const b of benchmarks) {
+    const other = seen.get(b.id);
+    if (other !== undefined)
+      throw new InputError(
+        `benchmark id ${JSON.stringify(b.id.slice(0, 120))} comes from both suite ${JSON.stringify(other)} and ${JSON.stringify(suites.get(b.id) ?? b.suite)}; ids must be unique across suites (use a filter)`,
+      );
+    seen.set(b.id, b.suite);
+  }
+}
+
+export async function runGate(request: RunRequest, deps: RunDeps): Promise<RunOutcome> {
+  const { config, repo } = request;
+  const { progress } = deps;
+  const git: GitDeps = { proc: deps.proc, dirs: deps.dirs, env: deps.env, signal: deps.signal };
+  const commits = {
+    base: await resolveCommit(repo, request.baseRef, git),
+    head: await resolveCommit(repo, request.headRef, git),
+  };
+  const suites = config.suites.map((s) => `${s.name} (${s.kind})`).join(", ");
+  progress.line(
+    `base ${request.baseRef} = ${commits.base.slice(0, 12)}, head ${request.headRef} = ${commits.head.slice(0, 12)}; ${config.rounds} round${config.rounds === 1 ? "" : "s"} of ${suites}`,
+  );
+  if (commits.base === commits.head)
+    progress.line("base and head are the same commit: an A/A run, nothing should change");
+  // Cargo trusts mtimes: another run building into the same target directories after our
+  // checkout could make Cargo skip rebuilding our sources. One run per cache directory.
+  await deps.dirs.ensure(request.cacheDir);
+  const lock = await deps.dirs.lock(path.join(request.cacheDir, "run.lock"));
+  if ("heldBy" in lock)
+    throw new ToolError(
+      `another benchgate run (${lock.heldBy}) is using the cache ${request.cacheDir}; wait for it or pass another --cache-dir`,
+    );
+  try {
+    return await runLocked(request, deps, commits);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(
+  request: RunRequest,
+  deps: RunDeps,
+  commits: Record<Side, string>,
+): Promise<RunOutcome> {
+  const { config, out, repo } = request;
+  const { progress } = deps;
+  const git: GitDeps = { proc: deps.proc, dirs: deps.dirs, env: deps.env, signal: deps.signal };
+  await prepareOut(out, deps);
+  const logs = path.join(out, "logs");
+  const temp = await deps.dirs.makeTemp("benchgate-worktrees-");
+  const sides: Record<Side, SidePaths> = {
+    base: { worktree: path.join(temp, "base"), target: path.join(request.cacheDir, "target-base") },
+    head: { worktree: path.join(temp, "head"), target: path.join(request.cacheDir, "target-head") },
+  };
+  const added: Side[] = [];
+  try {
+    const checkout = async (side: Side): Promise<void> => {
+      progress.line(`checking out ${side} ${commits[side].slice(0, 12)}`);
+      // Registered before the checkout so that an interrupted `git worktree add` is cleaned too.
+      added.push(side);
+      await addWorktree(repo, sides[side].worktree, commits[side], git);
+    };
+    await checkout("base");
+    await buildSide("base", sides.base, config, logs, deps);
+    // On a machine's first run the head target is empty: start it from base's, so the
+    // dependencies (usually identical) compile once. Cargo decides freshness by mtime, so the
+    // head checkout must come after this copy: its files are then newer than every copied
+    // artifact and Cargo rebuilds the crates whose sources differ.
+    if ((await deps.dirs.names(sides.head.target)).length === 0) {
+      progress.line("head has no build cache yet: seeding it from base's target directory");
+      await deps.dirs.copyTree(sides.base.target, sides.head.target);
+    }
+    await checkout("head");
+    await buildSide("head", sides.head, config, logs, deps);
+
+    let golden: GoldenResult[] = [];
+    if (config.golden !== undefined) {
+      progress.line(`golden outputs: ${config.golden.commands.length} command(s) on head`);
+      const places = { target: sides.head.target, worktree: sides.head.worktree };
+      const outputs: GoldenOutput[] = await produceGoldenOutputs(
+        config.golden,
+        sides.head.worktree,
+        places,
+        { ...deps, env: sideEnv(deps, sides.head) },
+        path.join(logs, "golden-head.log"),
+      );
+      golden = await checkGoldenIn(config.golden, sides.head.worktree, outputs, deps);
+      const changed = golden.filter((g) => !g.ok).map((g) => g.name);
+      progress.line(
+        changed.length === 0
+          ? "golden outputs: all match"
+          : `golden outputs: ${changed.length} changed (${changed.join(", ")})`,
+      );
+    }
+
+    const summaries = await runRounds(request, sides, commits, deps);
+    const critcmp = await critcmpTables(config.suites, out, config.rounds, deps);
+    return { commits, summaries, golden, critcmp };
+  } finally {
+    for (const side of added) await removeWorktree(repo, sides[side].worktree, git);
+    await deps.dirs.remove(temp).catch(() => undefined);
+  }
+}
+
+async function buildSide(
+  side: Side,
+  paths: SidePaths,
+  config: RunConfig,
+  logs: string,
+  deps: RunDeps,
+): Promise<void> {
+  const env = sideEnv(deps, paths);
+  const logFile = path.join(logs, `build-${side}.log`);
+  const steps: { argv: readonly string[]; timeoutMs: number; label: string }[] = config.build.map(
+    (b) => {
+      const argv = expandArgv(b.command, paths);
+      return { argv, timeoutMs: b.timeoutMs, label: `build (${side}): ${argv.join(" ")}` };
+    },
+  );
+  for (const suite of config.suites)
+    if (suite.kind === "criterion")
+      steps.push({
+        argv: criterionBuildArgv(suite),
+        timeoutMs: config.buildTimeoutMs,
+        label: `suite ${suite.name} (${side}): building bench target ${suite.bench}`,
+      });
+  await deps.dirs.ensure(paths.target);
+  for (const step of steps) {
+    deps.progress.line(`${step.label}`);
+    const options: ProcessOptions = {
+      cwd: paths.worktree,
+      env,
+      timeoutMs: step.timeoutMs,
+      signal: deps.signal,
+      logFile,
+    };
+    try {
+      await runStep(deps.proc, step.label, step.argv, options);
+    } catch (error) {
+      const missing = config.suites.find(
+        (s) =>
+          s.kind === "criterion" &&
+          error instanceof ToolError &&
+          (error.details ?? "").includes(`no bench target named \`${s.bench}\``),
+      );
+      if (missing !== undefined)
+        throw new InputError(
+          `suite ${missing.name}: the ${side} commit has no bench target named ${JSON.stringify((missing as { bench: string }).bench)} (check [[bench]] in Cargo.toml)`,
+          { source: config.source, jsonPath: `/suites/${config.suites.indexOf(missing)}/bench` },
+        );
+      throw error;
+    }
+  }
+}
+
+async function runRounds(
+  request: RunRequest,
+  sides: Record<Side, SidePaths>,
+  commits: Record<Side, string>,
+  deps: RunDeps,
+): Promise<RunOutcome["summaries"]> {
+  const { config, out } = request;
+  const { progress } = deps;
+  const written: Record<Side, { source: string; summary: BenchSummary }[]> = { base: [], head: [] };
+  progress.startRounds(config.rounds);
+  for (let round = 1; round <= config.rounds; round++) {
+    progress.startRound();
+    for (const side of roundOrder(round)) {
+      if (deps.signal.aborted) throw new InterruptedError(`interrupted before round ${round}`);
+      const environment = await deps.environment(sides[side].worktree);
+      const startedAt = deps.clock.date().toISOString();
+      const benchmarks: Benchmark[] = [];
+      const suiteOf = new Map<string, string>();
+      for (const suite of config.suites) {
+        const t0 = deps.clock.now();
+        const found = await runSuite(
+          suite,
+          { side, round, out, paths: sides[side], env: sideEnv(deps, sides[side]) },
+          deps,
+        );
+        for (const b of found) suiteOf.set(b.id, suite.name);
+        benchmarks.push(...found);
+        progress.line(
+          `round ${round}/${config.rounds} · ${side}${side === roundOrder(round)[0] ? " (first)" : ""} · ${suiteLabel(suite)}: ${found.length} benchmark${found.length === 1 ? "" : "s"} in ${((deps.clock.now() - t0) / 1000).toFixed(1)} s`,
+        );
+      }
+      checkUniqueIds(benchmarks, suiteOf);
+      const source = path.join(out, "summaries", `${side}-${round}.json`);
+      const summary = validateSummary(
+        {
+          schema_version: 1,
+          side,
+          round,
+          commit: commits[side],
+          ref: side === "base" ? request.baseRef : request.headRef,
+          started_at: startedAt,
+          finished_at: deps.clock.date().toISOString(),
+          generator: {
+            ...GENERATOR,
+            input: `benchgate run (${config.suites.length} suite${config.suites.length === 1 ? "" : "s"})`,
+          },
+          environment,
+          benchmarks,
+        } satisfies BenchSummary,
+        source,
+      );
+      await deps.writer.writeText(source, JSON.stringify(summary, null, 2) + "\n");
+      written[side].push({ source, summary });
+    }
+    progress.line(progress.finishRound(round));
+  }
+  return written;
+}
+
+function suiteLabel(suite: SuitePlan): string {
+  return `${suite.name} (${suite.kind})`;
+}

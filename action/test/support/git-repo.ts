@@ -1,0 +1,129 @@
+// Throw-away git repositories for end-to-end tests of `benchgate run`: a copy of an example crate
+// (without its target/), a base commit, optionally edits or the demo's head patch, a head commit.
+// Git runs with a fixed identity and no signing, so the user's git config cannot get in the way.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./cli.ts";
+
+export const DEMO_CRATE = path.join(ROOT, "examples/demo-crate");
+export const DEMO_HEAD_PATCH = path.join(ROOT, "examples/demo-crate.head.patch");
+
+/**
+ * File edits, by path relative to the repository root: new contents, a function of the old
+ * contents, or null to delete the file.
+ */
+export type Edits = Readonly<Record<string, string | ((old: string) => string) | null>>;
+
+/** git's own variables would send it to another repository (e.g. when run from a git hook). */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("GIT_")) delete env[key];
+  env["GIT_TERMINAL_PROMPT"] = "0";
+  env["GIT_CONFIG_NOSYSTEM"] = "1";
+  return env;
+}
+
+const IDENTITY = [
+  "-c",
+  "user.name=benchgate tests",
+  "-c",
+  "user.email=tests@benchgate.invalid",
+  "-c",
+  "commit.gpgsign=false",
+  "-c",
+  "tag.gpgsign=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "init.defaultBranch=main",
+];
+
+/** Runs git in `dir` and returns its stdout; throws with git's stderr on failure. */
+export function git(dir: string, args: readonly string[]): string {
+  try {
+    return execFileSync("git", [...IDENTITY, "-C", dir, ...args], {
+      encoding: "utf8",
+      env: gitEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim() ?? "";
+    throw new Error(`git ${args.join(" ")} failed in ${dir}: ${stderr}`, { cause: error });
+  }
+}
+
+/** Replaces exactly one occurrence of `from`; throws when it is missing, so edits never go stale. */
+export function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + from.length) >= 0)
+    throw new Error(`expected exactly one ${JSON.stringify(from)} in the file`);
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+export function applyEdits(dir: string, edits: Edits): void {
+  for (const [file, edit] of Object.entries(edits)) {
+    const target = path.join(dir, file);
+    if (edit === null) {
+      rmSync(target, { force: true });
+      continue;
+    }
+    const text = typeof edit === "string" ? edit : edit(readFileSync(target, "utf8"));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+}
+
+/** Copies a crate without its build output (target/) into `to`. */
+export function copyCrate(from: string, to: string): void {
+  const skip = path.join(from, "target");
+  cpSync(from, to, {
+    recursive: true,
+    filter: (source) => source !== skip && !source.startsWith(skip + path.sep),
+  });
+}
+
+/** Stages everything and commits (empty commits allowed); returns the new commit's SHA. */
+export function commitAll(dir: string, message: string): string {
+  git(dir, ["add", "--all"]);
+  git(dir, ["commit", "--quiet", "--allow-empty", "--no-verify", "-m", message]);
+  return git(dir, ["rev-parse", "HEAD"]).trim();
+}
+
+export interface ThrowAwayRepo {
+  readonly dir: string;
+  readonly base: string;
+  readonly head: string;
+}
+
+export interface RepoOptions {
+  /** The crate to copy (default: examples/demo-crate). */
+  readonly crate?: string;
+  /** Edits made before the base commit. */
+  readonly base?: Edits;
+  /** Apply examples/demo-crate.head.patch for the head commit. */
+  readonly headPatch?: boolean;
+  /** Edits made (after the patch, if any) before the head commit; none makes an empty commit. */
+  readonly head?: Edits;
+}
+
+/** A new repository in `dir` (which must not exist yet) with a base and a head commit. */
+export function throwAwayRepo(dir: string, options: RepoOptions = {}): ThrowAwayRepo {
+  if (existsSync(dir)) throw new Error(`${dir} already exists`);
+  copyCrate(options.crate ?? DEMO_CRATE, dir);
+  git(dir, ["init", "--quiet"]);
+  applyEdits(dir, options.base ?? {});
+  const base = commitAll(dir, "base");
+  if (options.headPatch === true) git(dir, ["apply", DEMO_HEAD_PATCH]);
+  applyEdits(dir, options.head ?? {});
+  const head = commitAll(dir, "head");
+  return { dir, base, head };
+}
+
+/** The worktrees git knows of (`git worktree list --porcelain`), main checkout first. */
+export function worktrees(dir: string): string[] {
+  return git(dir, ["worktree", "list", "--porcelain"])
+    .split("\n")
+    .filter((line) => line.startsWith("worktree "))
+    .map((line) => line.slice("worktree ".length));
+}
