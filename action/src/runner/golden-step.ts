@@ -4,6 +4,7 @@
 // an output on purpose updates the file in the same diff, where reviewers see it.
 import path from "node:path";
 import type { GoldenPlan } from "../config/run-config.ts";
+import { ToolError } from "../errors.ts";
 import { checkGolden, goldenText, type GoldenOutput, type Sha256 } from "../golden/check-golden.ts";
 import { formatChecksums, parseChecksums } from "../golden/checksums.ts";
 import { goldenHash } from "../golden/check-golden.ts";
@@ -33,14 +34,23 @@ export async function produceGoldenOutputs(
   logFile?: string,
 ): Promise<GoldenOutput[]> {
   const exec: ExecPort = async (command, opts) => {
-    const result = await deps.proc(command, {
-      cwd: opts.cwd,
-      env: { ...deps.env, ...opts.env },
-      timeoutMs: opts.timeoutMs,
-      keepStdoutBytes: opts.maxStdoutBytes + 4,
-      ...(deps.signal === undefined ? {} : { signal: deps.signal }),
-      ...(logFile === undefined ? {} : { logFile }),
-    });
+    let result;
+    try {
+      result = await deps.proc(command, {
+        cwd: opts.cwd,
+        env: { ...deps.env, ...opts.env },
+        timeoutMs: opts.timeoutMs,
+        keepStdoutBytes: opts.maxStdoutBytes + 4,
+        ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+        ...(logFile === undefined ? {} : { logFile }),
+      });
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      throw new ToolError(
+        `golden command ${command.join(" ")} could not start: ${(error as Error).message}${missing ? " (is it built by a build: step of benchgate.yml?)" : ""}`,
+        { cause: error },
+      );
+    }
     if (result.aborted) throw new InterruptedError("interrupted during the golden commands");
     return { exitCode: result.exitCode, stdout: result.stdout, timedOut: result.timedOut };
   };

@@ -3,24 +3,22 @@
 // output ingested and validated into one summary per side and round. The statistics happen
 // afterwards, on those files alone (the same `compare` a user can re-run by hand).
 import path from "node:path";
-import type { RunConfig, SuitePlan } from "../config/run-config.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import { InputError, ToolError } from "../errors.ts";
 import type { GoldenOutput, Sha256 } from "../golden/check-golden.ts";
 import type { FileReader, FileWriter } from "../ports.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { Benchmark, BenchSummary, Environment } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
-import { GENERATOR } from "../version.ts";
+import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "./git-worktrees.ts";
 import { checkGoldenIn, produceGoldenOutputs } from "./golden-step.ts";
 import type { Clock, DirPort, ProcessOptions, ProcessPort } from "./ports.ts";
 import type { Progress } from "./progress.ts";
-import { runStep, InterruptedError } from "./run-step.ts";
-import { runSuite } from "./run-suite.ts";
+import { runStep } from "./run-step.ts";
+import { runRounds } from "./run-rounds.ts";
 import {
   criterionBuildArgv,
   expandArgv,
-  roundOrder,
+  sideEnv,
   type Side,
   type SidePaths,
 } from "./suite-commands.ts";
@@ -82,30 +80,6 @@ async function prepareOut(out: string, deps: RunDeps): Promise<void> {
   await deps.dirs.ensure(path.join(out, "summaries"));
   await deps.dirs.ensure(path.join(out, "logs"));
   await deps.writer.writeText(path.join(out, MARKER), "benchgate run output; safe to delete\n");
-}
-
-function sideEnv(deps: RunDeps, paths: SidePaths): Record<string, string> {
-  return {
-    ...deps.env,
-    CARGO_TARGET_DIR: paths.target,
-    CARGO_TERM_COLOR: "never",
-    CARGO_TERM_PROGRESS_WHEN: "never",
-  };
-}
-
-function checkUniqueIds(
-  benchmarks: readonly Benchmark[],
-  suites: ReadonlyMap<string, string>,
-): void {
-  const seen = new Map<string, string>();
-  for (const b of benchmarks) {
-    const other = seen.get(b.id);
-    if (other !== undefined)
-      throw new InputError(
-        `benchmark id ${JSON.stringify(b.id.slice(0, 120))} comes from both suite ${JSON.stringify(other)} and ${JSON.stringify(suites.get(b.id) ?? b.suite)}; ids must be unique across suites (use a filter)`,
-      );
-    seen.set(b.id, b.suite);
-  }
 }
 
 export async function runGate(request: RunRequest, deps: RunDeps): Promise<RunOutcome> {
@@ -181,7 +155,7 @@ async function runLocked(
         config.golden,
         sides.head.worktree,
         places,
-        { ...deps, env: sideEnv(deps, sides.head) },
+        { ...deps, env: sideEnv(deps.env, sides.head) },
         path.join(logs, "golden-head.log"),
       );
       golden = await checkGoldenIn(config.golden, sides.head.worktree, outputs, deps);
@@ -209,7 +183,7 @@ async function buildSide(
   logs: string,
   deps: RunDeps,
 ): Promise<void> {
-  const env = sideEnv(deps, paths);
+  const env = sideEnv(deps.env, paths);
   const logFile = path.join(logs, `build-${side}.log`);
   const steps: { argv: readonly string[]; timeoutMs: number; label: string }[] = config.build.map(
     (b) => {
@@ -251,67 +225,4 @@ async function buildSide(
       throw error;
     }
   }
-}
-
-async function runRounds(
-  request: RunRequest,
-  sides: Record<Side, SidePaths>,
-  commits: Record<Side, string>,
-  deps: RunDeps,
-): Promise<RunOutcome["summaries"]> {
-  const { config, out } = request;
-  const { progress } = deps;
-  const written: Record<Side, { source: string; summary: BenchSummary }[]> = { base: [], head: [] };
-  progress.startRounds(config.rounds);
-  for (let round = 1; round <= config.rounds; round++) {
-    progress.startRound();
-    for (const side of roundOrder(round)) {
-      if (deps.signal.aborted) throw new InterruptedError(`interrupted before round ${round}`);
-      const environment = await deps.environment(sides[side].worktree);
-      const startedAt = deps.clock.date().toISOString();
-      const benchmarks: Benchmark[] = [];
-      const suiteOf = new Map<string, string>();
-      for (const suite of config.suites) {
-        const t0 = deps.clock.now();
-        const found = await runSuite(
-          suite,
-          { side, round, out, paths: sides[side], env: sideEnv(deps, sides[side]) },
-          deps,
-        );
-        for (const b of found) suiteOf.set(b.id, suite.name);
-        benchmarks.push(...found);
-        progress.line(
-          `round ${round}/${config.rounds} · ${side}${side === roundOrder(round)[0] ? " (first)" : ""} · ${suiteLabel(suite)}: ${found.length} benchmark${found.length === 1 ? "" : "s"} in ${((deps.clock.now() - t0) / 1000).toFixed(1)} s`,
-        );
-      }
-      checkUniqueIds(benchmarks, suiteOf);
-      const source = path.join(out, "summaries", `${side}-${round}.json`);
-      const summary = validateSummary(
-        {
-          schema_version: 1,
-          side,
-          round,
-          commit: commits[side],
-          ref: side === "base" ? request.baseRef : request.headRef,
-          started_at: startedAt,
-          finished_at: deps.clock.date().toISOString(),
-          generator: {
-            ...GENERATOR,
-            input: `benchgate run (${config.suites.length} suite${config.suites.length === 1 ? "" : "s"})`,
-          },
-          environment,
-          benchmarks,
-        } satisfies BenchSummary,
-        source,
-      );
-      await deps.writer.writeText(source, JSON.stringify(summary, null, 2) + "\n");
-      written[side].push({ source, summary });
-    }
-    progress.line(progress.finishRound(round));
-  }
-  return written;
-}
-
-function suiteLabel(suite: SuitePlan): string {
-  return `${suite.name} (${suite.kind})`;
 }

@@ -16,6 +16,19 @@ export interface SidePaths {
   readonly target: string;
 }
 
+/** Every command of a side sees its own target directory; Cargo's progress bars stay out of logs. */
+export function sideEnv(
+  env: Readonly<Record<string, string>>,
+  paths: SidePaths,
+): Record<string, string> {
+  return {
+    ...env,
+    CARGO_TARGET_DIR: paths.target,
+    CARGO_TERM_COLOR: "never",
+    CARGO_TERM_PROGRESS_WHEN: "never",
+  };
+}
+
 /** The `{target}`, `{worktree}` and (custom suites) `{out}` placeholders. */
 export interface Placeholders {
   readonly target: string;

@@ -101,7 +101,7 @@ export async function goldenCommand(argv: readonly string[], deps: CliDeps): Pro
           `${goldenHash(o, system.sha256).slice(0, 12)}  ${o.name}${o.exitCode === 0 ? "" : ` (exit ${o.exitCode ?? "killed"})`}\n`,
         );
       deps.out(
-        `updated ${written.join(", ")}: ${changed.length === 0 ? "nothing changed" : `${changed.length} of ${results.length} entr${changed.length === 1 ? "y" : "ies"} changed (${changed.map((c) => c.name).join(", ")})`}\n`,
+        `updated ${written.join(", ")}: ${changed.length === 0 ? "nothing changed" : `${changed.length} of ${results.length} entr${results.length === 1 ? "y" : "ies"} changed (${changed.map((c) => c.name).join(", ")})`}\n`,
       );
       return EXIT.pass;
     }
