@@ -10,6 +10,7 @@ const steps: [string, string[]][] = [
   ["bundle", ["scripts/build.ts"]],
   ["analysis time (1,000 × 5 × 2 × 100)", ["bench/analysis-time.ts"]],
   ["detection quality on recorded A/A suites", ["bench/detection-quality.ts"]],
+  ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
 ];
 for (const suite of readdirSync(path.join(ROOT, "bench/data")).filter((d) => d.startsWith("aa-"))) {
   if (existsSync(path.join(ROOT, "bench/data", suite, "rounds.json"))) {
