@@ -2,6 +2,7 @@
 // (A B | B A | …), every suite once per side per round, each side's outputs of a round ingested,
 // validated and written as one summary with the commit, the run order and the fingerprint.
 import path from "node:path";
+import { pinningWarnings } from "../core/environment.ts";
 import { InputError } from "../errors.ts";
 import type { SuitePlan } from "../config/run-config.ts";
 import type { Benchmark, BenchSummary } from "../schemas/summary.gen.ts";
@@ -42,6 +43,11 @@ export async function runRounds(
     for (const side of roundOrder(round)) {
       if (deps.signal.aborted) throw new InterruptedError(`interrupted before round ${round}`);
       const environment = await deps.environment(sides[side].worktree);
+      // Said once, at the start, where someone watching can still stop and fix the machine;
+      // the report and comment repeat it for every side.
+      if (round === 1 && side === roundOrder(1)[0])
+        for (const warning of pinningWarnings(environment))
+          progress.warn(`${warning} (an unpinned runner: see docs/runner-host.md)`);
       const startedAt = deps.clock.date().toISOString();
       const benchmarks: Benchmark[] = [];
       const suiteOf = new Map<string, string>();
