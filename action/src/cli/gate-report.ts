@@ -8,6 +8,7 @@ import { evaluateBudgets } from "../budgets/evaluate-budgets.ts";
 import { parseBudgets, type BudgetRule } from "../budgets/parse-budget.ts";
 import { InputError, ToolError } from "../errors.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import { detectSmells, withSmells, type SmellConfig } from "../smells/detect-smells.ts";
 import type { BenchReport, GoldenResult } from "../schemas/report.gen.ts";
 import { validateReport } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";
@@ -34,6 +35,8 @@ export interface GateInput {
   readonly settings: CompareSettings;
   readonly budgets: readonly BudgetRule[];
   readonly golden?: readonly GoldenResult[];
+  /** benchgate.yml's smells: block. */
+  readonly smells?: SmellConfig | undefined;
   readonly now: Date;
 }
 
@@ -47,7 +50,12 @@ export function gateReport(input: GateInput): BenchReport {
     benchmarks: compared.benchmarks,
     headSummaries: input.head.map((h) => h.summary),
   });
-  const report = withGolden(withBudgets(compared, budgets), input.golden ?? []);
+  const checked = withGolden(withBudgets(compared, budgets), input.golden ?? []);
+  const smells = detectSmells(
+    { base: input.base, head: input.head, report: checked },
+    input.smells,
+  );
+  const report = withSmells(checked, smells);
   // The report we write must satisfy our own schema; a failure here is our bug (exit 3, not
   // the user's input), caught before any file is written.
   try {

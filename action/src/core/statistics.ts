@@ -17,7 +17,9 @@ export function variance(values: readonly number[]): number {
 }
 
 export function sortedCopy(values: readonly number[]): Float64Array {
-  return Float64Array.from(values).sort();
+  // The constructor copies an array directly; Float64Array.from goes through the iterator
+  // protocol and was the largest cost of the smell detectors on a 1,000-benchmark suite.
+  return new Float64Array(values).sort();
 }
 
 /** Quantile with linear interpolation between order statistics (Criterion's and R's type 7). */

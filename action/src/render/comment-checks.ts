@@ -109,10 +109,17 @@ export function smellsSection(report: BenchReport): Section {
 }
 
 function smellLine(s: Smell): string {
+  // Evidence that already names the benchmarks (with their figures) needs no second list.
+  const first = s.benchmarks[0];
   const names =
-    s.benchmarks.length > 0 ? ` (${listWithMore(s.benchmarks, 5, (b) => code(b, 80))})` : "";
+    first !== undefined && !s.evidence.includes(first)
+      ? ` (${listWithMore(s.benchmarks, 5, (b) => code(b, 80))})`
+      : "";
   const hint = s.hint !== undefined && s.hint !== "" ? ` — ${text(s.hint)}` : "";
-  return `⚠️ **${text(s.kind, 64)}**: ${text(s.evidence)}${names}${hint}`;
+  const suite = s.suite !== undefined && s.suite !== "" ? ` in ${code(s.suite, 64)}` : "";
+  const mark = s.fails === true ? "❌" : "⚠️";
+  const fails = s.fails === true ? " (configured to fail the gate)" : "";
+  return `${mark} **${text(s.kind, 64)}**${suite}${fails}: ${text(s.evidence)}${names}${hint}`;
 }
 
 /** critcmp's familiar table, folded. The text is the tool's output on PR-controlled names. */

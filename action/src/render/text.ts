@@ -213,7 +213,13 @@ function checks(report: BenchReport, paint: Paint): string[] {
     }
   }
   for (const s of report.smells.slice(0, 10)) {
-    out.push(paint("warn", `smell ${plain(s.kind, 64)}: ${plain(s.evidence)}`));
+    const fails = s.fails === true ? " (fails the gate)" : "";
+    out.push(
+      paint(
+        s.fails === true ? "regressed" : "warn",
+        `smell ${plain(s.kind, 64)}${fails}: ${plain(s.evidence)}`,
+      ),
+    );
   }
   return out.length > 0 ? ["", ...out] : [];
 }

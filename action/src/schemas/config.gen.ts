@@ -27,6 +27,18 @@ export type Fraction = number | string;
  * A comparison and a quantity with its unit: "< 25ms", "<= 1.2µs", "> 200 MiB/s".
  */
 export type Limit = string;
+/**
+ * @maxItems 20
+ */
+export type SmellKinds = (
+  | "identical-timings"
+  | "flat-scaling"
+  | "complexity-change"
+  | "high-variance"
+  | "bimodal"
+  | "underpowered"
+  | "timer-resolution"
+)[];
 
 /**
  * benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.
@@ -119,6 +131,21 @@ export interface BenchgateConfig {
     p99?: Limit;
     max_regression?: number | string;
   }[];
+  /**
+   * Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.
+   */
+  smells?: {
+    ignore?: SmellKinds;
+    "fail-on"?: SmellKinds;
+    suites?: {
+      [k: string]:
+        | {
+            ignore?: SmellKinds;
+            "fail-on"?: SmellKinds;
+          }
+        | undefined;
+    };
+  };
 }
 export interface CriterionSuite {
   name: SuiteName;

@@ -225,7 +225,13 @@ export interface GoldenResult {
   diff?: string;
   message?: Text;
 }
+/**
+ * A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on.
+ */
 export interface Smell {
+  /**
+   * identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).
+   */
   kind: string;
   /**
    * @maxItems 1000
@@ -233,4 +239,9 @@ export interface Smell {
   benchmarks: string[];
   evidence: Text;
   hint?: Text;
+  suite?: string;
+  /**
+   * true when the config makes this kind fail the gate.
+   */
+  fails?: boolean;
 }

@@ -2024,7 +2024,7 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const report = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget or golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold.","enum":["rounds","single-run"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether the period (run-order) effect was estimated from AB and BA rounds and removed.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Estimated log-scale slowdown of whichever process ran first in a round; null if not estimable.","type":["number","null"],"minimum":-100,"maximum":100}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"}}},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget or golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold.","enum":["rounds","single-run"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether the period (run-order) effect was estimated from AB and BA rounds and removed.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Estimated log-scale slowdown of whichever process ran first in a round; null if not estimable.","type":["number","null"],"minimum":-100,"maximum":100}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10}}};
 const schema59 = {"type":"string","maxLength":2048};
 const schema60 = {"type":"number","minimum":0,"maximum":1};
 const schema61 = {"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10};
@@ -4206,7 +4206,7 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema110 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"}}};
+const schema110 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
 const pattern13 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4229,7 +4229,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "benchmarks")) || (key0 === "evidence")) || (key0 === "hint"))){
+if(!((((((key0 === "kind") || (key0 === "benchmarks")) || (key0 === "evidence")) || (key0 === "hint")) || (key0 === "suite")) || (key0 === "fails"))){
 validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4344,6 +4344,41 @@ var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.suite !== undefined){
+let data5 = data.suite;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(func2(data5) > 256){
+validate49.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fails !== undefined){
+const _errs16 = errors;
+if(typeof data.fails !== "boolean"){
+validate49.errors = [{instancePath:instancePath+"/fails",schemaPath:"#/properties/fails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -5701,19 +5736,20 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate51;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).","type":"integer","minimum":1,"maximum":100},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}}}};
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).","type":"integer","minimum":1,"maximum":100},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
 const schema114 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
 const schema115 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema128 = {"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
 const schema133 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
 const schema139 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const schema144 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
+const schema119 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
 const pattern14 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
 const pattern27 = new RegExp("^[^/\\\\]", "u");
 const pattern30 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
 const pattern32 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const schema118 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema119 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
 const pattern17 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const schema118 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 const pattern18 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
 const pattern19 = new RegExp("^[A-Za-z0-9_-]+$", "u");
 const pattern20 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
@@ -6578,7 +6614,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "version") || (key0 === "rounds")) || (key0 === "build")) || (key0 === "timeouts")) || (key0 === "suites")) || (key0 === "golden")) || (key0 === "statistics")) || (key0 === "budgets"))){
+if(!(func1.call(schema113.properties, key0))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8334,6 +8370,280 @@ var valid0 = _errs109 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.smells !== undefined){
+let data40 = data.smells;
+const _errs137 = errors;
+if(errors === _errs137){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+const _errs139 = errors;
+for(const key6 in data40){
+if(!(((key6 === "ignore") || (key6 === "fail-on")) || (key6 === "suites"))){
+validate51.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs139 === errors){
+if(data40.ignore !== undefined){
+let data41 = data40.ignore;
+const _errs140 = errors;
+const _errs141 = errors;
+if(errors === _errs141){
+if(Array.isArray(data41)){
+if(data41.length > 20){
+validate51.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid42 = true;
+const len6 = data41.length;
+for(let i6=0; i6<len6; i6++){
+let data42 = data41[i6];
+const _errs143 = errors;
+if(!(((((((data42 === "identical-timings") || (data42 === "flat-scaling")) || (data42 === "complexity-change")) || (data42 === "high-variance")) || (data42 === "bimodal")) || (data42 === "underpowered")) || (data42 === "timer-resolution"))){
+validate51.errors = [{instancePath:instancePath+"/smells/ignore/" + i6,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema144.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid42 = _errs143 === errors;
+if(!valid42){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid40 = _errs140 === errors;
+}
+else {
+var valid40 = true;
+}
+if(valid40){
+if(data40["fail-on"] !== undefined){
+let data43 = data40["fail-on"];
+const _errs144 = errors;
+const _errs145 = errors;
+if(errors === _errs145){
+if(Array.isArray(data43)){
+if(data43.length > 20){
+validate51.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid44 = true;
+const len7 = data43.length;
+for(let i7=0; i7<len7; i7++){
+let data44 = data43[i7];
+const _errs147 = errors;
+if(!(((((((data44 === "identical-timings") || (data44 === "flat-scaling")) || (data44 === "complexity-change")) || (data44 === "high-variance")) || (data44 === "bimodal")) || (data44 === "underpowered")) || (data44 === "timer-resolution"))){
+validate51.errors = [{instancePath:instancePath+"/smells/fail-on/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema144.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid44 = _errs147 === errors;
+if(!valid44){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid40 = _errs144 === errors;
+}
+else {
+var valid40 = true;
+}
+if(valid40){
+if(data40.suites !== undefined){
+let data45 = data40.suites;
+const _errs148 = errors;
+if(errors === _errs148){
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(Object.keys(data45).length > 100){
+validate51.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
+return false;
+}
+else {
+for(const key7 in data45){
+const _errs150 = errors;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof key7 === "string"){
+if(!pattern17.test(key7)){
+const err44 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key7};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+var valid45 = _errs150 === errors;
+if(!valid45){
+const err46 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+validate51.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid45){
+for(const key8 in data45){
+let data46 = data45[key8];
+const _errs154 = errors;
+if(errors === _errs154){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+const _errs156 = errors;
+for(const key9 in data46){
+if(!((key9 === "ignore") || (key9 === "fail-on"))){
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs156 === errors){
+if(data46.ignore !== undefined){
+let data47 = data46.ignore;
+const _errs157 = errors;
+const _errs158 = errors;
+if(errors === _errs158){
+if(Array.isArray(data47)){
+if(data47.length > 20){
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid50 = true;
+const len8 = data47.length;
+for(let i8=0; i8<len8; i8++){
+let data48 = data47[i8];
+const _errs160 = errors;
+if(!(((((((data48 === "identical-timings") || (data48 === "flat-scaling")) || (data48 === "complexity-change")) || (data48 === "high-variance")) || (data48 === "bimodal")) || (data48 === "underpowered")) || (data48 === "timer-resolution"))){
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema144.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid50 = _errs160 === errors;
+if(!valid50){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid48 = _errs157 === errors;
+}
+else {
+var valid48 = true;
+}
+if(valid48){
+if(data46["fail-on"] !== undefined){
+let data49 = data46["fail-on"];
+const _errs161 = errors;
+const _errs162 = errors;
+if(errors === _errs162){
+if(Array.isArray(data49)){
+if(data49.length > 20){
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid52 = true;
+const len9 = data49.length;
+for(let i9=0; i9<len9; i9++){
+let data50 = data49[i9];
+const _errs164 = errors;
+if(!(((((((data50 === "identical-timings") || (data50 === "flat-scaling")) || (data50 === "complexity-change")) || (data50 === "high-variance")) || (data50 === "bimodal")) || (data50 === "underpowered")) || (data50 === "timer-resolution"))){
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema144.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid52 = _errs164 === errors;
+if(!valid52){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid48 = _errs161 === errors;
+}
+else {
+var valid48 = true;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid47 = _errs154 === errors;
+if(!valid47){
+break;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid40 = _errs148 === errors;
+}
+else {
+var valid40 = true;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs137 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

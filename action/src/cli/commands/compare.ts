@@ -24,7 +24,7 @@ Options:
   --head FILE...        summaries of the head side (one or more)
   --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
   --markdown FILE       write the PR comment markdown; - for stdout
-  --config FILE         benchgate.yml (its statistics: and budgets: blocks)
+  --config FILE         benchgate.yml (its statistics:, budgets: and smells: blocks)
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
   --quiet               print nothing but errors (implied when --json or --markdown is -)
   -h, --help            show this help
@@ -36,6 +36,9 @@ Budgets (benchgate.yml, checked on the head side):
     - benchmark: "archive_write/*"    # glob over the full id; * also matches "/"
       p95: "< 25ms"
       max_regression: 5%              # fails only when the CI's lower end is above it
+
+Benchmark smells (docs/smells.md) are reported as warnings; benchgate.yml's smells: block can
+ignore kinds or make them fail the gate (smells: {fail-on: [flat-scaling]}).
 
 Exit codes: 0 pass or inconclusive, 1 regression confirmed or a budget broken (or inconclusive
 with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
@@ -81,7 +84,14 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
   const base = await load(baseFiles);
   const head = await load(headFiles);
 
-  const report = gateReport({ base, head, settings, budgets: rules, now: deps.now() });
+  const report = gateReport({
+    base,
+    head,
+    settings,
+    budgets: rules,
+    smells: config?.smells,
+    now: deps.now(),
+  });
 
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");

@@ -147,6 +147,7 @@ export async function runCommand(argv: readonly string[], deps: CliDeps): Promis
     settings,
     budgets,
     golden: outcome.golden,
+    smells: config.document.smells,
     now: deps.now(),
   });
   const reportFile = path.join(out, "report.json");
