@@ -11,6 +11,7 @@ import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { readSummaryFile } from "../action/src/schemas/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
+import { detectSmells } from "../action/src/smells/detect-smells.ts";
 import { ROOT, median, option, writeResult } from "./support.ts";
 
 const benchmarks = Number(option("benchmarks", "1000"));
@@ -41,6 +42,7 @@ try {
   const settings = resolveSettings();
   const pureMs: number[] = [];
   const loadMs: number[] = [];
+  const smellMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const base = await Promise.all(
@@ -58,8 +60,11 @@ try {
     const t1 = performance.now();
     const report = compare(base, head, { settings });
     const t2 = performance.now();
+    detectSmells({ base, head, report });
+    const t3 = performance.now();
     loadMs.push(t1 - t0);
     pureMs.push(t2 - t1);
+    smellMs.push(t3 - t2);
     if (i === 0)
       process.stderr.write(
         `verdict ${report.verdict}: ${report.counts.regressed} regressed of ${report.counts.total}\n`,
@@ -95,6 +100,7 @@ try {
     read_and_validate_ms_median: median(loadMs),
     compare_ms_median: median(pureMs),
     compare_ms_min: Math.min(...pureMs),
+    smells_ms_median: median(smellMs),
     cli_wall_ms_median: cliMedian ?? null,
     runs,
   };
