@@ -119,7 +119,7 @@ function smellLine(s: Smell): string {
   const suite = s.suite !== undefined && s.suite !== "" ? ` in ${code(s.suite, 64)}` : "";
   const mark = s.fails === true ? "❌" : "⚠️";
   const fails = s.fails === true ? " (configured to fail the gate)" : "";
-  return `${mark} **${text(s.kind, 64)}**${suite}${fails}: ${text(s.evidence)}${names}${hint}`;
+  return `${mark} **${text(s.kind, 64)}**${suite}${fails}: ${text(s.evidence, 600)}${names}${hint}`;
 }
 
 /** critcmp's familiar table, folded. The text is the tool's output on PR-controlled names. */
