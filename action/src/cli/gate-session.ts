@@ -1,0 +1,151 @@
+// The whole `benchgate run` session, shared by the CLI command and the GitHub action: the config
+// from the base commit, the runner, the decision, and the files in the output folder.
+import os from "node:os";
+import path from "node:path";
+import { resolveRunConfig, type RunConfig } from "../config/run-config.ts";
+import type { CompareSettings } from "../core/settings.ts";
+import { InputError } from "../errors.ts";
+import { renderComment, type CommentOptions } from "../render/comment.ts";
+import { critcmpFile } from "../runner/critcmp-step.ts";
+import { fileAtCommit, resolveCommit } from "../runner/git-worktrees.ts";
+import { Progress } from "../runner/progress.ts";
+import { runGate } from "../runner/run-gate.ts";
+import { describeTimings, StepTimings } from "../runner/step-timings.ts";
+import { MAX_BYTES, parseYamlText, readConfigFile } from "../schemas/read-document.ts";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import { validateConfig } from "../schemas/validate.ts";
+import type { CliDeps } from "./deps.ts";
+import { budgetRules, gateReport } from "./gate-report.ts";
+import { withFilter } from "../config/run-filter.ts";
+
+export interface SessionRequest {
+  readonly repo: string;
+  readonly baseRef: string;
+  readonly headRef: string;
+  readonly out: string;
+  readonly cacheDir: string;
+  /** A config file to use instead of the one in the base commit. */
+  readonly configFile?: string | undefined;
+  /** Path of the config inside the base commit (default benchgate.yml). */
+  readonly configPath?: string | undefined;
+  readonly rounds?: number | undefined;
+  /** Replaces every Criterion suite's filter and selects hyperfine commands by name. */
+  readonly filter?: string | undefined;
+  /** The statistics settings for this config (its statistics: block plus the caller's overrides). */
+  readonly settings: (config: RunConfig) => CompareSettings;
+  readonly quiet: boolean;
+  /** Extra options for the comment (the action's marker). */
+  readonly comment?: CommentOptions;
+}
+
+export interface SessionResult {
+  readonly config: RunConfig;
+  readonly report: BenchReport;
+  readonly markdown: string;
+  readonly reportFile: string;
+  readonly commentFile: string;
+  readonly progress: Progress;
+}
+
+export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
+  const explicit = env["BENCHGATE_CACHE_DIR"];
+  if (explicit !== undefined && explicit !== "") return explicit;
+  const xdg = env["XDG_CACHE_HOME"];
+  const base = xdg !== undefined && xdg !== "" ? xdg : path.join(os.homedir(), ".cache");
+  return path.join(base, "benchgate");
+}
+
+/** The config from `file`, else from the base commit, so a change cannot loosen its own gate. */
+export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Promise<RunConfig> {
+  const opts = {
+    needSuites: true,
+    ...(request.rounds === undefined ? {} : { rounds: request.rounds }),
+  };
+  if (request.configFile !== undefined)
+    return resolveRunConfig(
+      await readConfigFile(deps.reader, request.configFile),
+      request.configFile,
+      opts,
+    );
+  const configPath = request.configPath ?? "benchgate.yml";
+  const git = { proc: deps.system.proc, dirs: deps.system.dirs, env: deps.system.env };
+  const sha = await resolveCommit(request.repo, request.baseRef, git);
+  const text = await fileAtCommit(request.repo, sha, configPath, MAX_BYTES.config, git);
+  const source = `${configPath} at ${request.baseRef} (${sha.slice(0, 12)})`;
+  if (text === undefined)
+    throw new InputError(
+      `the base commit ${request.baseRef} (${sha.slice(0, 12)}) has no ${configPath}; commit one (benchgate init) or pass --config FILE`,
+    );
+  return resolveRunConfig(validateConfig(parseYamlText(text, source), source), source, opts);
+}
+
+export async function runSession(request: SessionRequest, deps: CliDeps): Promise<SessionResult> {
+  const { system } = deps;
+  const loaded = await loadRunConfig(request, deps);
+  const config = request.filter === undefined ? loaded : withFilter(loaded, request.filter);
+  const settings = request.settings(config);
+  const budgets = budgetRules(config.document, config.source);
+  const progress = new Progress(request.quiet ? () => undefined : deps.err, system.clock);
+  if (config.rounds < 3)
+    progress.warn(
+      `${config.rounds} round(s): too few to estimate noise; changes are only flagged beyond the unverified threshold`,
+    );
+  const { out } = request;
+  const timings = new StepTimings();
+  const interrupts = system.interrupts();
+  let outcome;
+  try {
+    outcome = await runGate(
+      {
+        repo: request.repo,
+        baseRef: request.baseRef,
+        headRef: request.headRef,
+        out,
+        cacheDir: request.cacheDir,
+        config,
+      },
+      {
+        proc: timings.wrap(system.proc),
+        dirs: system.dirs,
+        reader: deps.reader,
+        writer: deps.writer,
+        clock: system.clock,
+        sha256: system.sha256,
+        env: system.env,
+        signal: interrupts.signal,
+        progress,
+        environment: system.environment,
+      },
+    );
+  } finally {
+    interrupts.dispose();
+  }
+  progress.line("comparing");
+  const report = gateReport({
+    base: outcome.summaries.base,
+    head: outcome.summaries.head,
+    settings,
+    budgets,
+    golden: outcome.golden,
+    smells: config.document.smells,
+    now: deps.now(),
+  });
+  const reportFile = path.join(out, "report.json");
+  const commentFile = path.join(out, "comment.md");
+  await deps.writer.writeText(reportFile, JSON.stringify(report, null, 2) + "\n");
+  const critcmpTable = outcome.critcmp.table;
+  if (critcmpTable !== undefined) await deps.writer.writeText(critcmpFile(out), critcmpTable);
+  else progress.warn(`no critcmp table: ${outcome.critcmp.note ?? "unknown reason"}`);
+  const markdown = renderComment(report, {
+    ...request.comment,
+    ...(critcmpTable === undefined ? {} : { critcmpTable }),
+  });
+  await deps.writer.writeText(commentFile, markdown);
+  const timing = timings.document(progress.elapsedMs());
+  await deps.writer.writeText(
+    path.join(out, "timings.json"),
+    JSON.stringify(timing, null, 2) + "\n",
+  );
+  progress.line(describeTimings(timing));
+  return { config, report, markdown, reportFile, commentFile, progress };
+}
