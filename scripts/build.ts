@@ -1,4 +1,5 @@
-// Bundles the CLI into one ESM file with esbuild (dist/ is built, not committed).
+// Bundles the CLI and the GitHub action into one ESM file each with esbuild (dist/ is built, not
+// committed: workflows in this repository build it before `uses: ./action`).
 import { build } from "esbuild";
 import { chmod } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -6,10 +7,20 @@ import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The CLI and the GitHub action (action/action.yml runs dist/benchgate-action.js). */
+const ENTRIES = [
+  { entry: "action/src/cli/index.ts", out: "dist/benchgate.js" },
+  { entry: "action/src/action/index.ts", out: "dist/benchgate-action.js" },
+] as const;
+
 export async function buildAll(): Promise<void> {
-  const outfile = path.join(root, "dist/benchgate.js");
+  for (const { entry, out } of ENTRIES) await buildOne(entry, out);
+}
+
+async function buildOne(entry: string, out: string): Promise<void> {
+  const outfile = path.join(root, out);
   await build({
-    entryPoints: [path.join(root, "action/src/cli/index.ts")],
+    entryPoints: [path.join(root, entry)],
     outfile,
     bundle: true,
     platform: "node",
@@ -28,5 +39,5 @@ export async function buildAll(): Promise<void> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildAll();
-  console.log("built dist/benchgate.js");
+  console.log(`built ${ENTRIES.map((e) => e.out).join(", ")}`);
 }

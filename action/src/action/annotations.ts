@@ -1,0 +1,33 @@
+// Error annotations for what a reviewer must act on: broken budgets, changed golden outputs and
+// confirmed regressions. Pure; the texts are the report's own, already bounded.
+import type { BenchReport } from "../schemas/report.gen.ts";
+
+export interface Annotation {
+  readonly title: string;
+  readonly message: string;
+}
+
+const MAX_ANNOTATIONS = 10;
+
+export function gateAnnotations(report: BenchReport): Annotation[] {
+  const out: Annotation[] = [];
+  for (const b of report.budgets)
+    if (!b.ok)
+      out.push({
+        title: "benchgate: budget broken",
+        message: `${b.benchmark}: ${b.rule}${b.message === undefined ? "" : ` — ${b.message}`}`,
+      });
+  for (const g of report.golden)
+    if (!g.ok)
+      out.push({
+        title: "benchgate: golden output changed",
+        message: `${g.name}: ${g.message ?? "changed"}`,
+      });
+  for (const e of report.benchmarks)
+    if (e.verdict === "regressed" && e.change !== null)
+      out.push({
+        title: "benchgate: regression",
+        message: `${e.id}: +${(e.change * 100).toFixed(1)} % (CI ${e.ci === null ? "n/a" : e.ci.map((x) => `${(x * 100).toFixed(1)} %`).join(" … ")})`,
+      });
+  return out.slice(0, MAX_ANNOTATIONS);
+}

@@ -1,0 +1,25 @@
+// The action's bundle entry (dist/benchgate-action.js): wiring only.
+import { nodeDeps } from "../cli/node-deps.ts";
+import { actionsIO } from "../io/actions-io.ts";
+import { nodeFileReader } from "../io/node-files.ts";
+import { octokitGitHub } from "../io/octokit-github.ts";
+import { runAction } from "./main.ts";
+
+await runAction({
+  io: actionsIO,
+  env: process.env,
+  reader: nodeFileReader,
+  github: (config) =>
+    octokitGitHub({
+      token: config.token,
+      owner: config.github.owner,
+      repo: config.github.repo,
+      baseUrl: config.github.apiUrl,
+      log: actionsIO.warning,
+    }),
+  cli: {
+    ...nodeDeps,
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stdout.write(text),
+  },
+});

@@ -1,0 +1,69 @@
+// The action's composition root and its one catch (house style P1, P9): inputs read once, the
+// event parsed, then authorize or gate. A regression is a verdict (the step fails after the
+// comment, summary and check are out); only a crash is an exception.
+import { authorize } from "../bot/authorize.ts";
+import type { CliDeps } from "../cli/deps.ts";
+import { InputError, ToolError } from "../errors.ts";
+import type { GitHubPort } from "../github/github-port.ts";
+import type { FileReader } from "../ports.ts";
+import { readActionConfig, type ActionConfig } from "./action-config.ts";
+import type { ActionIO } from "./action-io.ts";
+import { parseEvent } from "./event.ts";
+import { runGateMode } from "./gate.ts";
+import { parseJsonText } from "../schemas/parse-json.ts";
+
+/** GitHub's own payloads are far smaller; a larger file is not one. */
+const MAX_EVENT_BYTES = 25 * 1024 * 1024;
+
+export interface ActionDeps {
+  readonly io: ActionIO;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly reader: FileReader;
+  readonly github: (config: ActionConfig) => GitHubPort;
+  readonly cli: CliDeps;
+}
+
+export async function runAction(deps: ActionDeps): Promise<void> {
+  const { io } = deps;
+  try {
+    const config = readActionConfig(io.input, deps.env);
+    const text = await deps.reader.readText(config.github.eventPath, MAX_EVENT_BYTES);
+    const event = parseEvent(
+      config.github.eventName,
+      parseJsonText(text, "GITHUB_EVENT_PATH", { maxChars: MAX_EVENT_BYTES, maxDepth: 64 }),
+    );
+    const github = deps.github(config);
+    if (config.mode === "authorize") {
+      if (event.kind !== "comment")
+        throw new InputError(
+          `mode: authorize runs on issue_comment events, not ${config.github.eventName}`,
+        );
+      const result = await authorize(event, github, { botUserId: config.botUserId, log: io.info });
+      io.info(`authorize: ${result.why}`);
+      io.setOutput("run", result.run ? "true" : "false");
+      io.setOutput("head-sha", result.headSha ?? "");
+      io.setOutput("base-sha", result.baseSha ?? "");
+      io.setOutput("pr-number", result.prNumber === undefined ? "" : String(result.prNumber));
+      io.setOutput("comment-id", result.commentId === undefined ? "" : String(result.commentId));
+      io.setOutput("rounds", result.rounds === undefined ? "" : String(result.rounds));
+      io.setOutput("filter", result.filter ?? "");
+      return;
+    }
+    const outcome = await runGateMode(config, event, github, io, deps.cli);
+    if (outcome.failed)
+      io.fail(
+        `benchgate: the gate failed (${outcome.verdict}); see the PR comment or the job summary`,
+      );
+  } catch (error) {
+    const message =
+      error instanceof InputError
+        ? error.describe()
+        : error instanceof ToolError
+          ? `${error.message}${error.details === undefined ? "" : `\n${error.details}`}`
+          : error instanceof Error
+            ? `${error.name}: ${error.message}`
+            : String(error);
+    io.setOutput("verdict", "error");
+    io.fail(`benchgate: ${message}`);
+  }
+}

@@ -1,0 +1,207 @@
+// The command grammar (security.md §7 A11) and the authorize funnel (A1–A8, A10, A13) against an
+// in-memory GitHub.
+import { describe, expect, it } from "vitest";
+import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
+import type { CommentEvent } from "../action/event.ts";
+import { findAcceptance } from "../github/acceptance.ts";
+import { authorize } from "./authorize.ts";
+import { parseCommand } from "./parse-command.ts";
+
+describe("parseCommand", () => {
+  it.each([
+    ["/rebench", { kind: "rebench" }],
+    ["/rebench  \r\n", { kind: "rebench" }],
+    ["\n\n/rebench\nthanks!", { kind: "rebench" }],
+    ["/rebench parse/.*", { kind: "rebench", filter: "parse/.*" }],
+    ["/rebench rounds=7", { kind: "rebench", rounds: 7 }],
+    ["/rebench ^parse rounds=3", { kind: "rebench", filter: "^parse", rounds: 3 }],
+    [
+      "/benchgate accept known cost of the new parser",
+      { kind: "accept", reason: "known cost of the new parser" },
+    ],
+  ])("accepts %j", (body, expected) => {
+    expect(parseCommand(body)).toEqual(expected);
+  });
+
+  it.each([
+    "not /rebench",
+    "> /rebench",
+    "```\n/rebench\n```",
+    "`/rebench`",
+    "<!-- /rebench -->",
+    "／rebench",
+    "/rebenchmark",
+    "please /rebench",
+    "",
+  ])("ignores %j", (body) => {
+    expect(parseCommand(body)).toEqual({ kind: "ignored" });
+  });
+
+  it.each([
+    "/rebench;rm -rf /",
+    "/rebench rounds=0",
+    "/rebench rounds=51",
+    "/rebench rounds=3 rounds=4",
+    "/rebench a b",
+    "/rebench foo=bar",
+    "/rebench \u202Eparse",
+    "/rebench\u200B",
+    "/benchgate accept",
+    "/benchgate merge",
+  ])("answers %j with the usage", (body) => {
+    expect(parseCommand(body).kind).toBe("invalid");
+  });
+
+  it("looks only at the start of a 65,536-character body, quickly", () => {
+    const body = `/rebench\n${"x".repeat(65_536)}`;
+    const t0 = performance.now();
+    expect(parseCommand(body)).toEqual({ kind: "rebench" });
+    expect(parseCommand("a".repeat(100_000) + "!").kind).toBe("ignored");
+    expect(performance.now() - t0).toBeLessThan(1000); // generous: linear work on 165 KB
+  });
+});
+
+const HEAD = "a".repeat(40);
+const NEWER = "c".repeat(40);
+const BASE = "b".repeat(40);
+
+function setup(
+  permission: "admin" | "maintain" | "write" | "triage" | "read" | "none" | Error = "write",
+): FakeGitHub {
+  const gh = fakeGitHub();
+  gh.permissions.set("alice", permission);
+  gh.pulls.set(7, {
+    number: 7,
+    state: "open",
+    draft: false,
+    locked: false,
+    merged: false,
+    headSha: HEAD,
+    baseSha: BASE,
+    headRepo: "fork/repo",
+    baseRepo: "o/r",
+    title: "t",
+    commits: [BASE, HEAD],
+  });
+  return gh;
+}
+
+function comment(body: string, extra: Partial<CommentEvent> = {}): CommentEvent {
+  return {
+    kind: "comment",
+    action: "created",
+    isPullRequest: true,
+    issueNumber: 7,
+    commentId: 55,
+    body,
+    author: { id: 100, login: "alice", type: "User" },
+    ...extra,
+  };
+}
+
+const run = (gh: FakeGitHub, event: CommentEvent) =>
+  authorize(event, gh, { botUserId: BOT.id, log: () => {} });
+
+describe("authorize", () => {
+  it("A5: a writer's /rebench pins the head SHA read now, with 👀 then 🚀", async () => {
+    const gh = setup("write");
+    const result = await run(gh, comment("/rebench parse rounds=3"));
+    expect(result).toMatchObject({
+      run: true,
+      headSha: HEAD,
+      baseSha: BASE,
+      prNumber: 7,
+      commentId: 55,
+      rounds: 3,
+      filter: "parse",
+    });
+    expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "rocket"]);
+  });
+
+  it("A13: a push after the command does not change the pinned SHA", async () => {
+    const gh = setup("admin");
+    const result = await run(gh, comment("/rebench"));
+    const pr = gh.pulls.get(7);
+    if (pr !== undefined)
+      gh.pulls.set(7, { ...pr, headSha: NEWER, commits: [...pr.commits, NEWER] });
+    expect(result.headSha).toBe(HEAD);
+  });
+
+  it.each(["maintain", "admin"] as const)("A5: %s may run commands", async (p) => {
+    expect((await run(setup(p), comment("/rebench"))).run).toBe(true);
+  });
+
+  it.each(["read", "triage", "none"] as const)(
+    "A4: %s is denied, with one reply however often asked",
+    async (p) => {
+      const gh = setup(p);
+      expect((await run(gh, comment("/rebench"))).run).toBe(false);
+      expect((await run(gh, comment("/rebench"))).run).toBe(false);
+      const replies = gh.comments.filter((c) => c.body.includes("benchgate:denied"));
+      expect(replies).toHaveLength(1);
+      expect(replies[0]?.body).not.toMatch(/@alice/); // no mention ping
+    },
+  );
+
+  it("A6: author_association is never consulted: the API's answer decides", async () => {
+    // The event carries no association at all here; a MEMBER with read is denied like anyone.
+    expect((await run(setup("read"), comment("/rebench"))).run).toBe(false);
+  });
+
+  it("A8: a failing permission endpoint denies (fail closed)", async () => {
+    const gh = setup(new Error("500 Internal Server Error"));
+    const result = await run(gh, comment("/rebench"));
+    expect(result.run).toBe(false);
+    expect(gh.reactions.map((r) => r.reaction)).toContain("-1");
+  });
+
+  it("A1–A3: plain issues, edits, deletions and bots are ignored without any API call", async () => {
+    for (const event of [
+      comment("/rebench", { isPullRequest: false }),
+      comment("/rebench", { action: "edited" }),
+      comment("/rebench", { action: "deleted" }),
+      comment("/rebench", { author: { id: BOT.id, login: BOT.login, type: "Bot" } }),
+      comment("/rebench", { author: { id: 5, login: "renovate[bot]", type: "Bot" } }),
+      comment("nice work"),
+    ]) {
+      const gh = setup("admin");
+      expect((await run(gh, event)).run).toBe(false);
+      expect(gh.reactions).toEqual([]);
+      expect(gh.comments).toEqual([]);
+    }
+  });
+
+  it("A10: a closed or locked pull request is refused", async () => {
+    const gh = setup("admin");
+    const pr = gh.pulls.get(7);
+    if (pr !== undefined) gh.pulls.set(7, { ...pr, state: "closed" });
+    expect((await run(gh, comment("/rebench"))).run).toBe(false);
+  });
+
+  it("a malformed command from a writer gets the usage, not a run", async () => {
+    const gh = setup("write");
+    expect((await run(gh, comment("/rebench rounds=99"))).run).toBe(false);
+    expect(gh.comments[0]?.body).toContain("usage:");
+  });
+
+  it("/benchgate accept records who accepted which SHA and why, and passes the check", async () => {
+    const gh = setup("maintain");
+    const result = await run(gh, comment("/benchgate accept the new <b>parser</b> is worth it"));
+    expect(result.run).toBe(false);
+    const record = findAcceptance(gh.comments, BOT.id, HEAD);
+    expect(record).toMatchObject({ sha: HEAD, login: "alice", userId: 100 });
+    expect(record?.reason).not.toContain("<b>");
+    expect(gh.checks.map((c) => c.conclusion)).toEqual(["success"]);
+    expect(findAcceptance(gh.comments, BOT.id, NEWER)).toBeUndefined();
+  });
+
+  it("an acceptance record in a comment not written by the bot is never honoured", async () => {
+    const gh = setup("write");
+    await run(gh, comment("/benchgate accept ok"));
+    const forged = gh.comments.map((c) => ({
+      ...c,
+      author: { id: 999, login: "mallory", type: "User" },
+    }));
+    expect(findAcceptance(forged, BOT.id, HEAD)).toBeUndefined();
+  });
+});

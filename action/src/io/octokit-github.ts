@@ -1,0 +1,221 @@
+// GitHubPort on Octokit, built once with the retry and throttling plugins (house style P6):
+// rate limits and secondary limits wait as GitHub asks (retry-after / reset) and retry a few
+// times; 5xx and network errors are retried, except on creating a comment, where a retry after
+// an ambiguous failure could post a duplicate (the sticky-comment logic re-lists instead).
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import {
+  GitHubError,
+  type CheckConclusion,
+  type CheckOutput,
+  type GitHubPort,
+  type IssueComment,
+  type Permission,
+} from "../github/github-port.ts";
+
+const BenchgateOctokit = Octokit.plugin(retry, throttling);
+
+export interface OctokitOptions {
+  readonly token: string;
+  readonly owner: string;
+  readonly repo: string;
+  /** https://api.github.com, or GITHUB_API_URL (GHES, tests). */
+  readonly baseUrl: string;
+  readonly log: (text: string) => void;
+  /** Rate-limit retries before giving up (default 3). */
+  readonly maxRetries?: number;
+}
+
+const PERMISSIONS: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
+
+function wrap(what: string, error: unknown): GitHubError {
+  const status = (error as { status?: unknown }).status;
+  const message = error instanceof Error ? error.message : String(error);
+  return new GitHubError(`${what}: ${message}`, typeof status === "number" ? status : undefined, {
+    cause: error,
+  });
+}
+
+export function octokitGitHub(options: OctokitOptions): GitHubPort {
+  const maxRetries = options.maxRetries ?? 3;
+  const octokit = new BenchgateOctokit({
+    auth: options.token,
+    baseUrl: options.baseUrl,
+    userAgent: "benchgate",
+    log: { debug: () => {}, info: () => {}, warn: options.log, error: options.log },
+    retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+    throttle: {
+      onRateLimit: (
+        after: number,
+        req: { method: string; url: string },
+        _o: unknown,
+        count: number,
+      ) => {
+        options.log(
+          `GitHub rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
+        );
+        return count < maxRetries;
+      },
+      onSecondaryRateLimit: (
+        after: number,
+        req: { method: string; url: string },
+        _o: unknown,
+        count: number,
+      ) => {
+        options.log(
+          `GitHub secondary rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
+        );
+        return count < maxRetries;
+      },
+    },
+  });
+  const repo = { owner: options.owner, repo: options.repo };
+  const toComment = (c: {
+    id: number;
+    body?: string | undefined;
+    created_at: string;
+    user: { id: number; login: string; type: string } | null;
+  }): IssueComment => ({
+    id: c.id,
+    body: c.body ?? "",
+    createdAt: c.created_at,
+    author: { id: c.user?.id ?? 0, login: c.user?.login ?? "", type: c.user?.type ?? "" },
+  });
+
+  return {
+    async listComments(issue) {
+      try {
+        const all = await octokit.paginate(octokit.rest.issues.listComments, {
+          ...repo,
+          issue_number: issue,
+          per_page: 100,
+        });
+        return all.map(toComment);
+      } catch (error) {
+        throw wrap(`listing comments of #${issue}`, error);
+      }
+    },
+    async createComment(issue, body) {
+      try {
+        const { data } = await octokit.rest.issues.createComment({
+          ...repo,
+          issue_number: issue,
+          body,
+          request: { retries: 0 },
+        });
+        return toComment(data);
+      } catch (error) {
+        throw wrap(`commenting on #${issue}`, error);
+      }
+    },
+    async updateComment(commentId, body) {
+      try {
+        await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body });
+      } catch (error) {
+        throw wrap(`updating comment ${commentId}`, error);
+      }
+    },
+    async addReaction(commentId, content) {
+      try {
+        await octokit.rest.reactions.createForIssueComment({
+          ...repo,
+          comment_id: commentId,
+          content,
+        });
+      } catch (error) {
+        throw wrap(`reacting to comment ${commentId}`, error);
+      }
+    },
+    async permission(username) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          ...repo,
+          username,
+        });
+        const permission = PERMISSIONS.find((p) => p === data.permission);
+        if (permission === undefined)
+          throw new Error(`unexpected permission ${JSON.stringify(data.permission)}`);
+        return { permission, roleName: data.role_name };
+      } catch (error) {
+        throw wrap(`reading ${username}'s permission`, error);
+      }
+    },
+    async getPull(number) {
+      try {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+        return {
+          number: data.number,
+          state: data.state === "open" ? "open" : "closed",
+          draft: data.draft === true,
+          locked: data.locked,
+          merged: data.merged,
+          headSha: data.head.sha,
+          baseSha: data.base.sha,
+          headRepo: data.head.repo?.full_name ?? "",
+          baseRepo: data.base.repo.full_name,
+          title: data.title,
+        };
+      } catch (error) {
+        throw wrap(`reading pull request #${number}`, error);
+      }
+    },
+    async pullCommits(number) {
+      try {
+        const commits = await octokit.paginate(octokit.rest.pulls.listCommits, {
+          ...repo,
+          pull_number: number,
+          per_page: 100,
+        });
+        return commits.map((c) => c.sha);
+      } catch (error) {
+        throw wrap(`listing the commits of #${number}`, error);
+      }
+    },
+    async createCheck(headSha, name, output: CheckOutput) {
+      try {
+        const { data } = await octokit.rest.checks.create({
+          ...repo,
+          name,
+          head_sha: headSha,
+          status: "in_progress",
+          output,
+        });
+        return data.id;
+      } catch (error) {
+        throw wrap(`creating the ${name} check`, error);
+      }
+    },
+    async completeCheck(checkId, conclusion: CheckConclusion, output) {
+      try {
+        await octokit.rest.checks.update({
+          ...repo,
+          check_run_id: checkId,
+          status: "completed",
+          conclusion,
+          output,
+        });
+      } catch (error) {
+        throw wrap(`completing check ${checkId}`, error);
+      }
+    },
+    async listChecks(headSha, name) {
+      try {
+        const { data } = await octokit.rest.checks.listForRef({
+          ...repo,
+          ref: headSha,
+          check_name: name,
+          per_page: 100,
+        });
+        return data.check_runs.map((c) => ({
+          id: c.id,
+          headSha: c.head_sha,
+          status: c.status,
+          conclusion: c.conclusion,
+        }));
+      } catch (error) {
+        throw wrap(`listing the ${name} checks of ${headSha.slice(0, 12)}`, error);
+      }
+    },
+  };
+}

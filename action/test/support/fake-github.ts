@@ -1,0 +1,93 @@
+// An in-memory GitHubPort for unit tests of the bot and gate logic (the HTTP-level tests use the
+// OpenAPI-validating local server instead). Records every write.
+/* eslint-disable @typescript-eslint/require-await -- the fake implements an async port synchronously */
+import {
+  GitHubError,
+  type CheckRun,
+  type GitHubPort,
+  type IssueComment,
+  type Permission,
+  type PullRequest,
+  type Reaction,
+} from "../../src/github/github-port.ts";
+
+export const BOT = { id: 41898282, login: "github-actions[bot]", type: "Bot" } as const;
+
+export interface FakeGitHub extends GitHubPort {
+  comments: IssueComment[];
+  reactions: { commentId: number; reaction: Reaction }[];
+  checks: (CheckRun & { output?: unknown })[];
+  permissions: Map<string, Permission | Error>;
+  pulls: Map<number, PullRequest & { commits: string[] }>;
+  writes: string[];
+  /** Fail the next createComment with this status, after storing the comment when `stored`. */
+  failNextCreate?: { status: number; stored: boolean } | undefined;
+}
+
+export function fakeGitHub(): FakeGitHub {
+  let nextId = 1000;
+  const fake: FakeGitHub = {
+    comments: [],
+    reactions: [],
+    checks: [],
+    permissions: new Map(),
+    pulls: new Map(),
+    writes: [],
+    async listComments() {
+      return [...fake.comments];
+    },
+    async createComment(_issue, body) {
+      const comment: IssueComment = {
+        id: nextId++,
+        body,
+        author: BOT,
+        createdAt: new Date(0).toISOString(),
+      };
+      const failure = fake.failNextCreate;
+      fake.failNextCreate = undefined;
+      if (failure !== undefined) {
+        if (failure.stored) fake.comments.push(comment);
+        throw new GitHubError("injected", failure.status);
+      }
+      fake.comments.push(comment);
+      fake.writes.push(`create ${comment.id}`);
+      return comment;
+    },
+    async updateComment(id, body) {
+      const i = fake.comments.findIndex((c) => c.id === id);
+      if (i < 0) throw new GitHubError("not found", 404);
+      fake.comments[i] = { ...(fake.comments[i] as IssueComment), body };
+      fake.writes.push(`update ${id}`);
+    },
+    async addReaction(commentId, reaction) {
+      fake.reactions.push({ commentId, reaction });
+    },
+    async permission(username) {
+      const p = fake.permissions.get(username);
+      if (p === undefined) throw new GitHubError("Not Found", 404);
+      if (p instanceof Error) throw p;
+      return { permission: p, roleName: p };
+    },
+    async getPull(number) {
+      const pr = fake.pulls.get(number);
+      if (pr === undefined) throw new GitHubError("Not Found", 404);
+      return pr;
+    },
+    async pullCommits(number) {
+      return fake.pulls.get(number)?.commits ?? [];
+    },
+    async createCheck(headSha) {
+      const id = nextId++;
+      fake.checks.push({ id, headSha, status: "in_progress", conclusion: null });
+      return id;
+    },
+    async completeCheck(id, conclusion, output) {
+      const i = fake.checks.findIndex((c) => c.id === id);
+      fake.checks[i] = { ...(fake.checks[i] as CheckRun), status: "completed", conclusion, output };
+    },
+    async listChecks(headSha) {
+      return fake.checks.filter((c) => c.headSha === headSha);
+    },
+  };
+  return fake;
+}
