@@ -97,3 +97,10 @@ describe("gateTarget", () => {
     ).toThrow(/no previous commit/);
   });
 });
+
+describe("half a pinned target", () => {
+  it("base-sha without head-sha is an error, not a silent fall-back to the event", () => {
+    const half = readActionConfig(reader({ "github-token": "t", "base-sha": A }), ENV);
+    expect(() => gateTarget(half, { kind: "other", name: "issue_comment" })).toThrow("go together");
+  });
+});

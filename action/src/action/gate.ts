@@ -11,6 +11,7 @@ import { findAcceptance, type Acceptance } from "../github/acceptance.ts";
 import type { CheckConclusion, GitHubPort } from "../github/github-port.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { settingsFrom } from "../cli/settings-input.ts";
+import { codeBlock } from "../render/code-block.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { CHECK_NAME } from "../bot/authorize.ts";
 import type { ActionConfig } from "./action-config.ts";
@@ -29,6 +30,8 @@ export interface GateTarget {
 /** What to benchmark: the inputs (a pinned /rebench run) win over the event. */
 export function gateTarget(config: ActionConfig, event: GateEvent): GateTarget {
   const pr = config.prNumber ?? (event.kind === "pull_request" ? event.number : undefined);
+  if ((config.baseSha === undefined) !== (config.headSha === undefined))
+    throw new InputError("inputs 'base-sha' and 'head-sha' go together: give both or neither");
   if (config.baseSha !== undefined && config.headSha !== undefined)
     return {
       baseSha: config.baseSha,
@@ -88,6 +91,33 @@ export async function runGateMode(
   } catch (error) {
     warn("could not create the check run", error);
   }
+  // No comparison could be made: the check must not stay "in progress" for ever, nor the
+  // /rebench command go unanswered. runAction then reports the error and fails the step.
+  const finishOnError = async (error: unknown): Promise<void> => {
+    const message =
+      error instanceof InputError
+        ? error.describe()
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    if (checkId !== undefined) {
+      try {
+        await github.completeCheck(checkId, "failure", {
+          title: "error",
+          summary: `benchgate could not compare the commits:\n\n${codeBlock(message, { language: "text" }).markdown}`,
+        });
+      } catch (completeError) {
+        warn("could not complete the check run", completeError);
+      }
+    }
+    if (config.commandCommentId !== undefined) {
+      try {
+        await github.addReaction(config.commandCommentId, "-1");
+      } catch (reactError) {
+        warn("could not react to the command", reactError);
+      }
+    }
+  };
   const repo = path.resolve(config.github.workspace);
   const session = await runSession(
     {
@@ -109,7 +139,10 @@ export async function runGateMode(
       comment: { marker: GATE_MARKER },
     },
     cli,
-  );
+  ).catch(async (error: unknown) => {
+    await finishOnError(error);
+    throw error;
+  });
   const { report } = session;
   let markdown = session.markdown;
   let accepted: Acceptance | undefined;

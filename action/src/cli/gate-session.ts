@@ -74,7 +74,7 @@ export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Pro
   const source = `${configPath} at ${request.baseRef} (${sha.slice(0, 12)})`;
   if (text === undefined)
     throw new InputError(
-      `the base commit ${request.baseRef} (${sha.slice(0, 12)}) has no ${configPath}; commit one (benchgate init) or pass --config FILE`,
+      `the base commit ${request.baseRef} (${sha.slice(0, 12)}) has no ${configPath}; commit one (benchgate init), or point to another file (the CLI's --config, the action's config input)`,
     );
   return resolveRunConfig(validateConfig(parseYamlText(text, source), source), source, opts);
 }

@@ -12,8 +12,24 @@ function stringEnv(): Record<string, string> {
   return env;
 }
 
-export function nodeSystem(): SystemDeps {
-  const env = stringEnv();
+/**
+ * Credentials the runner gives the action that benchmarked code must never see: the action's
+ * inputs (the GitHub token among them) and the runner's own tokens. A child process inherits
+ * only what is left. (Code running as the same user can still read the parent's initial
+ * environment from /proc; docs/action.md says what that means for fork PRs.)
+ */
+export function withoutCredentials(env: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env))
+    if (
+      !/^(INPUT_|ACTIONS_(RUNTIME|ID_TOKEN_REQUEST|CACHE|RESULTS)_|GITHUB_TOKEN$|GH_TOKEN$)/.test(k)
+    )
+      kept[k] = v;
+  return kept;
+}
+
+export function nodeSystem(options: { scrubCredentials?: boolean } = {}): SystemDeps {
+  const env = options.scrubCredentials === true ? withoutCredentials(stringEnv()) : stringEnv();
   return {
     proc: nodeProcess,
     dirs: nodeDirs,

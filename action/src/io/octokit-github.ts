@@ -43,7 +43,8 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
     auth: options.token,
     baseUrl: options.baseUrl,
     userAgent: "benchgate",
-    log: { debug: () => {}, info: () => {}, warn: options.log, error: options.log },
+    // Octokit's own warnings repeat what our error messages say; keep only its errors.
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: options.log },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
     throttle: {
       onRateLimit: (
