@@ -6,6 +6,7 @@ import { EXIT, type CliDeps } from "./deps.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { goldenCommand } from "./commands/golden.ts";
+import { initCommand } from "./commands/init.ts";
 import { runCommand } from "./commands/run.ts";
 import { validateCommand } from "./commands/validate.ts";
 
@@ -29,6 +30,7 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
   ],
   ["run", { run: runCommand, summary: "benchmark two commits in interleaved rounds and decide" }],
   ["golden", { run: goldenCommand, summary: "check or update the golden output checksums" }],
+  ["init", { run: initCommand, summary: "write the gate's workflows and a starter benchgate.yml" }],
 ]);
 
 export function usage(): string {

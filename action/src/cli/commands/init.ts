@@ -1,0 +1,139 @@
+// benchgate init: sets a repository up for the gate: the three workflows and a starter
+// benchgate.yml (SPEC §3.7, docs/workflows.md). The texts come from action/src/init/, the same
+// templates benchgate's own .github/workflows are generated from.
+import path from "node:path";
+import { InputError } from "../../errors.ts";
+import { benchTargets } from "../../init/cargo-benches.ts";
+import { starterConfig } from "../../init/starter-config.ts";
+import {
+  DEFAULT_ACTION_REF,
+  DEFAULT_BRANCH,
+  DEFAULT_RUNNER_LABELS,
+  isPinnedActionRef,
+  renderWorkflows,
+} from "../../init/workflows.ts";
+import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { EXIT, type CliDeps } from "../deps.ts";
+
+export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner-labels A,B] [--bench NAME...]
+
+Sets a Rust repository up for benchgate by writing
+  .github/workflows/benchgate-pr.yml       pull requests from this repository, on your runner
+  .github/workflows/benchgate-command.yml  /rebench and /benchgate accept in PR comments
+  .github/workflows/benchgate-main.yml     every push to the default branch
+  benchgate.yml                            one Criterion suite per bench target, and examples
+Existing files are not overwritten without --force.
+
+Options:
+  --dir DIR              the repository's root (default: the current directory)
+  --action-ref REF       the action: owner/repo/path@REF (default: ${DEFAULT_ACTION_REF}).
+                         Pin it to a full 40-hex commit SHA: a tag can be moved to other code
+  --runner-labels A,B    labels of the self-hosted benchmark runner
+                         (default: ${DEFAULT_RUNNER_LABELS.join(",")})
+  --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
+  --bench NAME...        Criterion bench targets (default: every [[bench]] with harness = false
+                         in DIR/Cargo.toml)
+  --workflows-only       write only the workflows (e.g. to update them), not benchgate.yml
+  --force                overwrite existing files
+  -h, --help             show this help
+
+Exit codes: 0 written, 2 bad usage or a file already exists (nothing is written then).`;
+
+const CONFIG_FILE = "benchgate.yml";
+const MAX_CARGO_TOML_BYTES = 1024 * 1024;
+
+const NEXT_STEPS = `
+Next steps:
+  1. Register a self-hosted runner for this repository (or a runner group that only it may use)
+     with the labels above, on a dedicated machine: no secrets, nothing else of value on it.
+  2. Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate; see its
+     docs/runner-host.md), and run the runner service on the isolated cores.
+  3. Settings → Actions: require approval for all outside contributors; keep the default
+     GITHUB_TOKEN read-only.
+  4. Branch protection (or a ruleset) for the default branch: require the "benchgate" check.
+  5. CODEOWNERS: maintainers review benchgate.yml, baselines/ and .github/.
+  6. Commit, push, open a pull request. A fork's pull request runs only after a maintainer
+     comments /rebench; benchgate reads benchgate.yml from the base, so it gates from the
+     first pull request after this one is merged.`;
+
+async function detectBenches(dir: string, deps: CliDeps): Promise<readonly string[]> {
+  const file = path.join(dir, "Cargo.toml");
+  if ((await deps.reader.kindOf(file)) === undefined) {
+    deps.err(
+      `benchgate: no Cargo.toml in ${dir}: benchgate.yml gets no suites (use --bench NAME)\n`,
+    );
+    return [];
+  }
+  const found = benchTargets(await deps.reader.readText(file, MAX_CARGO_TOML_BYTES));
+  for (const { name, reason } of found.skipped)
+    deps.err(`benchgate: skipping [[bench]] ${JSON.stringify(name)}: ${reason}\n`);
+  if (found.benches.length === 0)
+    deps.err(
+      `benchgate: no Criterion bench target in ${file} (in a workspace, name them with --bench and add package: to each suite)\n`,
+    );
+  return found.benches;
+}
+
+export async function initCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const args = parseArgs(argv, {
+    dir: { kind: "string" },
+    "action-ref": { kind: "string" },
+    "runner-labels": { kind: "string" },
+    "default-branch": { kind: "string" },
+    bench: { kind: "variadic" },
+    "workflows-only": { kind: "boolean" },
+    force: { kind: "boolean" },
+    help: { kind: "boolean", short: "h" },
+  });
+  if (booleanFlag(args, "help")) {
+    deps.out(INIT_HELP + "\n");
+    return EXIT.pass;
+  }
+  if (args.positionals.length > 0)
+    throw new InputError(`init takes no arguments, got ${JSON.stringify(args.positionals[0])}`);
+  const dir = stringFlag(args, "dir") ?? deps.system.cwd;
+  if ((await deps.reader.kindOf(dir)) !== "dir")
+    throw new InputError("--dir is not a directory", { source: dir });
+  const labels = stringFlag(args, "runner-labels");
+  const options = {
+    actionRef: stringFlag(args, "action-ref") ?? DEFAULT_ACTION_REF,
+    runnerLabels:
+      labels === undefined
+        ? DEFAULT_RUNNER_LABELS
+        : labels
+            .split(",")
+            .map((label) => label.trim())
+            .filter((label) => label !== ""),
+    defaultBranch: stringFlag(args, "default-branch") ?? DEFAULT_BRANCH,
+  };
+  const files = new Map(renderWorkflows(options));
+  const withConfig = !booleanFlag(args, "workflows-only");
+
+  // Check every file before writing any, so a refusal leaves the repository as it was.
+  if (!booleanFlag(args, "force")) {
+    const existing: string[] = [];
+    for (const file of [...files.keys(), ...(withConfig ? [CONFIG_FILE] : [])])
+      if ((await deps.reader.kindOf(path.join(dir, file))) !== undefined) existing.push(file);
+    if (existing.length > 0)
+      throw new InputError(
+        `refusing to overwrite ${existing.join(", ")} (use --force to replace them)`,
+        { source: dir },
+      );
+  }
+  if (withConfig) {
+    const given = listFlag(args, "bench");
+    const benches = given.length > 0 ? given : await detectBenches(dir, deps);
+    files.set(CONFIG_FILE, starterConfig({ benches }));
+  }
+  await deps.system.dirs.ensure(path.join(dir, ".github/workflows"));
+  for (const [file, text] of files) {
+    await deps.writer.writeText(path.join(dir, file), text);
+    deps.out(`wrote ${path.join(dir, file)}\n`);
+  }
+  if (!isPinnedActionRef(options.actionRef))
+    deps.err(
+      `benchgate: warning: ${options.actionRef} is not pinned to a commit SHA; use owner/repo/action@<40-hex SHA> (a tag can be moved to other code)\n`,
+    );
+  deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n${NEXT_STEPS}\n`);
+  return EXIT.pass;
+}

@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { benchTargets } from "./cargo-benches.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("benchTargets", () => {
+  it("finds the example crates' Criterion benches", () => {
+    for (const [crate, bench] of [
+      ["examples/demo-crate", "demo"],
+      ["examples/tiny-bench", "tiny"],
+    ] as const) {
+      const toml = readFileSync(path.join(ROOT, crate, "Cargo.toml"), "utf8");
+      expect(benchTargets(toml)).toEqual({ benches: [bench], skipped: [] });
+    }
+  });
+
+  it("keeps file order, drops duplicates, reads single-quoted names, comments and CRLF", () => {
+    const toml = [
+      "[package]",
+      'name = "not-a-bench"',
+      "",
+      "[[bench]]  # the parser",
+      "name = 'parse'",
+      "harness = false # Criterion",
+      "",
+      "[[ bench ]]",
+      "harness = false",
+      'name = "render"',
+      "[[bench]]",
+      'name = "parse"',
+      "harness = false",
+    ].join("\r\n");
+    expect(benchTargets(toml)).toEqual({ benches: ["parse", "render"], skipped: [] });
+  });
+
+  it("skips libtest benches and names no target can have, saying why", () => {
+    const toml = [
+      "[[bench]]",
+      'name = "libtest"',
+      "[[bench]]",
+      'name = "has space"',
+      "harness = false",
+      "[[bench]]",
+      "harness = false",
+    ].join("\n");
+    const found = benchTargets(toml);
+    expect(found.benches).toEqual([]);
+    expect(found.skipped.map((s) => s.name)).toEqual(["libtest", "has space"]);
+    expect(found.skipped[0]?.reason).toContain("harness = false");
+  });
+
+  it("ends a bench table at the next table, and ignores keys of other tables", () => {
+    const toml = [
+      "[[bench]]",
+      'name = "a"',
+      "[dependencies]",
+      "harness = false",
+      "[[bin]]",
+      'name = "b"',
+      "harness = false",
+    ].join("\n");
+    expect(benchTargets(toml).benches).toEqual([]);
+  });
+
+  it("does not read tables out of multi-line strings", () => {
+    const toml = [
+      "[package]",
+      'description = """',
+      "[[bench]]",
+      'name = "fake"',
+      "harness = false",
+      '"""',
+      "readme = '''",
+      "[[bench]]",
+      "'''",
+      "[[bench]]",
+      'name = "real"',
+      "harness = false",
+    ].join("\n");
+    expect(benchTargets(toml).benches).toEqual(["real"]);
+  });
+
+  it("is quick on a large file", () => {
+    const toml = '[[bench]]\nname = "x"\nharness = false\n'.repeat(20_000) + "#".repeat(100_000);
+    const started = performance.now();
+    expect(benchTargets(toml).benches).toEqual(["x"]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,30 @@
+// The third-party actions benchgate's workflows use, each pinned to a full commit SHA: a tag can
+// be moved to other code after review, a commit cannot (security reference §7 G4, T27). The
+// release each SHA belongs to is kept beside it as the `# vX.Y.Z` comment that Dependabot and
+// Renovate update together with the SHA. docs/workflows.md says where each SHA was checked.
+
+export const PINNED_ACTIONS = {
+  checkout: {
+    action: "actions/checkout",
+    sha: "9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0",
+    version: "v7.0.0",
+  },
+  setupNode: {
+    action: "actions/setup-node",
+    sha: "48b55a011bda9f5d6aeb4c2d9c7362e8dae4041e",
+    version: "v6.4.0",
+  },
+  uploadArtifact: {
+    action: "actions/upload-artifact",
+    sha: "043fb46d1a93c77aae656e7c1c64a875d1fc6a0a",
+    version: "v7.0.1",
+  },
+} as const;
+
+export type PinnedAction = keyof typeof PINNED_ACTIONS;
+
+/** The `uses:` value with its version comment, e.g. `actions/checkout@9c09… # v7.0.0`. */
+export function pinnedUses(name: PinnedAction): string {
+  const pin = PINNED_ACTIONS[name];
+  return `${pin.action}@${pin.sha} # ${pin.version}`;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { format } from "prettier";
+import { parse } from "yaml";
+import { resolveRunConfig } from "../config/run-config.ts";
+import { InputError } from "../errors.ts";
+import { validateConfig } from "../schemas/validate.ts";
+import { starterConfig } from "./starter-config.ts";
+
+function load(text: string): ReturnType<typeof validateConfig> {
+  return validateConfig(parse(text) as unknown, "benchgate.yml");
+}
+
+describe("starterConfig", () => {
+  it("writes one runnable Criterion suite per bench target", () => {
+    const text = starterConfig({ benches: ["parse", "render_html"] });
+    const config = load(text);
+    expect(config.version).toBe(1);
+    expect(config.rounds).toBe(5);
+    expect(config.suites).toEqual([
+      {
+        name: "parse",
+        kind: "criterion",
+        bench: "parse",
+        args: ["--warm-up-time", "1", "--measurement-time", "3"],
+      },
+      {
+        name: "render_html",
+        kind: "criterion",
+        bench: "render_html",
+        args: ["--warm-up-time", "1", "--measurement-time", "3"],
+      },
+    ]);
+    // What `benchgate run` would do with it: no error about suites, rounds or timeouts.
+    expect(() => resolveRunConfig(config, "benchgate.yml", { needSuites: true })).not.toThrow();
+  });
+
+  it("keeps hyperfine, build, golden, budgets and statistics as commented examples", () => {
+    const text = starterConfig({ benches: ["demo"] });
+    for (const key of ["kind: hyperfine", "build:", "golden:", "budgets:", "statistics:"])
+      expect(text).toMatch(new RegExp(`^\\s*# .*${key}`, "m"));
+    expect(Object.keys(load(text)).sort()).toEqual(["rounds", "suites", "version"]);
+  });
+
+  it("without bench targets is still valid, with the suites to add commented out", () => {
+    const text = starterConfig({ benches: [] });
+    const config = load(text);
+    expect(config.suites).toBeUndefined();
+    expect(text).toContain("# suites:");
+    expect(text).toContain("benchgate init --bench NAME");
+  });
+
+  it("turns target names into distinct suite names, quoting what YAML would not keep a string", () => {
+    const config = load(starterConfig({ benches: ["True", "_x", "x", "X-Y", "1e5", "null"] }));
+    expect(config.suites?.map((s) => [s.name, "bench" in s ? s.bench : undefined])).toEqual([
+      ["true", "True"],
+      ["x", "_x"],
+      ["x-2", "x"],
+      ["x-y", "X-Y"],
+      ["1e5", "1e5"],
+      ["null", "null"],
+    ]);
+  });
+
+  it("refuses a name that no bench target can have", () => {
+    expect(() => starterConfig({ benches: ["a b"] })).toThrow(InputError);
+    expect(() => starterConfig({ benches: ["x: y"] })).toThrow(/not a target name/);
+  });
+
+  it("is already formatted as prettier formats YAML, at 80 and 100 columns", async () => {
+    for (const benches of [[], ["demo", "other"]]) {
+      const text = starterConfig({ benches });
+      for (const printWidth of [80, 100])
+        expect(await format(text, { parser: "yaml", printWidth })).toBe(text);
+    }
+  });
+});

@@ -1,0 +1,129 @@
+// The commented starter benchgate.yml that `benchgate init` writes: one Criterion suite per bench
+// target, and everything else (hyperfine, build, golden outputs, budgets, the decision rule) as
+// commented-out examples, so the file is valid as written (schemas/config.v1.schema.json) and
+// shows what can be added. Pure.
+import { InputError } from "../errors.ts";
+import { BENCH_NAME } from "./cargo-benches.ts";
+import { yamlScalar } from "./yaml-scalar.ts";
+
+export interface StarterOptions {
+  /** Criterion bench target names (`cargo bench --bench NAME`). */
+  readonly benches: readonly string[];
+}
+
+const MAX_SUITE_NAME = 64;
+
+/** A suite name (schema: `^[a-z0-9][a-z0-9_-]{0,63}$`, also a folder name) for a target name. */
+function suiteName(bench: string, taken: ReadonlySet<string>): string {
+  const base =
+    bench
+      .toLowerCase()
+      .replace(/^[_-]+/, "")
+      .slice(0, MAX_SUITE_NAME) || "bench";
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const name = base.slice(0, MAX_SUITE_NAME - suffix.length) + suffix;
+    if (!taken.has(name)) return name;
+  }
+}
+
+const HEADER = [
+  "# benchgate.yml: what benchgate benchmarks and how it decides. Written by `benchgate init`.",
+  "#",
+  "# benchgate reads this file from the BASE commit of every comparison, so a pull request cannot",
+  "# loosen its own gate: a change here takes effect once it is merged. Paths are relative to the",
+  "# repository root. Check a change with `benchgate validate benchgate.yml`; every key is",
+  "# described in benchgate's docs/run.md and schemas/config.v1.schema.json.",
+  "version: 1",
+  "",
+  "# Interleaved rounds of base and head (base first in odd rounds, head first in even ones); at",
+  "# least 3 for a verified verdict. More rounds narrow the interval around each change.",
+  "rounds: 5",
+  "",
+] as const;
+
+const HYPERFINE_NOTE =
+  "A command-line program timed by hyperfine, one process per run (start-up included):";
+const HYPERFINE_EXAMPLE = [
+  "- name: cli",
+  "  kind: hyperfine",
+  "  warmup: 3",
+  "  runs: 20",
+  "  commands:",
+  "    - name: help",
+  '      command: "{target}/release/my-cli --help"',
+] as const;
+
+const OTHER_EXAMPLES = [
+  "",
+  "# Binaries that hyperfine suites and golden commands call, built once per side before the",
+  "# first round ({target} is that side's CARGO_TARGET_DIR). argv lists, never shell strings:",
+  "# build:",
+  '#   - ["cargo", "build", "--release", "--bin", "my-cli"]',
+  "",
+  "# Golden outputs: each command's stdout and exit code must hash to its line in the checksums",
+  "# file (sha256sum format). `benchgate golden update` writes it and the expected texts:",
+  "# golden:",
+  "#   checksums: baselines/checksums.sha256",
+  "#   outputs: baselines/golden",
+  "#   commands:",
+  "#     - name: cli-help",
+  '#       command: ["{target}/release/my-cli", "--help"]',
+  "",
+  "# Budgets: absolute limits on the head side, by benchmark-id glob. A rule that matches no",
+  "# benchmark fails the gate, so a typo cannot switch a budget off:",
+  "# budgets:",
+  '#   - benchmark: "parse/*"',
+  '#     median: "< 2ms"',
+  "#     max_regression: 5%",
+  "",
+  "# The decision rule (benchgate's docs/statistics.md); these are the defaults:",
+  "# statistics:",
+  "#   fail-threshold: 3%",
+  "#   noise-floor: 1%",
+  "#   q: 0.05",
+] as const;
+
+/** The starter benchgate.yml text; throws InputError for a name no bench target can have. */
+export function starterConfig(options: StarterOptions): string {
+  const taken = new Set<string>();
+  const suites: string[] = [];
+  for (const bench of options.benches) {
+    if (!BENCH_NAME.test(bench))
+      throw new InputError(
+        `bench target ${JSON.stringify(bench)} is not a target name (letters, digits, _ and -)`,
+      );
+    const name = suiteName(bench, taken);
+    taken.add(name);
+    suites.push(
+      `  - name: ${yamlScalar(name)}`,
+      "    kind: criterion",
+      `    bench: ${yamlScalar(bench)}`,
+      '    args: ["--warm-up-time", "1", "--measurement-time", "3"]',
+    );
+  }
+  const body =
+    suites.length > 0
+      ? [
+          "suites:",
+          "  # One suite per Criterion bench target: `cargo bench --bench NAME -- ARGS`, with",
+          "  # --save-baseline and --noplot added by benchgate. Short Criterion runs are enough:",
+          "  # the interleaved rounds, not long runs, make the verdict sound. In a workspace, add",
+          "  # `package: CRATE` (cargo bench -p CRATE).",
+          ...suites,
+          `  # ${HYPERFINE_NOTE}`,
+          ...HYPERFINE_EXAMPLE.map((line) => `  # ${line}`),
+        ]
+      : [
+          "# No Criterion bench target was found (a [[bench]] in Cargo.toml with harness = false).",
+          "# benchgate needs at least one suite; `benchgate init --bench NAME` writes them:",
+          "# suites:",
+          "#   - name: micro",
+          "#     kind: criterion",
+          "#     bench: my_bench",
+          `#   # ${HYPERFINE_NOTE}`,
+          ...HYPERFINE_EXAMPLE.map((line) => `#   ${line}`),
+        ];
+  return `${[...HEADER, ...body, ...OTHER_EXAMPLES].join("\n")}\n`;
+}

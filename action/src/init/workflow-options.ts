@@ -1,0 +1,72 @@
+// What the gate workflows are rendered from, and the checks that keep each value from changing
+// a workflow's meaning: everything here ends up inside YAML that GitHub runs with a token, so
+// only plain names and refs are accepted (no spaces, quotes, newlines or `${{ }}`). Pure.
+import { InputError } from "../errors.ts";
+
+export interface WorkflowOptions {
+  /** `owner/repo[/path]@ref` (pin a 40-hex commit SHA), or `./path` in benchgate's own repository. */
+  readonly actionRef: string;
+  readonly runnerLabels: readonly string[];
+  readonly defaultBranch: string;
+}
+
+export const WORKFLOW_PATHS = {
+  pr: ".github/workflows/benchgate-pr.yml",
+  command: ".github/workflows/benchgate-command.yml",
+  main: ".github/workflows/benchgate-main.yml",
+} as const;
+
+export const DEFAULT_ACTION_REF = "benchgate/benchgate/action@v0";
+export const DEFAULT_RUNNER_LABELS = ["self-hosted", "linux", "x64", "benchgate"] as const;
+export const DEFAULT_BRANCH = "main";
+
+/**
+ * Where a local action's repository (`./action`: benchgate's own) is checked out from a trusted
+ * commit and built. The subject under test is checked out at the workspace root and may be a
+ * fork's commit; running *its* copy of the action with a write token would hand that token to
+ * the code being measured, so the gate always runs the default branch's (or base's) code.
+ */
+export const HARNESS_DIR = ".benchgate/harness";
+
+const REMOTE_REF =
+  /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}(?:\/[A-Za-z0-9._-]{1,100}){0,10}@[A-Za-z0-9._/-]{1,200}$/;
+const LOCAL_REF = /^\.\/[A-Za-z0-9._-]{1,100}(?:\/[A-Za-z0-9._-]{1,100}){0,10}$/;
+const PINNED_REF = /@[0-9a-f]{40}$/;
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const BRANCH = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
+
+export function isLocalActionRef(ref: string): boolean {
+  return ref.startsWith("./");
+}
+
+/** A remote reference pinned to a full commit SHA, the only kind a tag move cannot change. */
+export function isPinnedActionRef(ref: string): boolean {
+  return isLocalActionRef(ref) || PINNED_REF.test(ref);
+}
+
+/** Throws InputError naming the first option that is not safe to write into a workflow. */
+export function checkWorkflowOptions(options: WorkflowOptions): void {
+  const ref = options.actionRef;
+  const local = isLocalActionRef(ref);
+  if (
+    !(local ? LOCAL_REF.test(ref) : REMOTE_REF.test(ref)) ||
+    ref.split(/[/@]/).some((part) => part === ".." || (part === "." && !local))
+  ) {
+    throw new InputError(
+      `action ref ${JSON.stringify(ref)} is not owner/repo[/path]@ref or ./path (letters, digits, . _ - / only: no spaces, quotes or \${{ }})`,
+    );
+  }
+  if (options.runnerLabels.length === 0 || options.runnerLabels.length > 10)
+    throw new InputError(
+      "runner labels: give 1 to 10 labels, e.g. self-hosted,linux,x64,benchgate",
+    );
+  for (const label of options.runnerLabels) {
+    if (!LABEL.test(label))
+      throw new InputError(
+        `runner label ${JSON.stringify(label)} is not a label (letters, digits, . _ - only)`,
+      );
+  }
+  const branch = options.defaultBranch;
+  if (!BRANCH.test(branch) || /\.\.|\/\/|\/$|\.lock$|\.$/.test(branch))
+    throw new InputError(`default branch ${JSON.stringify(branch)} is not a branch name`);
+}

@@ -1,0 +1,133 @@
+// `benchgate init` through the real CLI, in throw-away directories.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { validateConfig } from "../src/schemas/validate.ts";
+import { DEFAULT_ACTION_REF, WORKFLOW_PATHS } from "../src/init/workflows.ts";
+import { ROOT, expectInputError, runCli } from "./support/cli.ts";
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "benchgate-init-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+function freshDir(cargoToml?: string): string {
+  const dir = path.join(scratch, `repo-${++n}`);
+  mkdirSync(dir);
+  if (cargoToml !== undefined) writeFileSync(path.join(dir, "Cargo.toml"), cargoToml);
+  return dir;
+}
+const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), "utf8");
+const PINNED = `my-org/benchgate/action@${"c".repeat(40)}`;
+const ALL_FILES = [...Object.values(WORKFLOW_PATHS), "benchgate.yml"];
+
+describe("benchgate init", () => {
+  it("writes the workflows and a valid benchgate.yml with the crate's Criterion benches", () => {
+    const dir = freshDir(read(path.join(ROOT, "examples/demo-crate"), "Cargo.toml"));
+    const r = runCli(["init", "--dir", dir, "--action-ref", PINNED]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const file of ALL_FILES) expect(r.stdout).toContain(`wrote ${path.join(dir, file)}`);
+    expect(r.stdout).toMatch(/Next steps:[\s\S]*self-hosted runner[\s\S]*"benchgate" check/);
+    expect(r.stdout).toContain("prepare-runner-host.sh");
+    expect(r.stderr).toBe("");
+    const config = validateConfig(parse(read(dir, "benchgate.yml")) as unknown, "benchgate.yml");
+    expect(config.suites).toEqual([expect.objectContaining({ kind: "criterion", bench: "demo" })]);
+    expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${PINNED}\n`);
+  });
+
+  it("takes --bench, --runner-labels and --default-branch", () => {
+    const dir = freshDir();
+    const r = runCli([
+      "init",
+      "--dir",
+      dir,
+      "--action-ref",
+      PINNED,
+      "--runner-labels",
+      "self-hosted, linux,bench-1",
+      "--default-branch",
+      "trunk",
+      "--bench",
+      "parse",
+      "render",
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, WORKFLOW_PATHS.main)).toContain("branches: [trunk]");
+    expect(read(dir, WORKFLOW_PATHS.pr)).toContain("runs-on: [self-hosted, linux, bench-1]");
+    expect(read(dir, "benchgate.yml")).toMatch(/bench: parse[\s\S]*bench: render/);
+  });
+
+  it("warns when the action is not pinned to a commit, and says when no bench was found", () => {
+    const dir = freshDir('[package]\nname = "x"\n');
+    const r = runCli(["init", "--dir", dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${DEFAULT_ACTION_REF}\n`);
+    expect(r.stderr).toContain("is not pinned to a commit SHA");
+    expect(r.stderr).toContain("no Criterion bench target");
+    expect(read(dir, "benchgate.yml")).toContain("# suites:");
+  });
+
+  it("refuses to overwrite, naming the files and writing nothing; --force replaces them", () => {
+    const dir = freshDir();
+    mkdirSync(path.join(dir, ".github/workflows"), { recursive: true });
+    writeFileSync(path.join(dir, WORKFLOW_PATHS.main), "mine\n");
+    writeFileSync(path.join(dir, "benchgate.yml"), "version: 1\n");
+    const refused = expectInputError(runCli(["init", "--dir", dir, "--action-ref", PINNED]));
+    expect(refused).toContain(`refusing to overwrite ${WORKFLOW_PATHS.main}, benchgate.yml`);
+    expect(existsSync(path.join(dir, WORKFLOW_PATHS.pr))).toBe(false);
+    expect(read(dir, WORKFLOW_PATHS.main)).toBe("mine\n");
+
+    const forced = runCli([
+      "init",
+      "--dir",
+      dir,
+      "--action-ref",
+      PINNED,
+      "--force",
+      "--bench",
+      "b",
+    ]);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(read(dir, WORKFLOW_PATHS.main)).toContain("name: benchgate-main");
+    expect(read(dir, "benchgate.yml")).toContain("bench: b");
+  });
+
+  it("--workflows-only leaves benchgate.yml alone", () => {
+    const dir = freshDir();
+    writeFileSync(path.join(dir, "benchgate.yml"), "version: 1\n");
+    const r = runCli(["init", "--dir", dir, "--action-ref", PINNED, "--workflows-only"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, "benchgate.yml")).toBe("version: 1\n");
+    expect(existsSync(path.join(dir, WORKFLOW_PATHS.command))).toBe(true);
+  });
+
+  it("rejects bad usage with one error line", () => {
+    const dir = freshDir();
+    const cases: [string[], RegExp][] = [
+      [["--action-ref", "x/y@${{ github.head_ref }}"], /action ref/],
+      [["--action-ref", "x/y@v1 --force"], /action ref/],
+      [["--runner-labels", "a b"], /runner label/],
+      [["--runner-labels", " , "], /runner labels/],
+      [["--default-branch", "a..b"], /default branch/],
+      [["--bench", "no good"], /bench target/],
+      [["extra"], /no arguments/],
+      [["--what"], /unknown option/],
+    ];
+    for (const [args, message] of cases)
+      expect(expectInputError(runCli(["init", "--dir", dir, ...args]), args.join(" "))).toMatch(
+        message,
+      );
+    expect(expectInputError(runCli(["init", "--dir", path.join(dir, "nope")]))).toMatch(
+      /not a directory/,
+    );
+    expect(existsSync(path.join(dir, ".github"))).toBe(false);
+  });
+
+  it("has --help and is listed in benchgate --help", () => {
+    const help = runCli(["init", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: benchgate init");
+    expect(help.stdout).toContain("--action-ref REF");
+    expect(runCli(["--help"]).stdout).toMatch(/^ {2}init {6}/m);
+  });
+});

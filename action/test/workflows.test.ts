@@ -1,0 +1,230 @@
+// Static checks on every workflow this repository runs and on what `benchgate init` writes
+// (security reference §7 G1–G8), then actionlint and zizmor over both.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { PINNED_ACTIONS } from "../src/init/pinned-actions.ts";
+import { DEFAULT_BRANCH, DEFAULT_RUNNER_LABELS, renderWorkflows } from "../src/init/workflows.ts";
+import { findTools, lintAll, lintRepo } from "../../scripts/lint-workflows.ts";
+import { ROOT } from "./support/cli.ts";
+
+type Json = Record<string, unknown>;
+const WORKFLOWS_DIR = path.join(ROOT, ".github/workflows");
+const THIS_REPO = {
+  actionRef: "./action",
+  runnerLabels: DEFAULT_RUNNER_LABELS,
+  defaultBranch: DEFAULT_BRANCH,
+};
+
+const repoFiles = readdirSync(WORKFLOWS_DIR)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort()
+  .map((name) => ({
+    name: `.github/workflows/${name}`,
+    text: readFileSync(path.join(WORKFLOWS_DIR, name), "utf8"),
+  }));
+const initFiles = [
+  ...renderWorkflows({ ...THIS_REPO, actionRef: `owner/repo/action@${"b".repeat(40)}` }),
+].map(([name, text]) => ({ name: `init: ${name}`, text }));
+const ALL = [...repoFiles, ...initFiles];
+
+function obj(value: unknown): Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Json)
+    : {};
+}
+function triggers(doc: Json): string[] {
+  const on = doc["on"];
+  if (typeof on === "string") return [on];
+  if (Array.isArray(on)) return on.map(String);
+  return Object.keys(obj(on));
+}
+function jobsOf(doc: Json): [string, Json][] {
+  return Object.entries(obj(doc["jobs"])).map(([id, job]) => [id, obj(job)]);
+}
+function stepsOf(job: Json): Json[] {
+  return Array.isArray(job["steps"]) ? job["steps"].map(obj) : [];
+}
+function labels(job: Json): string[] {
+  const runsOn = job["runs-on"];
+  return (Array.isArray(runsOn) ? runsOn : [runsOn]).map(String);
+}
+
+describe.each(ALL)("$name", ({ text }) => {
+  const doc = obj(parse(text) as unknown);
+  const jobs = jobsOf(doc);
+
+  it("G1: declares top-level permissions that grant nothing beyond read, and never write-all", () => {
+    expect(doc).toHaveProperty("permissions");
+    const top = doc["permissions"];
+    expect(typeof top === "string" ? top : Object.values(obj(top))).not.toContain("write");
+    expect(text).not.toMatch(/write-all/);
+    for (const [, job] of jobs) expect(job["permissions"]).not.toBe("write-all");
+  });
+
+  it("G2: uses no pull_request_target or workflow_run, and no unsafe checkout opt-in", () => {
+    expect(triggers(doc)).not.toContain("pull_request_target");
+    expect(triggers(doc)).not.toContain("workflow_run");
+    expect(text).not.toContain("allow-unsafe-pr-checkout");
+    if (triggers(doc).includes("issue_comment")) {
+      // A comment job checks out nothing but the trusted default branch and the pinned commit.
+      for (const [, job] of jobs)
+        for (const step of stepsOf(job))
+          if (String(step["uses"]).startsWith("actions/checkout@"))
+            expect(["${{ needs.authorize.outputs.head-sha }}", "${{ github.sha }}"]).toContain(
+              obj(step["with"])["ref"],
+            );
+    }
+  });
+
+  it("G3: puts no untrusted ${{ }} inside any run:", () => {
+    const untrusted =
+      /\$\{\{\s*(?:github\.event\.|github\.head_ref|inputs\.|steps\.[^}]*\.outputs\.|needs\.[^}]*\.outputs\.)/;
+    for (const [, job] of jobs)
+      for (const step of stepsOf(job))
+        if (typeof step["run"] === "string") expect(step["run"]).not.toMatch(untrusted);
+  });
+
+  it("G4: pins every action that is not local to a 40-hex commit, with its version", () => {
+    for (const [, job] of jobs) {
+      for (const step of stepsOf(job)) {
+        const uses = step["uses"];
+        if (typeof uses !== "string" || uses.startsWith("./")) continue;
+        expect(uses).toMatch(/^[A-Za-z0-9-]+\/[A-Za-z0-9._/-]+@[0-9a-f]{40}$/);
+      }
+    }
+    for (const line of text.split("\n").filter((l) => /^\s*(?:- )?uses: (?!\.\/)/.test(l)))
+      if (!line.includes("owner/repo/action@"))
+        expect(line).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+  });
+
+  it("G4: uses the same pinned commit of each action everywhere", () => {
+    for (const pin of Object.values(PINNED_ACTIONS))
+      for (const match of text.matchAll(new RegExp(`${pin.action}@([0-9a-f]{40})`, "g")))
+        expect(match[1]).toBe(pin.sha);
+  });
+
+  it("G5: never persists checkout credentials", () => {
+    for (const [, job] of jobs)
+      for (const step of stepsOf(job))
+        if (String(step["uses"]).startsWith("actions/checkout@"))
+          expect(obj(step["with"])["persist-credentials"]).toBe(false);
+  });
+
+  it("G6: reaches the self-hosted runner only from a guarded job, and times out every job", () => {
+    for (const [id, job] of jobs) {
+      expect(job["timeout-minutes"], id).toEqual(expect.any(Number));
+      if (!labels(job).includes("self-hosted")) continue;
+      const on = triggers(doc);
+      const pushToDefault =
+        on.length === 1 &&
+        on[0] === "push" &&
+        JSON.stringify(obj(obj(doc["on"])["push"])["branches"]) ===
+          JSON.stringify([DEFAULT_BRANCH]);
+      const sameRepoPr =
+        on.length === 1 &&
+        on[0] === "pull_request" &&
+        job["if"] === "github.event.pull_request.head.repo.full_name == github.repository";
+      const authorized =
+        job["needs"] === "authorize" && job["if"] === "needs.authorize.outputs.run == 'true'";
+      expect(pushToDefault || sameRepoPr || authorized, `${id} runs on self-hosted unguarded`).toBe(
+        true,
+      );
+    }
+  });
+
+  it("G7: writes no if: whose ${{ }} leaves text outside it (always true)", () => {
+    const conditions = jobs.flatMap(([, job]) => [job["if"], ...stepsOf(job).map((s) => s["if"])]);
+    for (const condition of conditions) {
+      if (typeof condition !== "string" || !condition.includes("${{")) continue;
+      expect(condition).toMatch(/^\$\{\{[^\n]*\}\}$/);
+      expect(condition.indexOf("${{", 1)).toBe(-1);
+    }
+    // A block scalar keeps its trailing newline unless it strips it (|- or >-).
+    expect(text).not.toMatch(/\bif:\s*[|>][+0-9]*\s*(?:#.*)?$/m);
+  });
+});
+
+describe("this repository's gate workflows", () => {
+  it("are exactly what `benchgate init --action-ref ./action` writes", () => {
+    for (const [file, text] of renderWorkflows(THIS_REPO))
+      expect(readFileSync(path.join(ROOT, file), "utf8"), file).toBe(text);
+  });
+
+  it("pass only inputs action/action.yml declares, and read only outputs it sets", () => {
+    const action = obj(
+      parse(readFileSync(path.join(ROOT, "action/action.yml"), "utf8")) as unknown,
+    );
+    const inputs = Object.keys(obj(action["inputs"]));
+    const outputs = Object.keys(obj(action["outputs"]));
+    for (const { name, text } of initFiles) {
+      for (const [, job] of jobsOf(obj(parse(text) as unknown))) {
+        for (const step of stepsOf(job)) {
+          if (!String(step["uses"]).startsWith("owner/repo/action@")) continue;
+          for (const input of Object.keys(obj(step["with"]))) expect(inputs, name).toContain(input);
+        }
+        for (const value of Object.values(obj(job["outputs"])))
+          expect(outputs).toContain(
+            /steps\.authorize\.outputs\.([a-z-]+)/.exec(String(value))?.[1],
+          );
+      }
+    }
+  });
+});
+
+describe("actionlint and zizmor", () => {
+  const tools = findTools();
+  const missing = tools.actionlint === undefined || tools.zizmor === undefined;
+  const inCi = (process.env["CI"] ?? "") !== "";
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "benchgate-workflows-test-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("are installed (scripts/setup.sh) wherever CI runs", () => {
+    if (!inCi && missing)
+      console.warn("actionlint/zizmor missing: run bash scripts/setup.sh; the lint tests skip");
+    if (inCi) {
+      expect(tools.actionlint, "actionlint").toBeTypeOf("string");
+      expect(tools.zizmor, "zizmor").toBeTypeOf("string");
+    }
+  });
+
+  it.skipIf(missing && !inCi)(
+    "report nothing on .github/workflows and on benchgate init's output",
+    () => {
+      const results = lintAll({ actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" });
+      expect(results).toHaveLength(4);
+      for (const r of results) expect(r.ok, `${r.tool} on ${r.target}:\n${r.output}`).toBe(true);
+    },
+  );
+
+  it.skipIf(missing && !inCi)(
+    "do report a workflow with an injection and an unpinned action",
+    () => {
+      mkdirSync(path.join(scratch, ".github/workflows"), { recursive: true });
+      writeFileSync(
+        path.join(scratch, ".github/workflows/bad.yml"),
+        [
+          "on: pull_request",
+          "jobs:",
+          "  x:",
+          "    runs-on: ubuntu-latest",
+          "    steps:",
+          "      - uses: actions/checkout@v4",
+          '      - run: echo "${{ github.event.pull_request.title }}"',
+          "",
+        ].join("\n"),
+      );
+      const results = lintRepo(scratch, "bad", {
+        actionlint: tools.actionlint ?? "",
+        zizmor: tools.zizmor ?? "",
+      });
+      const zizmor = results.find((r) => r.tool === "zizmor");
+      expect(zizmor?.ok).toBe(false);
+      expect(zizmor?.output).toMatch(/template-injection/);
+      expect(zizmor?.output).toMatch(/unpinned-uses|artipacked/);
+      expect(results.find((r) => r.tool === "actionlint")?.ok).toBe(false);
+    },
+  );
+});
