@@ -25,6 +25,10 @@ export interface OctokitOptions {
   readonly log: (text: string) => void;
   /** Rate-limit retries before giving up (default 3). */
   readonly maxRetries?: number;
+  /** Per request attempt; a stalled API must not outlive the job (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Longest rate-limit wait worth sitting out; beyond it the call fails (default 120 s). */
+  readonly maxWaitSeconds?: number;
 }
 
 const PERMISSIONS: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
@@ -39,6 +43,8 @@ function wrap(what: string, error: unknown): GitHubError {
 
 export function octokitGitHub(options: OctokitOptions): GitHubPort {
   const maxRetries = options.maxRetries ?? 3;
+  const maxWait = options.maxWaitSeconds ?? 120;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const octokit = new BenchgateOctokit({
     auth: options.token,
     baseUrl: options.baseUrl,
@@ -56,7 +62,7 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
         options.log(
           `GitHub rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
         );
-        return count < maxRetries;
+        return count < maxRetries && after <= maxWait;
       },
       onSecondaryRateLimit: (
         after: number,
@@ -67,9 +73,13 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
         options.log(
           `GitHub secondary rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
         );
-        return count < maxRetries;
+        return count < maxRetries && after <= maxWait;
       },
     },
+  });
+  // Every attempt gets its own deadline (the retry plugin's attempts each start a new one).
+  octokit.hook.before("request", (req) => {
+    req.request = { ...req.request, signal: AbortSignal.timeout(timeoutMs) };
   });
   const repo = { owner: options.owner, repo: options.repo };
   const toComment = (c: {
