@@ -153,7 +153,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
     "      contents: read",
     "      pull-requests: write # the sticky comment",
     "      checks: write # the benchgate check run",
-    "      issues: write # the ✅ or ❌ reaction on the command comment",
+    "      issues: write # the 👍 or 👎 reaction on the command comment",
     "    # A newer command for the same pull request supersedes a queued or running one.",
     "    concurrency:",
     "      group: benchgate-command-${{ github.event.issue.number }}",
