@@ -24,6 +24,10 @@ export type SmellKind = (typeof SMELL_KINDS)[number];
 
 export type SmellConfig = NonNullable<BenchgateConfig["smells"]>;
 
+const MAX_TEXT = 2000;
+const clip = (text: string): string =>
+  text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+
 /** Most smells a report carries; the rest are summarized in one more entry. */
 const MAX_SMELLS = 200;
 
@@ -82,6 +86,9 @@ export function detectSmells(input: SmellInput, config?: SmellConfig): Smell[] {
       smells.push({
         ...smell,
         benchmarks: smell.benchmarks.slice(0, 1000),
+        // The schema's text limit; detectors keep well below it, this is the backstop.
+        evidence: clip(smell.evidence),
+        ...(smell.hint === undefined ? {} : { hint: clip(smell.hint) }),
         suite,
         ...(failOn.has(smell.kind) ? { fails: true } : {}),
       });

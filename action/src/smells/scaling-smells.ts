@@ -11,7 +11,7 @@ import {
   parameterizedGroups,
   type ParameterizedGroup,
 } from "./parameterized-groups.ts";
-import { typical, type SideData } from "./smell-data.ts";
+import { shortId, typical, type SideData } from "./smell-data.ts";
 
 /** Below this exponent time "grows far slower than the parameter". */
 export const FLAT_EXPONENT = 0.35;
@@ -53,7 +53,7 @@ export function flatScaling(head: SideData): Smell[] {
     smells.push({
       kind: "flat-scaling",
       benchmarks: g.members.map((m) => m.benchmark.id),
-      evidence: `${g.label}: sizes ${fmt(sizes[0] as number)}…${fmt(sizes[sizes.length - 1] as number)} (×${fmt((sizes[sizes.length - 1] as number) / (sizes[0] as number))}) but time only ×${fmt(last / first)} (${series}); exponent ${e.toFixed(2)}; a fixed cost of about ${timeText(fit.fixed)} per iteration explains ${Math.round((fit.fixed / first) * 100)} % of the smallest size`,
+      evidence: `${shortId(g.label)}: sizes ${fmt(sizes[0] as number)}…${fmt(sizes[sizes.length - 1] as number)} (×${fmt((sizes[sizes.length - 1] as number) / (sizes[0] as number))}) but time only ×${fmt(last / first)} (${series}); exponent ${e.toFixed(2)}; a fixed cost of about ${timeText(fit.fixed)} per iteration explains ${Math.round((fit.fixed / first) * 100)} % of the smallest size`,
       hint: "a fixed cost inside the timed region hides the part that scales: move setup (a runtime, a connection, a database open) out of b.iter(), e.g. into iter_batched's setup",
     });
   }
@@ -120,7 +120,7 @@ export function complexityChange(base: SideData, head: SideData): Smell[] {
     smells.push({
       kind: "complexity-change",
       benchmarks: pick(hg).members.map((m) => m.benchmark.id),
-      evidence: `${hg.label}: scaling exponent ${eBase.toFixed(2)} → ${eHead.toFixed(2)} over sizes ${fmt(sizes[0] as number)}…${fmt(sizes[sizes.length - 1] as number)}${diffs.length >= 2 ? ` (${diffs.length} paired rounds)` : ""}; change per size ${perSize.join(", ")}`,
+      evidence: `${shortId(hg.label)}: scaling exponent ${eBase.toFixed(2)} → ${eHead.toFixed(2)} over sizes ${fmt(sizes[0] as number)}…${fmt(sizes[sizes.length - 1] as number)}${diffs.length >= 2 ? ` (${diffs.length} paired rounds)` : ""}; change per size ${perSize.join(", ")}`,
       hint:
         d > 0
           ? "time now grows faster with the input: an algorithm's complexity changed, which small inputs hide; check the larger sizes"

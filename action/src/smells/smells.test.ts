@@ -494,4 +494,12 @@ describe("false alarms in large suites", () => {
     expect(smells[0]?.evidence).toMatch(/… and 1 more$/);
     expect(reportOf(suite).verdict).not.toBe("error");
   });
+
+  it("keeps a scaling smell's evidence within bounds when the group's name is 900 characters", () => {
+    const stem = `ingest_${"y".repeat(900)}`;
+    const suite = shapedSuite({ seed: 4, benchmarks: sizeSeries(stem, SIZES, [17e6, 19e6, 29e6]) });
+    const [smell] = ofKind(warnings(suite), "flat-scaling");
+    expect(smell?.evidence.length).toBeLessThanOrEqual(2048);
+    expect(smell?.evidence).toContain("…");
+  });
 });
