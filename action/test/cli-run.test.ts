@@ -28,41 +28,14 @@ import {
 } from "./support/git-repo.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
+import { CARGO_BIN, demoTestConfig, TEST_CACHE } from "./support/demo-test-config.ts";
 
-const CACHE = path.join(ROOT, ".benchgate/test-cache");
-const CARGO_BIN = path.join(os.homedir(), ".cargo/bin");
 const LONG = 600_000;
 const ROUNDS = 3;
 
-/** A config that keeps one round of the demo near two seconds. */
+/** The shared demo test config; five rounds unless a test says otherwise. */
 function testConfig(options: { bench?: string; budgets?: string; rounds?: number } = {}): string {
-  return `version: 1
-rounds: ${options.rounds ?? 5}
-build:
-  - ["cargo", "build", "--release", "--bin", "demo-cli"]
-suites:
-  - name: micro
-    kind: criterion
-    bench: ${options.bench ?? "demo"}
-    filter: "^(normalize|checksum/fnv1a)$"
-    args: ["--warm-up-time", "0.05", "--measurement-time", "0.2", "--sample-size", "10"]
-  - name: cli
-    kind: hyperfine
-    warmup: 1
-    runs: 5
-    args: ["-N"]
-    commands:
-      - name: help
-        command: "{target}/release/demo-cli --help"
-golden:
-  checksums: baselines/checksums.sha256
-  outputs: baselines/golden
-  commands:
-    - name: cli-help
-      command: ["{target}/release/demo-cli", "--help"]
-    - name: cli-stats
-      command: ["{target}/release/demo-cli", "stats", "--count", "1000"]
-${options.budgets ?? ""}`;
+  return demoTestConfig({ ...options, rounds: options.rounds ?? 5 });
 }
 
 const HELP_LINE = "print this help (also -h, --help)";
@@ -81,7 +54,7 @@ let scratch: string;
 
 beforeAll(() => {
   scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "benchgate-run-test-")));
-  mkdirSync(CACHE, { recursive: true });
+  mkdirSync(TEST_CACHE, { recursive: true });
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -159,7 +132,7 @@ function run(c: Case, extra: readonly string[] = [], withConfig = true): Running
       "--out",
       c.out,
       "--cache-dir",
-      CACHE,
+      TEST_CACHE,
       ...extra,
     ],
     c.tmp,
@@ -175,7 +148,7 @@ function said(r: CliResult): string {
 }
 
 /** No worktree registered besides the main checkout, no worktree folder left, no cache lock. */
-function expectCleanedUp(c: Case, cache = CACHE): void {
+function expectCleanedUp(c: Case, cache = TEST_CACHE): void {
   expect(worktrees(c.repo.dir)).toEqual([c.repo.dir]);
   expect(readdirSync(c.tmp).filter((n) => n.startsWith("benchgate-worktrees-"))).toEqual([]);
   expect(existsSync(path.join(cache, "run.lock")), "run.lock left behind").toBe(false);
@@ -277,7 +250,7 @@ describe(
       // A cache with only target-base/, as after the base build of a machine's first run: the
       // run copies it to target-head/, and head's own code must still be compiled.
       const cache = path.join(scratch, "seed-cache");
-      const sharedBase = path.join(CACHE, "target-base");
+      const sharedBase = path.join(TEST_CACHE, "target-base");
       if (existsSync(sharedBase))
         cpSync(sharedBase, path.join(cache, "target-base"), {
           recursive: true,
@@ -416,7 +389,7 @@ describe(
       expect(existsSync(path.join(c.out, "report.json"))).toBe(false);
       expectCleanedUp(c);
       // Nothing of the run is still going: no process runs a binary from the cache's targets.
-      const pgrep = spawnSync("pgrep", ["-f", `${CACHE}/target-`], { encoding: "utf8" });
+      const pgrep = spawnSync("pgrep", ["-f", `${TEST_CACHE}/target-`], { encoding: "utf8" });
       if (pgrep.error === undefined) expect(pgrep.stdout, "stray processes").toBe("");
     });
 
@@ -467,7 +440,7 @@ describe(
             "--config",
             c.config,
             "--repo",
-          ].concat([c.repo.dir, "--out", c.out, "--cache-dir", CACHE]),
+          ].concat([c.repo.dir, "--out", c.out, "--cache-dir", TEST_CACHE]),
           c.tmp,
         ).result;
         expect(expectInputError(r, said(r))).toContain('unknown ref "nosuchbranch"');

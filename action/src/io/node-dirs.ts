@@ -1,10 +1,11 @@
 // DirPort on node:fs.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DirPort } from "../runner/ports.ts";
 
-function alive(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -12,6 +13,8 @@ function alive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+const FRESH_LOCK_MS = 10_000;
 
 export const nodeDirs: DirPort = {
   makeTemp: (prefix) => mkdtemp(path.join(tmpdir(), prefix)),
@@ -35,7 +38,11 @@ export const nodeDirs: DirPort = {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
       const pid = Number((await readFile(file, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return { heldBy: `pid ${pid}` };
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return { heldBy: `pid ${pid}` };
+      // No pid yet: the holder created the file and is about to write its pid. Only an old
+      // empty file is one whose writer died in between.
+      const age = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? 0);
+      if (!(pid > 0) && age < FRESH_LOCK_MS) return { heldBy: "a process that is just starting" };
       await rm(file, { force: true }); // stale: its process is gone
     }
     return { heldBy: "a process that keeps re-creating the lock" };

@@ -5,109 +5,57 @@
 // and GITHUB_API_URL pointing at the local GitHub server (github-server.ts). The child is
 // spawned asynchronously: the server answers from this very process.
 import { execFileSync, spawn } from "node:child_process";
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
 import { ROOT } from "./cli.ts";
+import { CARGO_BIN, demoTestConfig, TEST_CACHE } from "./demo-test-config.ts";
+import { nodeDirs, processAlive } from "../../src/io/node-dirs.ts";
+
+export { CARGO_BIN, TEST_CACHE };
 import type { GitHubServer, RecordedRequest } from "./github-server.ts";
 
 export const ACTION_BUNDLE = path.join(ROOT, "dist/benchgate-action.js");
 export const ACTION_YML = path.join(ROOT, "action/action.yml");
-/** Shared with cli-run.test.ts, so the demo crate's dependencies compile once. */
-export const TEST_CACHE = path.join(ROOT, ".benchgate/test-cache");
-export const CARGO_BIN = path.join(os.homedir(), ".cargo/bin");
 /** Serialises what must not overlap across test files: building the bundle, gate runs. */
 const TEST_LOCK = path.join(ROOT, ".benchgate/action-test.lock");
 
-/** A config for the demo crate that keeps one round near two seconds (cli-run's testConfig). */
+/** The demo crate's test config with three rounds (cli-run.test.ts uses the same one). */
 export function actionTestConfig(options: { rounds?: number; filter?: string } = {}): string {
-  return `version: 1
-rounds: ${options.rounds ?? 3}
-build:
-  - ["cargo", "build", "--release", "--bin", "demo-cli"]
-suites:
-  - name: micro
-    kind: criterion
-    bench: demo
-    filter: "${options.filter ?? "^(normalize|checksum/fnv1a)$"}"
-    args: ["--warm-up-time", "0.05", "--measurement-time", "0.2", "--sample-size", "10"]
-  - name: cli
-    kind: hyperfine
-    warmup: 1
-    runs: 5
-    args: ["-N"]
-    commands:
-      - name: help
-        command: "{target}/release/demo-cli --help"
-golden:
-  checksums: baselines/checksums.sha256
-  outputs: baselines/golden
-  commands:
-    - name: cli-help
-      command: ["{target}/release/demo-cli", "--help"]
-    - name: cli-stats
-      command: ["{target}/release/demo-cli", "stats", "--count", "1000"]
-`;
+  return demoTestConfig({
+    rounds: options.rounds ?? 3,
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
+  });
 }
 
 // ── a lock between test processes (vitest runs test files in parallel on larger machines) ──
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Waits until `file` names no live process (a lock file holding a pid). */
 async function waitForFree(file: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (existsSync(file)) {
     const pid = Number(readFileSync(file, "utf8").trim());
-    if (!(Number.isInteger(pid) && pid > 0 && alive(pid))) return;
+    if (!(Number.isInteger(pid) && pid > 0 && processAlive(pid))) return;
     if (Date.now() > until) throw new Error(`${file} is still held by pid ${pid}`);
     await sleep(500);
   }
 }
 
-/** Runs `fn` holding TEST_LOCK (created exclusively, with this process's pid; stale ones go). */
+/** Runs `fn` holding TEST_LOCK: the runner's own lock (nodeDirs.lock), waited for. */
 export async function withTestLock<T>(fn: () => Promise<T> | T, timeoutMs = 1_800_000): Promise<T> {
   mkdirSync(path.dirname(TEST_LOCK), { recursive: true });
   const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const fd = openSync(TEST_LOCK, "wx");
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const pid = Number(readFileSync(TEST_LOCK, "utf8").trim());
-    // An empty file is one being written right now; only a dead pid is stale.
-    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(TEST_LOCK, { force: true });
-    else if (Date.now() > until) throw new Error(`${TEST_LOCK} is held by pid ${pid}`);
-    else await sleep(500);
+  let lock = await nodeDirs.lock(TEST_LOCK);
+  while (!("release" in lock)) {
+    if (Date.now() > until) throw new Error(`${TEST_LOCK} is held by ${lock.heldBy}`);
+    await sleep(500);
+    lock = await nodeDirs.lock(TEST_LOCK);
   }
   try {
     return await fn();
   } finally {
-    rmSync(TEST_LOCK, { force: true });
+    await lock.release();
   }
 }
 
