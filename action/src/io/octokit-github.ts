@@ -94,21 +94,27 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
     author: { id: c.user?.id ?? 0, login: c.user?.login ?? "", type: c.user?.type ?? "" },
   });
 
+  /** Every API call fails as a GitHubError saying what was being done, with the HTTP status. */
+  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw wrap(what, error);
+    }
+  };
+
   return {
-    async listComments(issue) {
-      try {
+    listComments: (issue) =>
+      call(`listing comments of #${issue}`, async () => {
         const all = await octokit.paginate(octokit.rest.issues.listComments, {
           ...repo,
           issue_number: issue,
           per_page: 100,
         });
         return all.map(toComment);
-      } catch (error) {
-        throw wrap(`listing comments of #${issue}`, error);
-      }
-    },
-    async createComment(issue, body) {
-      try {
+      }),
+    createComment: (issue, body) =>
+      call(`commenting on #${issue}`, async () => {
         const { data } = await octokit.rest.issues.createComment({
           ...repo,
           issue_number: issue,
@@ -116,30 +122,21 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           request: { retries: 0 },
         });
         return toComment(data);
-      } catch (error) {
-        throw wrap(`commenting on #${issue}`, error);
-      }
-    },
-    async updateComment(commentId, body) {
-      try {
+      }),
+    updateComment: (commentId, body) =>
+      call(`updating comment ${commentId}`, async () => {
         await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body });
-      } catch (error) {
-        throw wrap(`updating comment ${commentId}`, error);
-      }
-    },
-    async addReaction(commentId, content) {
-      try {
+      }),
+    addReaction: (commentId, content) =>
+      call(`reacting to comment ${commentId}`, async () => {
         await octokit.rest.reactions.createForIssueComment({
           ...repo,
           comment_id: commentId,
           content,
         });
-      } catch (error) {
-        throw wrap(`reacting to comment ${commentId}`, error);
-      }
-    },
-    async permission(username) {
-      try {
+      }),
+    permission: (username) =>
+      call(`reading ${username}'s permission`, async () => {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
           ...repo,
           username,
@@ -148,12 +145,9 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
         if (permission === undefined)
           throw new Error(`unexpected permission ${JSON.stringify(data.permission)}`);
         return { permission, roleName: data.role_name };
-      } catch (error) {
-        throw wrap(`reading ${username}'s permission`, error);
-      }
-    },
-    async getPull(number) {
-      try {
+      }),
+    getPull: (number) =>
+      call(`reading pull request #${number}`, async () => {
         const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
         return {
           number: data.number,
@@ -167,24 +161,18 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           baseRepo: data.base.repo.full_name,
           title: data.title,
         };
-      } catch (error) {
-        throw wrap(`reading pull request #${number}`, error);
-      }
-    },
-    async pullCommits(number) {
-      try {
+      }),
+    pullCommits: (number) =>
+      call(`listing the commits of #${number}`, async () => {
         const commits = await octokit.paginate(octokit.rest.pulls.listCommits, {
           ...repo,
           pull_number: number,
           per_page: 100,
         });
         return commits.map((c) => c.sha);
-      } catch (error) {
-        throw wrap(`listing the commits of #${number}`, error);
-      }
-    },
-    async createCheck(headSha, name, output: CheckOutput) {
-      try {
+      }),
+    createCheck: (headSha, name, output: CheckOutput) =>
+      call(`creating the ${name} check`, async () => {
         const { data } = await octokit.rest.checks.create({
           ...repo,
           name,
@@ -193,12 +181,9 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           output,
         });
         return data.id;
-      } catch (error) {
-        throw wrap(`creating the ${name} check`, error);
-      }
-    },
-    async completeCheck(checkId, conclusion: CheckConclusion, output) {
-      try {
+      }),
+    completeCheck: (checkId, conclusion: CheckConclusion, output) =>
+      call(`completing check ${checkId}`, async () => {
         await octokit.rest.checks.update({
           ...repo,
           check_run_id: checkId,
@@ -206,12 +191,9 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           conclusion,
           output,
         });
-      } catch (error) {
-        throw wrap(`completing check ${checkId}`, error);
-      }
-    },
-    async listChecks(headSha, name) {
-      try {
+      }),
+    listChecks: (headSha, name) =>
+      call(`listing the ${name} checks of ${headSha.slice(0, 12)}`, async () => {
         const { data } = await octokit.rest.checks.listForRef({
           ...repo,
           ref: headSha,
@@ -224,9 +206,6 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           status: c.status,
           conclusion: c.conclusion,
         }));
-      } catch (error) {
-        throw wrap(`listing the ${name} checks of ${headSha.slice(0, 12)}`, error);
-      }
-    },
+      }),
   };
 }
