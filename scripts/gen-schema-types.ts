@@ -11,7 +11,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const schemasDir = path.join(root, "schemas");
-export const SCHEMA_NAMES = ["summary", "report", "config"] as const;
+export const SCHEMA_NAMES = ["summary", "report", "config", "history"] as const;
 
 export function generatedPath(name: string): string {
   return path.join(root, `action/src/schemas/${name}.gen.ts`);
@@ -42,6 +42,8 @@ export async function generateValidators(): Promise<string> {
     allErrors: false,
     code: { source: true, esm: true, lines: true },
   });
+  // json-schema-to-typescript cannot type prefixItems tuples; tsType spells the tuple for it.
+  ajv.addKeyword("tsType");
   const ids: Record<string, string> = {};
   for (const name of SCHEMA_NAMES) {
     const schema = JSON.parse(

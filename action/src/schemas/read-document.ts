@@ -4,16 +4,25 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports.ts";
 import { parseJsonText } from "./parse-json.ts";
-import { validateConfig, validateReport, validateSummary, type DocumentKind } from "./validate.ts";
+import {
+  validateConfig,
+  validateHistory,
+  validateReport,
+  validateSummary,
+  type DocumentKind,
+} from "./validate.ts";
 import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
+import type { BenchHistory } from "./history.gen.ts";
 
 /** Caps per document kind, in bytes. A summary of 20,000 benchmarks × 100 samples fits in 64 MiB. */
 export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({
   summary: 64 * 1024 * 1024,
   report: 64 * 1024 * 1024,
   config: 1024 * 1024,
+  // 200 benchmarks × 1,000 commits is about 10 MiB; room for far larger suites and longer pasts.
+  history: 256 * 1024 * 1024,
 });
 
 export async function readJsonFile(
@@ -27,6 +36,10 @@ export async function readJsonFile(
 
 export async function readSummaryFile(reader: FileReader, file: string): Promise<BenchSummary> {
   return validateSummary(await readJsonFile(reader, file, MAX_BYTES.summary), file);
+}
+
+export async function readHistoryFile(reader: FileReader, file: string): Promise<BenchHistory> {
+  return validateHistory(await readJsonFile(reader, file, MAX_BYTES.history), file);
 }
 
 export async function readReportFile(reader: FileReader, file: string): Promise<BenchReport> {

@@ -8,14 +8,16 @@ import { InputError } from "../errors.ts";
 import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
+import type { BenchHistory } from "./history.gen.ts";
 
-export const DOCUMENT_KINDS = ["summary", "report", "config"] as const;
+export const DOCUMENT_KINDS = ["summary", "report", "config", "history"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 const VALIDATORS: Readonly<Record<DocumentKind, ValidateFunction>> = {
   summary: generated.summary,
   report: generated.report,
   config: generated.config,
+  history: generated.history,
 };
 
 function describeAjvError(error: ErrorObject | undefined): { path: string; message: string } {
@@ -78,12 +80,59 @@ export function validateConfig(data: unknown, source: string): BenchgateConfig {
   return check<BenchgateConfig>("config", data, source);
 }
 
+/**
+ * Validates a history.json document: the schema, then what it cannot say — one catalogue entry per
+ * (suite, id, unit, direction), one record per commit SHA, result indexes that name a series and
+ * at most one result per series in a commit.
+ */
+export function validateHistory(data: unknown, source: string): BenchHistory {
+  const doc = check<BenchHistory>("history", data, source);
+  const series = new Set<string>();
+  doc.series.forEach((s, index) => {
+    const key = JSON.stringify([s.suite, s.id, s.unit, s.direction]);
+    if (series.has(key))
+      throw new InputError(`duplicate series ${JSON.stringify(`${s.suite}/${s.id}`)} (${s.unit})`, {
+        source,
+        jsonPath: `/series/${index}`,
+      });
+    series.add(key);
+  });
+  const shas = new Set<string>();
+  doc.commits.forEach((commit, c) => {
+    if (shas.has(commit.sha))
+      throw new InputError(`duplicate commit ${commit.sha}`, {
+        source,
+        jsonPath: `/commits/${c}/sha`,
+      });
+    shas.add(commit.sha);
+    for (const [field, rows] of [
+      ["results", commit.results],
+      ["extras", commit.extras ?? []],
+    ] as const) {
+      const seen = new Set<number>();
+      rows.forEach(([index], r) => {
+        const jsonPath = `/commits/${c}/${field}/${r}/0`;
+        if (index >= doc.series.length)
+          throw new InputError(`series index ${index} is out of range`, { source, jsonPath });
+        if (seen.has(index))
+          throw new InputError(`series index ${index} appears twice in one commit`, {
+            source,
+            jsonPath,
+          });
+        seen.add(index);
+      });
+    }
+  });
+  return doc;
+}
+
 export function validateDocument(
   kind: DocumentKind,
   data: unknown,
   source: string,
-): BenchSummary | BenchReport | BenchgateConfig {
+): BenchSummary | BenchReport | BenchgateConfig | BenchHistory {
   if (kind === "summary") return validateSummary(data, source);
   if (kind === "report") return validateReport(data, source);
+  if (kind === "history") return validateHistory(data, source);
   return validateConfig(data, source);
 }

@@ -3,3 +3,4 @@ import type { ValidateFunction } from "ajv";
 export declare const summary: ValidateFunction;
 export declare const report: ValidateFunction;
 export declare const config: ValidateFunction;
+export declare const history: ValidateFunction;

@@ -8665,3 +8665,1630 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const history = validate58;
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (SPEC §3.8): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}}},"$defs":{"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema150 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
+const schema152 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
+const schema153 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}};
+const pattern42 = new RegExp("^https://", "u");
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema34.properties, key0))){
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.fingerprint !== undefined){
+let data0 = data.fingerprint;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern8.test(data0)){
+validate60.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cpu_model !== undefined){
+let data1 = data.cpu_model;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func2(data1) > 256){
+validate60.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logical_cpus !== undefined){
+let data2 = data.logical_cpus;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate60.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 65536 || isNaN(data2)){
+validate60.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate60.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.online_cpus !== undefined){
+let data3 = data.online_cpus;
+const _errs9 = errors;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data3 === "string"){
+if(func2(data3) > 256){
+validate60.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isolated_cpus !== undefined){
+let data4 = data.isolated_cpus;
+const _errs12 = errors;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate60.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.governor !== undefined){
+let data5 = data.governor;
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data5 === "string"){
+if(func2(data5) > 256){
+validate60.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.turbo !== undefined){
+let data6 = data.turbo;
+const _errs18 = errors;
+if((typeof data6 !== "boolean") && (data6 !== null)){
+validate60.errors = [{instancePath:instancePath+"/turbo",schemaPath:"#/properties/turbo/type",keyword:"type",params:{type: schema34.properties.turbo.type},message:"must be boolean,null"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.smt !== undefined){
+let data7 = data.smt;
+const _errs20 = errors;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data7 === "string"){
+if(func2(data7) > 256){
+validate60.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kernel !== undefined){
+let data8 = data.kernel;
+const _errs23 = errors;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data8 === "string"){
+if(func2(data8) > 256){
+validate60.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.os !== undefined){
+let data9 = data.os;
+const _errs26 = errors;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data9 === "string"){
+if(func2(data9) > 256){
+validate60.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rustc !== undefined){
+let data10 = data.rustc;
+const _errs29 = errors;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data10 === "string"){
+if(func2(data10) > 256){
+validate60.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cargo !== undefined){
+let data11 = data.cargo;
+const _errs32 = errors;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data11 === "string"){
+if(func2(data11) > 256){
+validate60.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.memory_bytes !== undefined){
+let data12 = data.memory_bytes;
+const _errs35 = errors;
+const _errs36 = errors;
+if(errors === _errs36){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 1e+300 || isNaN(data12)){
+validate60.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate60.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runner_name !== undefined){
+let data13 = data.runner_name;
+const _errs38 = errors;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data13 === "string"){
+if(func2(data13) > 256){
+validate60.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.load_average !== undefined){
+let data14 = data.load_average;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data14)){
+if(data14.length > 3){
+validate60.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+if(data14.length < 3){
+validate60.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+var valid12 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs43 = errors;
+const _errs44 = errors;
+if(errors === _errs44){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 1e+300 || isNaN(data15)){
+validate60.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data15 < 0 || isNaN(data15)){
+validate60.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid12 = _errs43 === errors;
+if(!valid12){
+break;
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+let data16 = data.tools;
+const _errs46 = errors;
+if(errors === _errs46){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(Object.keys(data16).length > 32){
+validate60.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
+return false;
+}
+else {
+for(const key1 in data16){
+const _errs48 = errors;
+const _errs49 = errors;
+const _errs50 = errors;
+if("__proto__" !== key1){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid15 = _errs50 === errors;
+if(valid15){
+const err1 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/not",keyword:"not",params:{},message:"must NOT be valid",propertyName:key1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+errors = _errs49;
+if(vErrors !== null){
+if(_errs49){
+vErrors.length = _errs49;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs48){
+if(typeof key1 === "string"){
+if(func2(key1) > 64){
+const err2 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var valid14 = _errs48 === errors;
+if(!valid14){
+const err3 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate60.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid14){
+for(const key2 in data16){
+let data17 = data16[key2];
+const _errs52 = errors;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data17 === "string"){
+if(func2(data17) > 256){
+validate60.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid16 = _errs52 === errors;
+if(!valid16){
+break;
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs46 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema170 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
+const schema172 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if((typeof data == "number") && (isFinite(data))){
+if(data > 1e+300 || isNaN(data)){
+const err0 = {instancePath,schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+if(data !== null){
+const err3 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate63.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(Array.isArray(data)){
+if(data.length > 5){
+validate62.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
+return false;
+}
+else {
+if(data.length < 5){
+validate62.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
+return false;
+}
+else {
+const len0 = data.length;
+if(len0 > 0){
+let data0 = data[0];
+const _errs1 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate62.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs1){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 99999 || isNaN(data0)){
+validate62.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate62.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+if(valid0){
+if(len0 > 1){
+let data1 = data[1];
+const _errs3 = errors;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1e+300 || isNaN(data1)){
+validate62.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+validate62.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+if(valid0){
+if(len0 > 2){
+const _errs6 = errors;
+if(!(validate63(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+if(valid0){
+if(len0 > 3){
+const _errs7 = errors;
+if(!(validate63(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+if(valid0){
+if(len0 > 4){
+const _errs8 = errors;
+if(!(validate63(data[4], {instancePath:instancePath+"/4",parentData:data,parentDataProperty:4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+if(valid0){
+const len1 = data.length;
+if(!(len1 <= 5)){
+validate62.errors = [{instancePath,schemaPath:"#/items",keyword:"items",params:{limit: 5},message:"must NOT have more than 5 items"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.sha === undefined) && (missing0 = "sha")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.message === undefined) && (missing0 = "message"))) || ((data.author === undefined) && (missing0 = "author"))) || ((data.recorded_at === undefined) && (missing0 = "recorded_at"))) || ((data.results === undefined) && (missing0 = "results"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema153.properties, key0))){
+validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.sha !== undefined){
+let data0 = data.sha;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern5.test(data0)){
+validate59.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ref !== undefined){
+let data1 = data.ref;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 256){
+validate59.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate59.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.date !== undefined){
+let data2 = data.date;
+const _errs6 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(func2(data2) > 40){
+validate59.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate59.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data3 = data.message;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 1024){
+validate59.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.author !== undefined){
+let data4 = data.author;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate59.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data5 = data.url;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 2048){
+validate59.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!pattern42.test(data5)){
+validate59.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recorded_at !== undefined){
+let data6 = data.recorded_at;
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data6 === "string"){
+if(func2(data6) > 40){
+validate59.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data6)){
+validate59.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fingerprint !== undefined){
+let data7 = data.fingerprint;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+validate59.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.environment !== undefined){
+const _errs20 = errors;
+if(!(validate60(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rounds !== undefined){
+let data9 = data.rounds;
+const _errs21 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+validate59.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 10000 || isNaN(data9)){
+validate59.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate59.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.verdict !== undefined){
+let data10 = data.verdict;
+const _errs23 = errors;
+if(!((((data10 === "pass") || (data10 === "fail")) || (data10 === "inconclusive")) || (data10 === "error"))){
+validate59.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema153.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.results !== undefined){
+let data11 = data.results;
+const _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100000){
+validate59.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+const _errs26 = errors;
+if(!(validate62(data11[i0], {instancePath:instancePath+"/results/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs26 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extras !== undefined){
+let data13 = data.extras;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data13)){
+if(data13.length > 100000){
+validate59.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data14)){
+if(data14.length > 3){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+if(data14.length < 3){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len2 = data14.length;
+if(len2 > 0){
+let data15 = data14[0];
+const _errs31 = errors;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 99999 || isNaN(data15)){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+return false;
+}
+else {
+if(data15 < 0 || isNaN(data15)){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs31 === errors;
+}
+if(valid5){
+if(len2 > 1){
+let data16 = data14[1];
+const _errs33 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema153.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs33){
+if(typeof data16 === "string"){
+if(func2(data16) > 256){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+}
+var valid5 = _errs33 === errors;
+}
+if(valid5){
+if(len2 > 2){
+let data17 = data14[2];
+const _errs35 = errors;
+if((typeof data17 !== "string") && (data17 !== null)){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema153.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data17 === "string"){
+if(func2(data17) > 4096){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+}
+}
+var valid5 = _errs35 === errors;
+}
+if(valid5){
+const len3 = data14.length;
+if(!(len3 <= 3)){
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4 = _errs29 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://benchgate.dev/schemas/history.v1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.schema_version === undefined) && (missing0 = "schema_version")) || ((data.series === undefined) && (missing0 = "series"))) || ((data.commits === undefined) && (missing0 = "commits"))){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "schema_version") || (key0 === "generator")) || (key0 === "updated_at")) || (key0 === "series")) || (key0 === "commits"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.schema_version !== undefined){
+const _errs2 = errors;
+if(1 !== data.schema_version){
+validate58.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.generator !== undefined){
+let data1 = data.generator;
+const _errs3 = errors;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if(((data1.name === undefined) && (missing1 = "name")) || ((data1.version === undefined) && (missing1 = "version"))){
+validate58.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs6 = errors;
+for(const key1 in data1){
+if(!((key1 === "name") || (key1 === "version"))){
+validate58.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data1.name !== undefined){
+let data2 = data1.name;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate58.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate58.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.version !== undefined){
+let data3 = data1.version;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 64){
+validate58.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate58.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.updated_at !== undefined){
+let data4 = data.updated_at;
+const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data4 === "string"){
+if(func2(data4) > 40){
+validate58.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data4)){
+validate58.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.series !== undefined){
+let data5 = data.series;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data5)){
+if(data5.length > 100000){
+validate58.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing2;
+if(((((data6.suite === undefined) && (missing2 = "suite")) || ((data6.id === undefined) && (missing2 = "id"))) || ((data6.unit === undefined) && (missing2 = "unit"))) || ((data6.direction === undefined) && (missing2 = "direction"))){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs19 = errors;
+for(const key2 in data6){
+if(!((((((key2 === "suite") || (key2 === "id")) || (key2 === "unit")) || (key2 === "direction")) || (key2 === "origin")) || (key2 === "tool"))){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs19 === errors){
+if(data6.suite !== undefined){
+let data7 = data6.suite;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(func2(data7) > 256){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 1){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.id !== undefined){
+let data8 = data6.id;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data8 === "string"){
+if(func2(data8) > 1024){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.unit !== undefined){
+let data9 = data6.unit;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data9 === "string"){
+if(func2(data9) > 32){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+return false;
+}
+else {
+if(func2(data9) < 1){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs24 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.direction !== undefined){
+let data10 = data6.direction;
+const _errs26 = errors;
+if(!((data10 === "smaller_is_better") || (data10 === "bigger_is_better"))){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema152.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.origin !== undefined){
+let data11 = data6.origin;
+const _errs27 = errors;
+if(!((data11 === "benchgate") || (data11 === "github-action-benchmark"))){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema152.properties.origin.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs27 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.tool !== undefined){
+let data12 = data6.tool;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data12 === "string"){
+if(func2(data12) > 64){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data12) < 1){
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs16 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commits !== undefined){
+let data13 = data.commits;
+const _errs30 = errors;
+if(errors === _errs30){
+if(Array.isArray(data13)){
+if(data13.length > 100000){
+validate58.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid7 = true;
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+const _errs32 = errors;
+if(!(validate59(data13[i1], {instancePath:instancePath+"/commits/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+var valid7 = _errs32 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
