@@ -451,15 +451,24 @@ describe(
         r.said,
       ).toEqual([[sha, "completed", "failure", "error"]]);
       expect(added[0]!.output.summary).toContain("has no ci/missing.yml");
+      // The sticky comment no longer claims the earlier verdict: it says there is none.
       expect(r.requests.map((q) => [q.method, q.operationId])).toEqual([
         ["POST", "checks/create"],
+        ["GET", "issues/list-comments"],
+        ["PATCH", "issues/update-comment"],
         ["PATCH", "checks/update"],
         ["POST", "reactions/create-for-issue-comment"],
       ]);
       expect(
         server.state.reactions.filter((x) => x.comment_id === asked.id).map((x) => x.content),
       ).toEqual(["-1"]);
-      expect(server.state.comments).toEqual(commentsBefore);
+      const sticky = stickyComments(PR);
+      expect(sticky).toHaveLength(1);
+      expect(sticky[0]!.body).toMatch(/^<!-- benchgate:gate -->\n### benchgate: error\n/);
+      expect(sticky[0]!.body).toContain("has no ci/missing.yml");
+      expect(server.state.comments.filter((c) => c.id !== sticky[0]!.id)).toEqual(
+        commentsBefore.filter((c) => c.id !== sticky[0]!.id),
+      );
       expect(existsSync(path.join(scratch, "no-config/out"))).toBe(false);
     });
 

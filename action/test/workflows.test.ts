@@ -73,9 +73,33 @@ describe.each(ALL)("$name", ({ text }) => {
       for (const [, job] of jobs)
         for (const step of stepsOf(job))
           if (String(step["uses"]).startsWith("actions/checkout@"))
-            expect(["${{ needs.authorize.outputs.head-sha }}", "${{ github.sha }}"]).toContain(
-              obj(step["with"])["ref"],
-            );
+            expect([
+              "${{ needs.authorize.outputs.head-sha }}",
+              "${{ needs.authorize.outputs.base-sha }}",
+              "${{ github.sha }}",
+            ]).toContain(obj(step["with"])["ref"]);
+    }
+  });
+
+  it("splits measuring from reporting: the job on the self-hosted runner may only read, and no job that may write checks out the change", () => {
+    // security reference §8.5/§8.7: the code under test runs where no write token exists.
+    const changeRefs = [
+      undefined, // a pull_request checkout without ref is the change itself
+      "${{ needs.authorize.outputs.head-sha }}",
+    ];
+    for (const [id, job] of jobs) {
+      const permissions = obj(job["permissions"]);
+      const writes = Object.entries(permissions).filter(([, v]) => v === "write");
+      if (labels(job).includes("self-hosted")) {
+        expect(permissions, id).toEqual({ contents: "read" });
+        continue;
+      }
+      if (writes.length === 0 || !triggers(doc).some((t) => t !== "push")) continue;
+      for (const step of stepsOf(job))
+        if (String(step["uses"]).startsWith("actions/checkout@"))
+          expect(changeRefs, `${id} may write and checks out the change`).not.toContain(
+            obj(step["with"])["ref"],
+          );
     }
   });
 

@@ -41,8 +41,22 @@ describe("readActionConfig", () => {
     [{ filter: "--bench" }, "input 'filter'"],
     [{ config: "../secrets.yml" }, "input 'config'"],
     [{ "fail-on-inconclusive": "yes" }, "input 'fail-on-inconclusive'"],
+    [{ mode: "report", "measure-result": "success" }, "input 'results'"],
+    [{ mode: "report", results: "r" }, "input 'measure-result'"],
+    [{ mode: "report", results: "r", "measure-result": "passed" }, "input 'measure-result'"],
   ])("rejects %j naming the input", (inputs, named) => {
     expect(() => readActionConfig(reader({ "github-token": "t", ...inputs }), ENV)).toThrow(named);
+  });
+
+  it("measure mode holds no token, even when one is given; report mode keeps its inputs", () => {
+    expect(readActionConfig(reader({ mode: "measure", "github-token": "t" }), ENV).token).toBe("");
+    expect(readActionConfig(reader({ mode: "measure" }), ENV).mode).toBe("measure");
+    expect(
+      readActionConfig(
+        reader({ mode: "report", "github-token": "t", results: "r", "measure-result": "failure" }),
+        ENV,
+      ),
+    ).toMatchObject({ mode: "report", results: "r", measureResult: "failure" });
   });
 
   it("needs a token and the Actions environment", () => {

@@ -2,7 +2,7 @@
 // (house style P2). Every error names the input. Pure: inputs and environment are parameters.
 import { InputError } from "../errors.ts";
 
-export const MODES = ["gate", "authorize"] as const;
+export const MODES = ["gate", "measure", "report", "authorize"] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface ActionConfig {
@@ -18,6 +18,10 @@ export interface ActionConfig {
   readonly out: string;
   readonly botUserId: number;
   readonly failOnInconclusive: boolean;
+  /** report: the measure job's output folder (its artifact, downloaded). */
+  readonly results?: string;
+  /** report: how the measure job ended (`needs.measure.result`). */
+  readonly measureResult?: MeasureResult;
   /** From the runner's environment. */
   readonly github: {
     readonly eventName: string;
@@ -30,6 +34,9 @@ export interface ActionConfig {
     readonly runId: string;
   };
 }
+
+export const MEASURE_RESULTS = ["success", "failure", "cancelled", "skipped"] as const;
+export type MeasureResult = (typeof MEASURE_RESULTS)[number];
 
 export type InputReader = (name: string) => string;
 
@@ -76,7 +83,8 @@ export function readActionConfig(
     throw new InputError(
       `input 'mode' must be one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`,
     );
-  const token = optional(input, "github-token");
+  // The measure job talks to no API: it runs the pull request's code and must hold no token.
+  const token = mode === "measure" ? "" : optional(input, "github-token");
   if (token === undefined) throw new InputError("input 'github-token' is empty");
   const configPath = optional(input, "config") ?? "benchgate.yml";
   if (configPath.startsWith("/") || configPath.split(/[/\\]/).includes(".."))
@@ -86,6 +94,20 @@ export function readActionConfig(
     throw new InputError(
       "input 'filter' must be one regular expression without spaces, at most 200 characters, not starting with '-'",
     );
+  const results = optional(input, "results");
+  const measureResult = optional(input, "measure-result");
+  if (mode === "report") {
+    if (results === undefined)
+      throw new InputError("mode: report needs input 'results' (the measure job's folder)");
+    if (measureResult === undefined)
+      throw new InputError(
+        "mode: report needs input 'measure-result' (needs.<measure job>.result): a verdict is never reported without knowing how the measurement ended",
+      );
+    if (!(MEASURE_RESULTS as readonly string[]).includes(measureResult))
+      throw new InputError(
+        `input 'measure-result' must be one of ${MEASURE_RESULTS.join(", ")}, got ${JSON.stringify(measureResult)}`,
+      );
+  }
   const failOnInconclusive = optional(input, "fail-on-inconclusive") ?? "false";
   if (failOnInconclusive !== "true" && failOnInconclusive !== "false")
     throw new InputError("input 'fail-on-inconclusive' must be true or false");
@@ -106,6 +128,7 @@ export function readActionConfig(
     commandCommentId: integer(input, "command-comment-id", 1, Number.MAX_SAFE_INTEGER),
     rounds: integer(input, "rounds", 1, 100),
     filter,
+    ...(mode === "report" ? { results, measureResult } : {}),
   };
   const defined = Object.fromEntries(
     Object.entries(optionalFields).filter(([, v]) => v !== undefined),

@@ -1,5 +1,5 @@
 // The action's composition root and its one catch (house style P1, P9): inputs read once, the
-// event parsed, then authorize or gate. A regression is a verdict (the step fails after the
+// event parsed, then authorize, measure, report or gate. A regression is a verdict (the step fails after the
 // comment, summary and check are out); only a crash is an exception.
 import { authorize } from "../bot/authorize.ts";
 import type { CliDeps } from "../cli/deps.ts";
@@ -10,6 +10,8 @@ import { readActionConfig, type ActionConfig } from "./action-config.ts";
 import type { ActionIO } from "./action-io.ts";
 import { parseEvent } from "./event.ts";
 import { runGateMode } from "./gate.ts";
+import { runMeasureMode } from "./measure.ts";
+import { runReportMode } from "./report.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 
 /** GitHub's own payloads are far smaller; a larger file is not one. */
@@ -32,6 +34,11 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       config.github.eventName,
       parseJsonText(text, "GITHUB_EVENT_PATH", { maxChars: MAX_EVENT_BYTES, maxDepth: 64 }),
     );
+    if (config.mode === "measure") {
+      // No GitHub client is even built: this job runs the pull request's code.
+      await runMeasureMode(config, event, io, deps.cli);
+      return;
+    }
     const github = deps.github(config);
     if (config.mode === "authorize") {
       if (event.kind !== "comment")
@@ -49,7 +56,10 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       io.setOutput("filter", result.filter ?? "");
       return;
     }
-    const outcome = await runGateMode(config, event, github, io, deps.cli);
+    const outcome =
+      config.mode === "report"
+        ? await runReportMode(config, event, github, io, deps.cli)
+        : await runGateMode(config, event, github, io, deps.cli);
     if (outcome.failed)
       io.fail(
         `benchgate: the gate failed (${outcome.verdict}); see the PR comment or the job summary`,

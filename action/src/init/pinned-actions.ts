@@ -14,6 +14,11 @@ export const PINNED_ACTIONS = {
     sha: "48b55a011bda9f5d6aeb4c2d9c7362e8dae4041e",
     version: "v6.4.0",
   },
+  downloadArtifact: {
+    action: "actions/download-artifact",
+    sha: "3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c",
+    version: "v8.0.1",
+  },
   uploadArtifact: {
     action: "actions/upload-artifact",
     sha: "043fb46d1a93c77aae656e7c1c64a875d1fc6a0a",

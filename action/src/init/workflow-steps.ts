@@ -1,5 +1,5 @@
 // The steps the gate workflows are made of, as YAML lines: the checkouts, the build of a local
-// action from a trusted commit, the gate itself and the artifact upload. Pure.
+// action from a trusted commit, the measure and report steps and the artifact between them. Pure.
 import { pinnedUses } from "./pinned-actions.ts";
 import { HARNESS_DIR, isLocalActionRef, type WorkflowOptions } from "./workflow-options.ts";
 import { yamlScalar } from "./yaml-scalar.ts";
@@ -64,28 +64,68 @@ export function actionUses(options: WorkflowOptions): string {
     : ref;
 }
 
-/** Every value reaches the action as an input, never through a shell (security reference §1.3). */
-export function gateSteps(options: WorkflowOptions, inputs: Lines): string[] {
+/** The measure job's folder, handed to the report job as an artifact of the same run. */
+const MEASURED_ARTIFACT = "benchgate-measured-${{ github.run_attempt }}";
+
+/**
+ * The measure job's steps: the action benchmarks with no token (mode: measure), and the folder
+ * is kept as an artifact even when it failed (its logs say why). Every value reaches the action
+ * as an input, never through a shell (security reference §1.3).
+ */
+export function measureSteps(options: WorkflowOptions, inputs: Lines): string[] {
   return [
     ...step([
-      "name: Benchmark base and head, decide, report",
+      "name: Benchmark base and head",
       `uses: ${actionUses(options)}`,
       "with:",
-      "  mode: gate",
+      "  mode: measure",
       "  out: ${{ runner.temp }}/benchgate",
       ...indent(2, inputs),
     ]),
     ...step([
-      "name: Keep the report, summaries and logs",
+      "name: Keep the summaries, report and logs for the report job",
       "if: always()",
       `uses: ${pinnedUses("uploadArtifact")}`,
       "with:",
-      "  name: benchgate-${{ github.run_attempt }}",
+      `  name: ${MEASURED_ARTIFACT}`,
       "  path: ${{ runner.temp }}/benchgate",
       "  if-no-files-found: ignore",
       "  retention-days: 14",
     ]),
   ];
+}
+
+/**
+ * The report job's steps: the measure job's artifact is fetched as data (a missing one is the
+ * action's error to report, so the step may fail without stopping the job), then the action
+ * decides with the base commit's config and publishes (mode: report).
+ */
+export function reportSteps(options: WorkflowOptions, inputs: Lines): string[] {
+  return [
+    ...step([
+      "name: Fetch the measure job's results (data only, never run)",
+      `uses: ${pinnedUses("downloadArtifact")}`,
+      "continue-on-error: true # a missing artifact is reported as an error verdict below",
+      "with:",
+      `  name: ${MEASURED_ARTIFACT}`,
+      "  path: ${{ runner.temp }}/measured",
+    ]),
+    ...step([
+      "name: Decide and report",
+      `uses: ${actionUses(options)}`,
+      "with:",
+      "  mode: report",
+      "  results: ${{ runner.temp }}/measured",
+      "  measure-result: ${{ needs.measure.result }}",
+      "  out: ${{ runner.temp }}/benchgate",
+      ...indent(2, inputs),
+    ]),
+  ];
+}
+
+/** The report job's checkout: the base commit only, for its benchgate.yml (never run). */
+export function configCheckout(ref: string): string[] {
+  return checkout("Check out the base commit (its benchgate.yml decides)", [`ref: ${ref}`]);
 }
 
 export function runsOn(options: WorkflowOptions): string {

@@ -80,19 +80,31 @@ describe("renderWorkflows", () => {
     }
   });
 
-  it("passes the pinned commit and the command's options to the gate as inputs", () => {
+  it("passes the pinned commit and the command's options to measure, and the target to report", () => {
     const command = jobs(renderWorkflows(options()).get(WORKFLOW_PATHS.command) ?? "");
-    const bench = command["bench"];
-    expect(bench?.steps[0]?.with?.["ref"]).toBe("${{ needs.authorize.outputs.head-sha }}");
-    const gate = bench?.steps.find((s) => s.uses === PINNED);
-    expect(gate?.with).toMatchObject({
-      mode: "gate",
+    const measure = command["measure"];
+    expect(measure?.steps[0]?.with?.["ref"]).toBe("${{ needs.authorize.outputs.head-sha }}");
+    expect(measure?.steps.find((s) => s.uses === PINNED)?.with).toEqual({
+      mode: "measure",
+      out: "${{ runner.temp }}/benchgate",
+      "base-sha": "${{ needs.authorize.outputs.base-sha }}",
+      "head-sha": "${{ needs.authorize.outputs.head-sha }}",
+      rounds: "${{ needs.authorize.outputs.rounds }}",
+      filter: "${{ needs.authorize.outputs.filter }}",
+    });
+    const report = command["report"];
+    // The report job checks out the base commit (for its config), never the pinned head.
+    expect(report?.steps[0]?.with?.["ref"]).toBe("${{ needs.authorize.outputs.base-sha }}");
+    expect(report?.steps.find((s) => s.uses === PINNED)?.with).toEqual({
+      mode: "report",
+      results: "${{ runner.temp }}/measured",
+      "measure-result": "${{ needs.measure.result }}",
+      out: "${{ runner.temp }}/benchgate",
       "base-sha": "${{ needs.authorize.outputs.base-sha }}",
       "head-sha": "${{ needs.authorize.outputs.head-sha }}",
       "pr-number": "${{ needs.authorize.outputs.pr-number }}",
       "command-comment-id": "${{ needs.authorize.outputs.comment-id }}",
       rounds: "${{ needs.authorize.outputs.rounds }}",
-      filter: "${{ needs.authorize.outputs.filter }}",
     });
     expect(Object.keys(command["authorize"]?.outputs ?? {}).sort()).toEqual(
       ["base-sha", "comment-id", "filter", "head-sha", "pr-number", "rounds", "run"].sort(),
@@ -105,10 +117,10 @@ describe("renderWorkflows", () => {
     );
     const main = parse(files.get(WORKFLOW_PATHS.main) ?? "") as {
       on: { push: { branches: unknown[] } };
-      jobs: { gate: Job };
+      jobs: { measure: Job };
     };
     expect(main.on.push.branches).toEqual(["on"]);
-    expect(main.jobs.gate["runs-on"]).toEqual(["self-hosted", "true", "2025", "bench.box"]);
+    expect(main.jobs.measure["runs-on"]).toEqual(["self-hosted", "true", "2025", "bench.box"]);
   });
 
   it("refuses values that could change the workflow's meaning", () => {

@@ -13,9 +13,11 @@ import {
 } from "./workflow-options.ts";
 import {
   actionUses,
-  gateSteps,
+  configCheckout,
   harnessSteps,
   indent,
+  measureSteps,
+  reportSteps,
   runsOn,
   step,
   subjectCheckout,
@@ -35,31 +37,111 @@ export {
   type WorkflowOptions,
 } from "./workflow-options.ts";
 
-const GATE_TIMEOUT_MINUTES = 120;
+const MEASURE_TIMEOUT_MINUTES = 120;
+const REPORT_TIMEOUT_MINUTES = 15;
 const AUTHORIZE_TIMEOUT_MINUTES = 10;
 
-const GATE_PERMISSIONS = [
+/** The job that runs the change's code may read the repository, and nothing else. */
+const MEASURE_PERMISSIONS = ["permissions:", "  contents: read"] as const;
+
+const REPORT_PERMISSIONS = [
   "permissions:",
   "  contents: read",
   "  pull-requests: write # the sticky comment",
   "  checks: write # the benchgate check run",
 ] as const;
 
+/**
+ * The measure job: the self-hosted runner, the code under test, no write permission at all. The
+ * action gets no token in this mode; the job's own read-only token stays out of .git/config.
+ */
+function measureJob(
+  options: WorkflowOptions,
+  job: {
+    if?: string;
+    needs?: string;
+    concurrency?: Lines;
+    subject: Lines;
+    harnessRef: string;
+    inputs: Lines;
+  },
+): string[] {
+  return [
+    "  measure:",
+    "    name: measure",
+    ...(job.needs === undefined ? [] : [`    needs: ${job.needs}`]),
+    ...(job.if === undefined ? [] : [`    if: ${job.if}`]),
+    `    runs-on: ${runsOn(options)}`,
+    `    timeout-minutes: ${MEASURE_TIMEOUT_MINUTES}`,
+    ...indent(4, MEASURE_PERMISSIONS),
+    ...indent(4, job.concurrency ?? []),
+    "    steps:",
+    ...indent(6, [
+      ...job.subject,
+      ...(isLocalActionRef(options.actionRef)
+        ? harnessSteps(job.harnessRef, "a trusted commit, not the change")
+        : []),
+      ...measureSteps(options, job.inputs),
+    ]),
+  ];
+}
+
+/**
+ * The report job: GitHub-hosted, holds the write scopes, never runs the change's code. It reads
+ * the base commit's config and the measure job's artifact as data. `!cancelled()`: it also runs
+ * when measuring failed, so the check says so instead of going missing (security reference §7
+ * F7); a cancelled run (a newer push superseded it) reports nothing.
+ */
+function reportJob(
+  options: WorkflowOptions,
+  job: {
+    if?: string;
+    needs: string;
+    permissions: Lines;
+    baseRef: string;
+    harnessRef: string;
+    inputs: Lines;
+  },
+): string[] {
+  return [
+    "  report:",
+    "    name: report",
+    `    needs: ${job.needs}`,
+    `    if: \${{ !cancelled()${job.if === undefined ? "" : ` && ${job.if}`} }}`,
+    "    runs-on: ubuntu-latest # GitHub-hosted: never the benchmark machine",
+    `    timeout-minutes: ${REPORT_TIMEOUT_MINUTES}`,
+    ...indent(4, job.permissions),
+    "    steps:",
+    ...indent(6, [
+      ...configCheckout(job.baseRef),
+      ...(isLocalActionRef(options.actionRef)
+        ? harnessSteps(job.harnessRef, "a trusted commit, not the change")
+        : []),
+      ...reportSteps(options, job.inputs),
+    ]),
+  ];
+}
+
 function prWorkflow(options: WorkflowOptions): string[] {
+  const sameRepo = "github.event.pull_request.head.repo.full_name == github.repository";
+  const base = "${{ github.event.pull_request.base.sha }}";
   return [
     "# benchgate on pull requests: benchmarks the base and the head of every pull request opened",
     "# from this repository on the pinned self-hosted runner and reports one verdict (the",
     '# "benchgate" check, one sticky comment, the job summary). Written by `benchgate init`.',
     "#",
-    "# Pull requests from forks never run here by themselves: a maintainer's `/rebench` comment",
-    "# (benchgate-command.yml) benchmarks them at the commit pinned when the command was given.",
+    "# Two jobs: `measure` runs the change's code on the self-hosted runner with a read-only",
+    "# token; `report` (GitHub-hosted) holds the write scopes, reads the results as data and",
+    "# publishes the verdict. Pull requests from forks never run here by themselves: a",
+    "# maintainer's `/rebench` comment (benchgate-command.yml) benchmarks them at the commit",
+    "# pinned when the command was given.",
     "name: benchgate-pr",
     "",
     "on:",
     "  pull_request:",
     "    types: [opened, synchronize, reopened]",
     "",
-    "# Nothing by default: the job asks for what it uses.",
+    "# Nothing by default: each job asks for what it uses.",
     "permissions: {}",
     "",
     "# One run per pull request: a new push cancels the run for the previous head.",
@@ -68,30 +150,36 @@ function prWorkflow(options: WorkflowOptions): string[] {
     "  cancel-in-progress: true",
     "",
     "jobs:",
-    "  gate:",
-    "    name: gate",
-    "    # Same-repository pull requests only. A fork can rewrite this file in its own pull request,",
-    "    # so this line is not what protects the runner: approval of outside contributors' runs",
-    "    # and the runner's job-started hook are (see benchgate's docs/workflows.md).",
-    "    if: github.event.pull_request.head.repo.full_name == github.repository",
-    `    runs-on: ${runsOn(options)}`,
-    `    timeout-minutes: ${GATE_TIMEOUT_MINUTES}`,
-    ...indent(4, GATE_PERMISSIONS),
-    "    steps:",
-    ...indent(6, [
-      ...subjectCheckout("Check out the pull request", undefined),
-      ...(isLocalActionRef(options.actionRef)
-        ? harnessSteps("${{ github.event.pull_request.base.sha }}", "the base, not the change")
-        : []),
+    ...measureJob(options, {
+      // Same-repository pull requests only. A fork can rewrite this file in its own pull
+      // request, so this line is not what protects the runner: approval of outside
+      // contributors' runs and the runner's job-started hook are (docs/workflows.md).
+      if: sameRepo,
+      subject: subjectCheckout("Check out the pull request", undefined),
+      harnessRef: base,
       // Base and head come from the event; the config is read from the base commit.
-      ...gateSteps(options, []),
-    ]),
+      inputs: [],
+    }),
+    "",
+    ...reportJob(options, {
+      needs: "measure",
+      if: sameRepo,
+      permissions: REPORT_PERMISSIONS,
+      baseRef: base,
+      harnessRef: base,
+      inputs: [],
+    }),
   ];
 }
 
 function commandWorkflow(options: WorkflowOptions): string[] {
   const local = isLocalActionRef(options.actionRef);
   const outputs = ["run", "base-sha", "head-sha", "pr-number", "comment-id", "rounds", "filter"];
+  const pinned = (names: readonly string[]): string[] =>
+    names.map((name) => {
+      const input = name === "comment-id" ? "command-comment-id" : name;
+      return `${input}: \${{ needs.authorize.outputs.${name} }}`;
+    });
   return [
     "# benchgate commands in pull-request comments: `/rebench [filter] [rounds=N]` benchmarks the",
     "# pull request again, `/benchgate accept <reason>` accepts a known regression of the current",
@@ -99,13 +187,14 @@ function commandWorkflow(options: WorkflowOptions): string[] {
     "#",
     "# Anyone can comment, and comment runs need no approval, so the work is split: `authorize`",
     "# (GitHub-hosted) checks the commenter's permission through the API and pins the head commit",
-    "# at command time; only then does `bench` run exactly that commit on the self-hosted runner.",
+    "# at command time; only then does `measure` run exactly that commit on the self-hosted",
+    "# runner, with a read-only token; `report` (GitHub-hosted) publishes the verdict.",
     "name: benchgate-command",
     "",
     "on:",
     "  # zizmor flags issue_comment because a comment run needs no approval and can check out the",
     "  # pull request. Here nothing of the pull request runs before the permission check, and only",
-    "  # the commit pinned by that check runs afterwards: the split described above.",
+    "  # the commit pinned by that check runs afterwards, in a job that can write nothing.",
     "  issue_comment: # zizmor: ignore[dangerous-triggers]",
     "    types: [created] # edited and deleted comments never start a run",
     "",
@@ -143,43 +232,44 @@ function commandWorkflow(options: WorkflowOptions): string[] {
       ]),
     ]),
     "",
-    "  bench:",
-    "    name: bench",
-    "    needs: authorize",
-    "    if: needs.authorize.outputs.run == 'true'",
-    `    runs-on: ${runsOn(options)}`,
-    `    timeout-minutes: ${GATE_TIMEOUT_MINUTES}`,
-    "    permissions:",
-    "      contents: read",
-    "      pull-requests: write # the sticky comment",
-    "      checks: write # the benchgate check run",
-    "      issues: write # the 👍 or 👎 reaction on the command comment",
-    "    # A newer command for the same pull request supersedes a queued or running one.",
-    "    concurrency:",
-    "      group: benchgate-command-${{ github.event.issue.number }}",
-    "      cancel-in-progress: true",
-    "    steps:",
-    ...indent(6, [
+    ...measureJob(options, {
+      needs: "authorize",
+      if: "needs.authorize.outputs.run == 'true'",
+      // A newer command for the same pull request supersedes a queued or running one.
+      concurrency: [
+        "concurrency:",
+        "  group: benchgate-command-${{ github.event.issue.number }}",
+        "  cancel-in-progress: true",
+      ],
       // Never a branch name: the branch may have moved since the writer gave the command.
-      ...subjectCheckout(
+      subject: subjectCheckout(
         "Check out the commit pinned at command time",
         "${{ needs.authorize.outputs.head-sha }}",
       ),
-      ...(local ? harnessSteps("${{ github.sha }}", "the default branch, not the change") : []),
-      ...gateSteps(
-        options,
-        outputs
-          .filter((name) => name !== "run")
-          .map((name) => {
-            const input = name === "comment-id" ? "command-comment-id" : name;
-            return `${input}: \${{ needs.authorize.outputs.${name} }}`;
-          }),
-      ),
-    ]),
+      harnessRef: "${{ github.sha }}",
+      inputs: pinned(["base-sha", "head-sha", "rounds", "filter"]),
+    }),
+    "",
+    ...reportJob(options, {
+      needs: "[authorize, measure]",
+      if: "needs.authorize.outputs.run == 'true'",
+      permissions: [
+        ...REPORT_PERMISSIONS,
+        "  issues: write # the 👍 or 👎 reaction on the command comment",
+      ],
+      baseRef: "${{ needs.authorize.outputs.base-sha }}",
+      harnessRef: "${{ github.sha }}",
+      // rounds: the report job checks that every round the command asked for was measured.
+      inputs: pinned(outputs.filter((name) => name !== "run" && name !== "filter")),
+    }),
   ];
 }
 
 function mainWorkflow(options: WorkflowOptions): string[] {
+  const pushed = [
+    "base-sha: ${{ github.event.before }} # the branch's previous tip",
+    "head-sha: ${{ github.sha }}",
+  ];
   return [
     "# benchgate on the default branch: benchmarks every push against the commit before it, so a",
     "# regression that got past review is caught on the commit that brought it. Written by",
@@ -190,7 +280,7 @@ function mainWorkflow(options: WorkflowOptions): string[] {
     "  push:",
     `    branches: [${yamlScalar(options.defaultBranch)}]`,
     "",
-    "# Nothing by default: the job asks for what it uses.",
+    "# Nothing by default: each job asks for what it uses.",
     "permissions: {}",
     "",
     "# Pushes are measured one after another, never cancelled.",
@@ -199,24 +289,23 @@ function mainWorkflow(options: WorkflowOptions): string[] {
     "  cancel-in-progress: false",
     "",
     "jobs:",
-    "  gate:",
-    "    name: gate",
-    `    runs-on: ${runsOn(options)}`,
-    `    timeout-minutes: ${GATE_TIMEOUT_MINUTES}`,
-    "    permissions:",
-    "      contents: read",
-    "      checks: write # the benchgate check run",
-    "    steps:",
-    ...indent(6, [
-      ...subjectCheckout("Check out the pushed commit", undefined),
-      ...(isLocalActionRef(options.actionRef)
-        ? harnessSteps("${{ github.sha }}", "the pushed commit")
-        : []),
-      ...gateSteps(options, [
-        "base-sha: ${{ github.event.before }} # the branch's previous tip",
-        "head-sha: ${{ github.sha }}",
-      ]),
-    ]),
+    ...measureJob(options, {
+      subject: subjectCheckout("Check out the pushed commit", undefined),
+      harnessRef: "${{ github.sha }}",
+      inputs: pushed,
+    }),
+    "",
+    ...reportJob(options, {
+      needs: "measure",
+      permissions: [
+        "permissions:",
+        "  contents: read",
+        "  checks: write # the benchgate check run",
+      ],
+      baseRef: "${{ github.event.before }}",
+      harnessRef: "${{ github.sha }}",
+      inputs: pushed,
+    }),
   ];
 }
 

@@ -1,0 +1,103 @@
+// Reading the measure job's folder in the report job. That folder was written by a job that ran
+// the pull request's code, so every byte of it is hostile (security.md §5.1, §8.5): only the
+// file names we expect are read (never a name built from its contents), each under a size cap
+// and through the schema, symlinks refused by the reader, and every summary must say it measured
+// the commit this job was told — by the event or the authorizer, never by the artifact.
+import path from "node:path";
+import type { SourcedSummary } from "../core/pairing.ts";
+import { InputError } from "../errors.ts";
+import type { FileReader } from "../ports.ts";
+import { readReportFile, readSummaryFile } from "../schemas/read-document.ts";
+import type { GoldenResult } from "../schemas/report.gen.ts";
+import type { GateTarget } from "./publish-verdict.ts";
+
+const SUMMARY_NAME = /^(base|head)-([1-9][0-9]{0,3})\.json$/;
+/** benchgate run writes one summary per side and round; 100 rounds is the config's maximum. */
+const MAX_SUMMARIES = 200;
+/** critcmp's table is shown folded in the comment; a larger file is not a table worth reading. */
+const MAX_CRITCMP_BYTES = 1024 * 1024;
+
+export interface MeasuredResults {
+  readonly base: readonly SourcedSummary[];
+  readonly head: readonly SourcedSummary[];
+  readonly golden: readonly GoldenResult[];
+  readonly critcmpTable?: string;
+}
+
+/**
+ * `rounds` is what the trusted config (or the authorizer's rounds=N) asked for: every round of
+ * both sides must be there, so no round can be left out of the decision.
+ */
+export async function readMeasuredResults(
+  reader: FileReader,
+  dir: string,
+  target: GateTarget,
+  rounds: number,
+): Promise<MeasuredResults> {
+  const summariesDir = path.join(dir, "summaries");
+  if ((await reader.kindOf(summariesDir)) !== "dir")
+    throw new InputError(
+      "the measure job's results have no summaries/ folder (did the artifact upload or download fail?)",
+      { source: dir },
+    );
+  const entries = (await reader.list(summariesDir)).filter((e) => SUMMARY_NAME.test(e.name));
+  if (entries.length > MAX_SUMMARIES)
+    throw new InputError(`more than ${MAX_SUMMARIES} summaries`, { source: summariesDir });
+  const odd = entries.find((e) => e.kind !== "file");
+  if (odd !== undefined)
+    throw new InputError("is not a regular file (a symlink or a folder)", {
+      source: path.join(summariesDir, odd.name),
+    });
+  const names = entries.map((e) => e.name);
+  const wanted = Array.from({ length: rounds }, (_, i) => `${i + 1}`);
+  for (const side of ["base", "head"] as const) {
+    const have = names
+      .map((n) => SUMMARY_NAME.exec(n))
+      .filter((m) => m?.[1] === side)
+      .map((m) => m?.[2] ?? "");
+    const missing = wanted.filter((r) => !have.includes(r));
+    const extra = have.filter((r) => !wanted.includes(r));
+    if (missing.length > 0 || extra.length > 0)
+      throw new InputError(
+        `expected ${side} rounds 1 to ${rounds}; ${[missing.length > 0 ? `missing ${missing.join(", ")}` : "", extra.length > 0 ? `unexpected ${extra.join(", ")}` : ""].filter(Boolean).join("; ")}`,
+        { source: summariesDir },
+      );
+  }
+  const base: SourcedSummary[] = [];
+  const head: SourcedSummary[] = [];
+  for (const name of names) {
+    const [, side, round] = SUMMARY_NAME.exec(name) ?? [];
+    const file = path.join(summariesDir, name);
+    const summary = await readSummaryFile(reader, file);
+    const expected = side === "base" ? target.baseSha : target.headSha;
+    if (summary.side !== side || summary.round !== Number(round))
+      throw new InputError(
+        `says it is ${summary.side} round ${summary.round}, but its name says ${side} round ${round}`,
+        { source: file },
+      );
+    if (summary.commit !== expected)
+      throw new InputError(
+        `records commit ${summary.commit ?? "(none)"}, but this report is for ${side} ${expected}`,
+        { source: file },
+      );
+    (side === "base" ? base : head).push({ source: file, summary });
+  }
+  if (base.length === 0 || head.length === 0)
+    throw new InputError(
+      `the measure job's results hold ${base.length} base and ${head.length} head summaries; both sides are needed`,
+      { source: summariesDir },
+    );
+  // Golden outputs are checked where the code ran; the verdict itself is recomputed here.
+  const measured = await readReportFile(reader, path.join(dir, "report.json"));
+  const critcmp = path.join(dir, "critcmp.txt");
+  const critcmpTable =
+    (await reader.kindOf(critcmp)) === "file"
+      ? await reader.readText(critcmp, MAX_CRITCMP_BYTES)
+      : undefined;
+  return {
+    base,
+    head,
+    golden: measured.golden,
+    ...(critcmpTable === undefined ? {} : { critcmpTable }),
+  };
+}

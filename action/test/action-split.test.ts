@@ -1,0 +1,305 @@
+// The split workflow (security reference §8.5/§8.7) as GitHub runs it: the bundled action in
+// mode: measure (the self-hosted job that runs the change's code: no API call at all), then in
+// mode: report (the GitHub-hosted job with the write token: it reads the measure job's folder as
+// hostile data and decides with the base commit's config). One real measurement of the demo's
+// head patch (×3 `normalize`, a changed --help line); the report runs reuse its folder, as
+// downloaded artifacts, and tamper with copies of it.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { GATE_MARKER } from "../src/github/sticky-comment.ts";
+import type { BenchReport } from "../src/schemas/report.gen.ts";
+import { throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
+import { startGitHubServer, type GitHubServer } from "./support/github-server.ts";
+import {
+  actionTestConfig,
+  ensureBundle,
+  runAction,
+  TEST_CACHE,
+  type ActionRun,
+} from "./support/run-action.ts";
+import { issueCommentOnPull, pullRequestOpened } from "./support/webhook-payloads.ts";
+
+const LONG = 600_000;
+const REPOSITORY = "octo-org/benchgate-demo";
+const CONFIG = "ci/benchgate.test.yml";
+const BOT_ID = 41898282;
+const PR = 11;
+
+let server: GitHubServer;
+let scratch: string;
+let repo: ThrowAwayRepo;
+/** The measure job's folder: what the report job downloads. */
+let measured: string;
+
+beforeAll(async () => {
+  expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(24);
+  await ensureBundle();
+  scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "benchgate-action-split-")));
+  mkdirSync(TEST_CACHE, { recursive: true });
+  repo = throwAwayRepo(path.join(scratch, "repo"), {
+    base: { [CONFIG]: actionTestConfig() },
+    headPatch: true,
+    // The change loosens the statistics so that nothing could fail: the report job must judge
+    // with the base commit's config, whatever the change or its artifact say.
+    head: {
+      [CONFIG]: `${actionTestConfig()}\nstatistics:\n  fail-threshold: 10\n`,
+    },
+  });
+  server = await startGitHubServer({
+    repository: REPOSITORY,
+    tokens: { "test-token": "github-actions[bot]" },
+    permissions: { alice: "write" },
+    prs: [
+      {
+        number: PR,
+        title: "Normalize in three passes",
+        head: { sha: repo.head, ref: "feature/normalize" },
+        base: { sha: repo.base, ref: "main" },
+        user: "alice",
+      },
+    ],
+  });
+}, LONG);
+
+afterAll(async () => {
+  await server?.close();
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(server.violations.splice(0), "outside GitHub's OpenAPI description").toEqual([]);
+});
+
+const pullRequestEvent = {
+  eventName: "pull_request",
+  payload: () =>
+    pullRequestOpened({
+      number: PR,
+      headSha: repo.head,
+      baseSha: repo.base,
+      repository: REPOSITORY,
+      user: { login: "alice" },
+    }),
+};
+
+function report(
+  name: string,
+  inputs: Readonly<Record<string, string>>,
+  event = { eventName: pullRequestEvent.eventName, payload: pullRequestEvent.payload() as unknown },
+): Promise<ActionRun> {
+  return runAction({
+    server,
+    workspace: repo.dir,
+    dir: path.join(scratch, name),
+    eventName: event.eventName,
+    payload: event.payload,
+    inputs: { mode: "report", config: CONFIG, out: path.join(scratch, name, "out"), ...inputs },
+  });
+}
+
+/** A copy of the measure job's folder, changed by `tamper`, as a downloaded artifact would be. */
+function artifact(name: string, tamper: (dir: string) => void = () => undefined): string {
+  const dir = path.join(scratch, `${name}-artifact`);
+  cpSync(measured, dir, { recursive: true });
+  tamper(dir);
+  return dir;
+}
+
+const checks = () => server.state.checkRuns.filter((c) => c.head_sha === repo.head);
+const sticky = () =>
+  server.state.comments.filter(
+    (c) => c.issue_number === PR && c.user.id === BOT_ID && c.body.includes(GATE_MARKER),
+  );
+const operations = (r: ActionRun) => r.requests.map((q) => [q.method, q.operationId]);
+
+describe("mode: measure, then mode: report", { timeout: LONG }, () => {
+  it("measure runs the change with no API call and succeeds whatever the verdict", async () => {
+    const r = await runAction({
+      server,
+      workspace: repo.dir,
+      dir: path.join(scratch, "measure"),
+      eventName: pullRequestEvent.eventName,
+      payload: pullRequestEvent.payload(),
+      // The action must not need the token in this mode: the job that runs PR code has none.
+      inputs: {
+        mode: "measure",
+        config: CONFIG,
+        out: path.join(scratch, "measure/out"),
+        "github-token": "",
+      },
+    });
+    expect(r.status, r.said).toBe(0);
+    expect(r.requests, r.said).toEqual([]);
+    expect(r.outputs["verdict"]).toBe("fail");
+    measured = path.join(scratch, "measure/out");
+    const names = readFileSync(path.join(measured, "report.json"), "utf8");
+    expect((JSON.parse(names) as BenchReport).golden.map((g) => [g.name, g.ok])).toEqual([
+      ["cli-help", false],
+      ["cli-stats", true],
+    ]);
+    expect(r.summary).toMatch(/benchgate: fail/u);
+  });
+
+  it("report decides from the summaries with the base commit's config: one comment, one check, the step fails after them", async () => {
+    const r = await report("report", {
+      results: artifact("report"),
+      "measure-result": "success",
+    });
+    expect(r.status, r.said).toBe(1);
+    expect(r.outputs["verdict"]).toBe("fail");
+    const ours = JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as BenchReport;
+    expect(r.outputs["report-path"]).toBe(path.join(scratch, "report/out/report.json"));
+    // Recomputed, not copied: the base config's 3 % threshold, not the change's 1000 %.
+    expect(ours.settings.fail_threshold).toBe(0.03);
+    expect(ours.benchmarks.find((b) => b.id === "normalize")?.verdict, r.said).toBe("regressed");
+    expect(ours.golden.map((g) => g.ok)).toEqual([false, true]);
+    expect(operations(r)).toEqual([
+      ["GET", "issues/list-comments"], // acceptance records
+      ["GET", "issues/list-comments"], // the sticky comment
+      ["POST", "issues/create-comment"],
+      ["POST", "checks/create"],
+      ["PATCH", "checks/update"],
+    ]);
+    expect(sticky()).toHaveLength(1);
+    expect(sticky()[0]!.body).toBe(r.outputs["markdown"]);
+    expect(checks().map((c) => [c.status, c.conclusion, c.output.title])).toEqual([
+      ["completed", "failure", "fail"],
+    ]);
+    expect(r.commands.at(-1)?.message).toMatch(/^benchgate: the gate failed \(fail\)/);
+  });
+
+  it("a measure job that failed is a failed check and an error comment, never a pass; a cancelled one leaves the comment alone", async () => {
+    const before = checks().length;
+    const failed = await report("measure-failed", {
+      results: path.join(scratch, "nothing-downloaded"),
+      "measure-result": "failure",
+    });
+    expect(failed.status, failed.said).toBe(1);
+    expect(failed.outputs["verdict"]).toBe("error");
+    expect(sticky()[0]!.body).toMatch(/### benchgate: error[\s\S]*the measure job failed/);
+    const stickyAfterFailure = sticky()[0]!.body;
+
+    const cancelled = await report("measure-cancelled", {
+      results: path.join(scratch, "nothing-downloaded"),
+      "measure-result": "cancelled",
+    });
+    expect(cancelled.status, cancelled.said).toBe(1);
+    expect(operations(cancelled)).toEqual([
+      ["POST", "checks/create"],
+      ["PATCH", "checks/update"],
+    ]);
+    expect(sticky()[0]!.body).toBe(stickyAfterFailure);
+    expect(
+      checks()
+        .slice(before)
+        .map((c) => [c.conclusion, c.output.title]),
+    ).toEqual([
+      ["failure", "error"],
+      ["failure", "error"],
+    ]);
+  });
+
+  it("refuses a tampered or missing artifact with an error check naming the file", async () => {
+    const headRound1 = (dir: string) => path.join(dir, "summaries/head-1.json");
+    const cases: [string, (dir: string) => void, RegExp][] = [
+      [
+        "another commit",
+        (dir) => {
+          const file = headRound1(dir);
+          const text = readFileSync(file, "utf8").replaceAll(repo.head, "f".repeat(40));
+          writeFileSync(file, text);
+        },
+        /head-1\.json: records commit f{40}, but this report is for head [0-9a-f]{40}/,
+      ],
+      [
+        "renamed round",
+        (dir) => cpSync(headRound1(dir), path.join(dir, "summaries/head-2.json")),
+        /head-2\.json: says it is head round 1, but its name says head round 2/,
+      ],
+      [
+        "a round left out",
+        (dir) => rmSync(path.join(dir, "summaries/head-3.json")),
+        /summaries: expected head rounds 1 to 3; missing 3/,
+      ],
+      [
+        "a round added",
+        (dir) => cpSync(headRound1(dir), path.join(dir, "summaries/base-4.json")),
+        /summaries: expected base rounds 1 to 3; unexpected 4/,
+      ],
+      [
+        "a symlink",
+        (dir) => {
+          rmSync(headRound1(dir));
+          symlinkSync("/etc/passwd", headRound1(dir));
+        },
+        /head-1\.json/,
+      ],
+      ["not JSON", (dir) => writeFileSync(headRound1(dir), "{".repeat(100_000)), /head-1\.json/],
+      [
+        "no summaries",
+        (dir) => rmSync(path.join(dir, "summaries"), { recursive: true }),
+        /no summaries\/ folder/,
+      ],
+    ];
+    for (const [name, tamper, message] of cases) {
+      const slug = name.replaceAll(" ", "-");
+      const before = checks().length;
+      const r = await report(`tampered-${slug}`, {
+        results: artifact(slug, tamper),
+        "measure-result": "success",
+      });
+      expect(r.status, `${name}: ${r.said}`).toBe(1);
+      expect(r.outputs["verdict"], name).toBe("error");
+      expect(r.commands.at(-1)?.message, name).toMatch(message);
+      const added = checks().slice(before);
+      expect(
+        added.map((c) => [c.conclusion, c.output.title]),
+        name,
+      ).toEqual([["failure", "error"]]);
+      expect(added[0]!.output.summary, name).toMatch(message);
+    }
+  });
+
+  it("a /rebench report takes its target from the authorizer's outputs and answers the command", async () => {
+    const asked = server.seedComment({ issue_number: PR, user: "alice", body: "/rebench" });
+    const r = await report(
+      "rebench",
+      {
+        results: artifact("rebench"),
+        "measure-result": "success",
+        "base-sha": repo.base,
+        "head-sha": repo.head,
+        "pr-number": String(PR),
+        "command-comment-id": String(asked.id),
+      },
+      {
+        eventName: "issue_comment",
+        payload: issueCommentOnPull({
+          body: asked.body,
+          user: { login: "alice", id: asked.user.id, type: "User" },
+          commentId: asked.id,
+          issueNumber: PR,
+          repository: REPOSITORY,
+        }),
+      },
+    );
+    expect(r.status, r.said).toBe(1);
+    expect(operations(r).at(-1)).toEqual(["POST", "reactions/create-for-issue-comment"]);
+    expect(
+      server.state.reactions.filter((x) => x.comment_id === asked.id).map((x) => x.content),
+    ).toEqual(["-1"]);
+    expect(sticky()).toHaveLength(1);
+    expect(sticky()[0]!.body).toMatch(/benchgate: fail/u);
+  });
+});
