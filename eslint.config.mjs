@@ -33,6 +33,7 @@ export default tseslint.config(
       "action/src/budgets/**/*.ts",
       "action/src/golden/**/*.ts",
       "action/src/environment/fingerprint.ts",
+      "action/src/runner-policy/**/*.ts",
     ],
     ignores: ["**/*.test.ts"],
     rules: {

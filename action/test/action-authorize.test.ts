@@ -44,7 +44,16 @@ const REPOSITORY = "octo-org/benchgate-demo";
 const CONFIG = "ci/benchgate.test.yml";
 const BOT_ID = 41898282;
 const PR = 7;
-const OUTPUT_NAMES = ["run", "head-sha", "base-sha", "pr-number", "comment-id", "rounds", "filter"];
+const OUTPUT_NAMES = [
+  "run",
+  "head-sha",
+  "base-sha",
+  "pr-number",
+  "comment-id",
+  "rounds",
+  "filter",
+  "check-id",
+];
 
 let server: GitHubServer;
 let scratch: string;
@@ -331,6 +340,9 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       const r = await authorize(asked.payload);
       expect(r.status, r.said).toBe(0);
       expect(r.outputEntries.map(([name]) => name)).toEqual(OUTPUT_NAMES);
+      // The "benchgate" check is opened on the pinned SHA now, shown as in progress while the
+      // benchmark waits for the runner; the run that measures completes this very check.
+      const queued = server.state.checkRuns.at(-1)!;
       expect(r.outputs).toEqual({
         run: "true",
         "head-sha": repo.head,
@@ -339,12 +351,29 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
         "comment-id": String(asked.stored.id),
         rounds: "3",
         filter: "normalize",
+        "check-id": String(queued.id),
       });
+      expect([queued.head_sha, queued.status, queued.output.title]).toEqual([
+        repo.head,
+        "in_progress",
+        "Queued",
+      ]);
       expect(reactionsOn(asked.stored.id)).toEqual(["eyes", "rocket"]);
       expect(
-        writes(r.requests).every((q) => q.operationId === "reactions/create-for-issue-comment"),
+        writes(r.requests).map((q) => q.operationId),
         r.said,
-      ).toBe(true);
+      ).toEqual([
+        "reactions/create-for-issue-comment",
+        "checks/create",
+        "reactions/create-for-issue-comment",
+      ]);
+
+      // A second /rebench while that one is queued: an answer, no second run.
+      const again = command("walt", "/rebench");
+      const twice = await authorize(again.payload);
+      expectNoRun(twice);
+      expect(why(twice)).toMatch(/already queued \(check run \d+\)/);
+      expect(botComments(PR).at(-1)?.body).toMatch(/already queued or running/);
       pinned = r.outputs["head-sha"] ?? "";
 
       // A newer commit arrives before the bench job starts.
@@ -369,6 +398,7 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
         "command-comment-id": r.outputs["comment-id"] ?? "",
         rounds: r.outputs["rounds"] ?? "",
         filter: r.outputs["filter"] ?? "",
+        "check-id": r.outputs["check-id"] ?? "",
       });
       expect(g.status, g.said).toBe(1);
       expect(g.outputs["verdict"]).toBe("fail");
@@ -389,13 +419,16 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
         expect(s.benchmarks.map((b) => b.id)).toEqual(["normalize"]);
       }
       expect(g.stdout).not.toContain(head2.slice(0, 12));
-      const added = server.state.checkRuns.slice(checksBefore);
-      expect(
-        added.map((c) => [c.head_sha, c.status, c.conclusion]),
-        g.said,
-      ).toEqual([[pinned, "completed", "failure"]]);
+      // No new check: the queued one is completed.
+      expect(server.state.checkRuns.length, g.said).toBe(checksBefore);
+      const completed = server.state.checkRuns.find((c) => String(c.id) === r.outputs["check-id"]);
+      expect([completed?.head_sha, completed?.status, completed?.conclusion], g.said).toEqual([
+        pinned,
+        "completed",
+        "failure",
+      ]);
       // The forged record was not honoured.
-      expect(added[0]!.output.title).toBe("fail");
+      expect(completed?.output.title).toBe("fail");
       expect(g.outputs["markdown"]).not.toContain("Accepted");
       const sticky = botComments(PR).filter((c) => c.body.includes(GATE_MARKER));
       expect(sticky.map((c) => c.body)).toEqual([g.outputs["markdown"]]);

@@ -13,6 +13,10 @@ export interface ActionConfig {
   readonly headSha?: string;
   readonly prNumber?: number;
   readonly commandCommentId?: number;
+  /** The check run the authorizer opened for a /rebench (completed by report or gate). */
+  readonly checkId?: number;
+  /** authorize: when set, only these user ids may run commands (A9). */
+  readonly allowedUserIds?: ReadonlySet<number>;
   readonly rounds?: number;
   readonly filter?: string;
   readonly out: string;
@@ -94,6 +98,16 @@ export function readActionConfig(
     throw new InputError(
       "input 'filter' must be one regular expression without spaces, at most 200 characters, not starting with '-'",
     );
+  const allowed = optional(input, "allowed-user-ids");
+  let allowedUserIds: ReadonlySet<number> | undefined;
+  if (allowed !== undefined) {
+    const ids = allowed.split(/[\s,]+/).filter((x) => x !== "");
+    if (ids.length === 0 || ids.some((x) => !/^[1-9][0-9]{0,15}$/.test(x)))
+      throw new InputError(
+        "input 'allowed-user-ids' must list numeric GitHub user ids, separated by commas or spaces (ids, not logins: a login can be renamed and taken)",
+      );
+    allowedUserIds = new Set(ids.map(Number));
+  }
   const results = optional(input, "results");
   const measureResult = optional(input, "measure-result");
   if (mode === "report") {
@@ -126,6 +140,8 @@ export function readActionConfig(
     headSha: sha(input, "head-sha"),
     prNumber: integer(input, "pr-number", 1, 1e9),
     commandCommentId: integer(input, "command-comment-id", 1, Number.MAX_SAFE_INTEGER),
+    checkId: integer(input, "check-id", 1, Number.MAX_SAFE_INTEGER),
+    allowedUserIds,
     rounds: integer(input, "rounds", 1, 100),
     filter,
     ...(mode === "report" ? { results, measureResult } : {}),

@@ -45,7 +45,11 @@ export async function runAction(deps: ActionDeps): Promise<void> {
         throw new InputError(
           `mode: authorize runs on issue_comment events, not ${config.github.eventName}`,
         );
-      const result = await authorize(event, github, { botUserId: config.botUserId, log: io.info });
+      const result = await authorize(event, github, {
+        botUserId: config.botUserId,
+        log: io.info,
+        ...(config.allowedUserIds === undefined ? {} : { allowedUserIds: config.allowedUserIds }),
+      });
       io.info(`authorize: ${result.why}`);
       io.setOutput("run", result.run ? "true" : "false");
       io.setOutput("head-sha", result.headSha ?? "");
@@ -54,6 +58,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       io.setOutput("comment-id", result.commentId === undefined ? "" : String(result.commentId));
       io.setOutput("rounds", result.rounds === undefined ? "" : String(result.rounds));
       io.setOutput("filter", result.filter ?? "");
+      io.setOutput("check-id", result.checkId === undefined ? "" : String(result.checkId));
       return;
     }
     const outcome =

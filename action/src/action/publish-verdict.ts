@@ -50,6 +50,8 @@ function warnOf(io: ActionIO): (what: string, error: unknown) => void {
 /** Opens the check as "in progress" (gate mode, before the long run); undefined if it cannot. */
 export async function openCheck(ctx: PublishContext): Promise<number | undefined> {
   const { target } = ctx;
+  // A /rebench run: the authorizer already opened it on the pinned SHA.
+  if (ctx.config.checkId !== undefined) return ctx.config.checkId;
   try {
     return await ctx.github.createCheck(target.headSha, CHECK_NAME, {
       title: "Benchmarking",
@@ -70,6 +72,7 @@ async function finishCheck(
   try {
     const id =
       checkId ??
+      ctx.config.checkId ??
       (await ctx.github.createCheck(ctx.target.headSha, CHECK_NAME, {
         title: output.title,
         summary: "Reporting.",

@@ -17,7 +17,26 @@ export interface AuthorizeResult {
   readonly commentId?: number;
   readonly rounds?: number;
   readonly filter?: string;
+  /** The "benchgate" check opened (queued) for the pinned SHA; the report job completes it. */
+  readonly checkId?: number;
 }
+
+export interface AuthorizeOptions {
+  readonly botUserId: number;
+  readonly log: (text: string) => void;
+  /**
+   * When given, only these GitHub user ids may run commands (on top of the permission check):
+   * ids, because a login can be renamed and then taken by someone else (security.md §7 A9).
+   */
+  readonly allowedUserIds?: ReadonlySet<number>;
+  readonly now?: () => Date;
+}
+
+/**
+ * A queued or running check older than this is taken as abandoned (its run was cancelled before
+ * the report job could complete it): the measure job's timeout plus a long queue.
+ */
+export const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
 
 const ALLOWED: readonly Permission[] = ["write", "maintain", "admin"];
 export const CHECK_NAME = "benchgate";
@@ -42,7 +61,7 @@ async function reactQuietly(
 export async function authorize(
   event: CommentEvent,
   github: GitHubPort,
-  options: { readonly botUserId: number; readonly log: (text: string) => void },
+  options: AuthorizeOptions,
 ): Promise<AuthorizeResult> {
   const { log } = options;
   const no = (why: string): AuthorizeResult => ({ run: false, why });
@@ -62,7 +81,9 @@ export async function authorize(
   } catch (error) {
     log(`permission check failed, denying: ${(error as Error).message}`);
   }
-  if (!(ALLOWED as readonly string[]).includes(permission)) {
+  const listed = options.allowedUserIds === undefined || options.allowedUserIds.has(author.id);
+  if (!listed) log(`user id ${author.id} (${author.login}) is not in allowed-user-ids`);
+  if (!listed || !(ALLOWED as readonly string[]).includes(permission)) {
     await reactQuietly(github, event.commentId, "-1", log);
     // One reply per user and PR, however often they ask: a bot must not be a spam amplifier.
     try {
@@ -73,12 +94,14 @@ export async function authorize(
       if (!replied)
         await github.createComment(
           event.issueNumber,
-          `benchgate commands need write, maintain or admin permission on this repository; \`${escapeMarkdown(author.login, { maxLength: 39 })}\` has ${permission === "unknown" ? "a permission that could not be read" : permission}. A maintainer can run \`/rebench\`.\n${marker}`,
+          `benchgate commands need write, maintain or admin permission on this repository${options.allowedUserIds === undefined ? "" : " and a place on its list of allowed users"}; \`${escapeMarkdown(author.login, { maxLength: 39 })}\` has ${!listed ? "no place on that list" : permission === "unknown" ? "a permission that could not be read" : permission}. A maintainer can run \`/rebench\`.\n${marker}`,
         );
     } catch (error) {
       log(`could not reply to the denied command: ${(error as Error).message}`);
     }
-    return no(`${author.login} may not run commands (permission: ${permission})`);
+    return no(
+      `${author.login} may not run commands (permission: ${permission}${listed ? "" : ", not in allowed-user-ids"})`,
+    );
   }
   if (command.kind === "invalid") {
     await reactQuietly(github, event.commentId, "confused", log);
@@ -124,9 +147,52 @@ export async function authorize(
     return no(`${author.login} accepted ${headSha.slice(0, 12)}`);
   }
 
+  // A fork's code runs on the benchmark machine only as the commit the maintainer named: the
+  // approval is bound to what they reviewed, not to whatever the branch holds by then.
+  if (command.sha === undefined && pull.headRepo !== pull.baseRepo) {
+    await reactQuietly(github, event.commentId, "confused", log);
+    await github.createComment(
+      event.issueNumber,
+      `benchgate: this pull request comes from a fork, so \`/rebench\` must name the commit you reviewed: \`/rebench ${headSha}\` (the current head). ${USAGE}`,
+    );
+    return no("a fork's pull request needs /rebench <sha>");
+  }
+  if (command.sha !== undefined && command.sha !== headSha) {
+    await reactQuietly(github, event.commentId, "-1", log);
+    await github.createComment(
+      event.issueNumber,
+      `benchgate: \`${command.sha.slice(0, 12)}\` is not the head of this pull request any more; the head is now \`${headSha}\`. Review it, then \`/rebench ${headSha}\`.`,
+    );
+    return no(`${command.sha.slice(0, 12)} is not the head (${headSha.slice(0, 12)})`);
+  }
+  // One benchmark per commit at a time (security.md §7 A14): a queued or running one answers.
+  const now = (options.now ?? (() => new Date()))().getTime();
+  let active: number | undefined;
+  try {
+    active = (await github.listChecks(headSha, CHECK_NAME)).find(
+      (c) =>
+        c.status !== "completed" &&
+        (c.startedAt === null || now - Date.parse(c.startedAt) < STALE_CHECK_MS),
+    )?.id;
+  } catch (error) {
+    log(`could not list the checks of ${headSha.slice(0, 12)}: ${(error as Error).message}`);
+  }
+  if (active !== undefined) {
+    await github.createComment(
+      event.issueNumber,
+      `benchgate: a benchmark of \`${headSha.slice(0, 12)}\` is already queued or running (check run ${active}); this command changes nothing.`,
+    );
+    return no(`a benchmark of ${headSha.slice(0, 12)} is already queued (check run ${active})`);
+  }
+  const checkId = await github.createCheck(headSha, CHECK_NAME, {
+    title: "Queued",
+    summary: `${escapeMarkdown(author.login, { maxLength: 39 })} asked to benchmark ${headSha.slice(0, 12)} against ${pull.baseSha.slice(0, 12)}.`,
+  });
+
   await reactQuietly(github, event.commentId, "rocket", log);
   return {
     run: true,
+    checkId,
     why: `${author.login} (${permission}) asked to benchmark ${headSha.slice(0, 12)}`,
     headSha,
     baseSha: pull.baseSha,

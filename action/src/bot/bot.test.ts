@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
 import type { CommentEvent } from "../action/event.ts";
 import { findAcceptance } from "../github/acceptance.ts";
-import { authorize } from "./authorize.ts";
+import { authorize, STALE_CHECK_MS, type AuthorizeOptions } from "./authorize.ts";
 import { parseCommand } from "./parse-command.ts";
 
 describe("parseCommand", () => {
@@ -15,6 +15,11 @@ describe("parseCommand", () => {
     ["/rebench parse/.*", { kind: "rebench", filter: "parse/.*" }],
     ["/rebench rounds=7", { kind: "rebench", rounds: 7 }],
     ["/rebench ^parse rounds=3", { kind: "rebench", filter: "^parse", rounds: 3 }],
+    [`/rebench ${"a1".repeat(20)}`, { kind: "rebench", sha: "a1".repeat(20) }],
+    [
+      `/rebench ${"a1".repeat(20)} parse rounds=2`,
+      { kind: "rebench", sha: "a1".repeat(20), filter: "parse", rounds: 2 },
+    ],
     [
       "/benchgate accept known cost of the new parser",
       { kind: "accept", reason: "known cost of the new parser" },
@@ -44,6 +49,11 @@ describe("parseCommand", () => {
     "/rebench rounds=3 rounds=4",
     "/rebench a b",
     "/rebench foo=bar",
+    // A12: a commit is named in full or not at all.
+    "/rebench 1a2b3c4",
+    `/rebench ${"a1".repeat(19)}a`,
+    `/rebench ${"A1".repeat(20)}`,
+    `/rebench ${"a1".repeat(20)} ${"b2".repeat(20)}`,
     "/rebench \u202Eparse",
     "/rebench\u200B",
     "/benchgate accept",
@@ -78,7 +88,7 @@ function setup(
     merged: false,
     headSha: HEAD,
     baseSha: BASE,
-    headRepo: "fork/repo",
+    headRepo: "o/r",
     baseRepo: "o/r",
     title: "t",
     commits: [BASE, HEAD],
@@ -99,8 +109,8 @@ function comment(body: string, extra: Partial<CommentEvent> = {}): CommentEvent 
   };
 }
 
-const run = (gh: FakeGitHub, event: CommentEvent) =>
-  authorize(event, gh, { botUserId: BOT.id, log: () => {} });
+const run = (gh: FakeGitHub, event: CommentEvent, options: Partial<AuthorizeOptions> = {}) =>
+  authorize(event, gh, { botUserId: BOT.id, log: () => {}, ...options });
 
 describe("authorize", () => {
   it("A5: a writer's /rebench pins the head SHA read now, with 👀 then 🚀", async () => {
@@ -176,6 +186,62 @@ describe("authorize", () => {
     const pr = gh.pulls.get(7);
     if (pr !== undefined) gh.pulls.set(7, { ...pr, state: "closed" });
     expect((await run(gh, comment("/rebench"))).run).toBe(false);
+  });
+
+  it("A9: an allowlist is keyed by user id: a renamed login keeps its place, a taken login does not", async () => {
+    const allowedUserIds = new Set([100]);
+    const renamed = setup("write");
+    renamed.permissions.set("alice-renamed", "write");
+    const asRenamed = comment("/rebench", {
+      author: { id: 100, login: "alice-renamed", type: "User" },
+    });
+    expect((await run(renamed, asRenamed, { allowedUserIds })).run).toBe(true);
+    // Someone else now holds the login "alice" (and even write permission): denied.
+    const taken = setup("write");
+    const asImpostor = comment("/rebench", { author: { id: 666, login: "alice", type: "User" } });
+    const denied = await run(taken, asImpostor, { allowedUserIds });
+    expect(denied).toMatchObject({ run: false });
+    expect(denied.why).toMatch(/not in allowed-user-ids/);
+    expect(taken.comments[0]?.body).toContain("no place on that list");
+  });
+
+  it("A12: /rebench <sha> runs only when the SHA is still the head, and shows the head when not", async () => {
+    const ok = setup("write");
+    expect(await run(ok, comment(`/rebench ${HEAD}`))).toMatchObject({ run: true, headSha: HEAD });
+    const moved = setup("write");
+    const stale = await run(moved, comment(`/rebench ${NEWER}`));
+    expect(stale.run).toBe(false);
+    expect(moved.comments[0]?.body).toContain(`the head is now \`${HEAD}\``);
+    expect(moved.checks).toEqual([]);
+  });
+
+  it("a fork's pull request runs only with the reviewed commit named in the command", async () => {
+    const gh = setup("maintain");
+    const pr = gh.pulls.get(7);
+    if (pr !== undefined) gh.pulls.set(7, { ...pr, headRepo: "mallory/r" });
+    const bare = await run(gh, comment("/rebench"));
+    expect(bare.run).toBe(false);
+    expect(gh.comments[0]?.body).toContain(`\`/rebench ${HEAD}\``);
+    expect((await run(gh, comment(`/rebench ${HEAD}`))).run).toBe(true);
+  });
+
+  it("A14: a second /rebench while one is queued for the same SHA answers instead of running; a stale queued check does not block", async () => {
+    const gh = setup("write");
+    const first = await run(gh, comment("/rebench"));
+    expect(first).toMatchObject({ run: true, checkId: gh.checks[0]?.id });
+    expect(gh.checks.map((c) => c.status)).toEqual(["in_progress"]);
+    const second = await run(gh, comment("/rebench", { commentId: 56 }));
+    expect(second.run).toBe(false);
+    expect(gh.comments.at(-1)?.body).toMatch(/already queued or running \(check run \d+\)/);
+    expect(gh.checks).toHaveLength(1);
+    // Seven hours later the queued check is taken as abandoned (its run was cancelled).
+    const later = () => new Date(Date.now() + STALE_CHECK_MS + 3_600_000);
+    expect((await run(gh, comment("/rebench", { commentId: 57 }), { now: later })).run).toBe(true);
+    // Once completed, a new command runs again.
+    const gh2 = setup("write");
+    const done = await run(gh2, comment("/rebench"));
+    await gh2.completeCheck(done.checkId ?? 0, "failure", { title: "fail", summary: "" });
+    expect((await run(gh2, comment("/rebench", { commentId: 58 }))).run).toBe(true);
   });
 
   it("a malformed command from a writer gets the usage, not a run", async () => {

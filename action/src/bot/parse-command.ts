@@ -5,9 +5,16 @@
 //   /rebench                      benchmark the PR's head as it is now
 //   /rebench <filter>             only benchmarks whose id matches <filter> (a regex)
 //   /rebench [<filter>] rounds=N  with N interleaved rounds (1–50)
+//   /rebench <sha> [...]          only if <sha> (all 40 hex digits) is still the PR's head:
+//                                 the approval names the commit the maintainer reviewed
 //   /benchgate accept <reason>    accept the current head's regression, with a reason
 export type Command =
-  | { readonly kind: "rebench"; readonly filter?: string; readonly rounds?: number }
+  | {
+      readonly kind: "rebench";
+      readonly filter?: string;
+      readonly rounds?: number;
+      readonly sha?: string;
+    }
   | { readonly kind: "accept"; readonly reason: string }
   /** Not addressed to us: say nothing. */
   | { readonly kind: "ignored" }
@@ -15,12 +22,15 @@ export type Command =
   | { readonly kind: "invalid"; readonly problem: string };
 
 export const USAGE =
-  "usage: `/rebench`, `/rebench <filter>`, `/rebench [<filter>] rounds=N` (N from 1 to 50), or `/benchgate accept <reason>`";
+  "usage: `/rebench [<sha>] [<filter>] [rounds=N]` (the full 40-hex head SHA, a filter regex, N from 1 to 50), or `/benchgate accept <reason>`";
 
 /** Only this much of a body is looked at: the first line is all that matters. */
 const SCAN_CHARS = 4096;
 const MAX_ROUNDS = 50;
 const FILTER = /^[A-Za-z0-9_./:*+?^$()|[\]{}\\-]{1,200}$/;
+const FULL_SHA = /^[0-9a-f]{40}$/;
+/** Hex that looks like an attempt at a commit (an abbreviated or mistyped SHA), not a filter. */
+const SHA_LIKE = /^[0-9a-fA-F]{7,64}$/;
 // Zero-width, bidi controls, BOM: text that reads differently than it is.
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/;
 // eslint-disable-next-line no-control-regex
@@ -38,7 +48,18 @@ function firstLine(body: string): string | undefined {
 function parseRebench(args: readonly string[]): Command {
   let filter: string | undefined;
   let rounds: number | undefined;
+  let sha: string | undefined;
   for (const arg of args) {
+    if (FULL_SHA.test(arg) || (SHA_LIKE.test(arg) && /[0-9]/.test(arg))) {
+      if (!FULL_SHA.test(arg))
+        return {
+          kind: "invalid",
+          problem: "a commit must be given as its full 40-character lower-case SHA",
+        };
+      if (sha !== undefined) return { kind: "invalid", problem: "more than one commit" };
+      sha = arg;
+      continue;
+    }
     const kv = /^([a-z]+)=(.*)$/.exec(arg);
     if (kv !== null) {
       if (kv[1] !== "rounds")
@@ -66,6 +87,7 @@ function parseRebench(args: readonly string[]): Command {
     kind: "rebench",
     ...(filter === undefined ? {} : { filter }),
     ...(rounds === undefined ? {} : { rounds }),
+    ...(sha === undefined ? {} : { sha }),
   };
 }
 

@@ -8,6 +8,7 @@ import { ingestCommand } from "./commands/ingest.ts";
 import { goldenCommand } from "./commands/golden.ts";
 import { initCommand } from "./commands/init.ts";
 import { runCommand } from "./commands/run.ts";
+import { runnerHookCommand } from "./commands/runner-hook.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 type Command = (argv: readonly string[], deps: CliDeps) => Promise<number>;
@@ -31,6 +32,10 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
   ["run", { run: runCommand, summary: "benchmark two commits in interleaved rounds and decide" }],
   ["golden", { run: goldenCommand, summary: "check or update the golden output checksums" }],
   ["init", { run: initCommand, summary: "write the gate's workflows and a starter benchgate.yml" }],
+  [
+    "runner-hook",
+    { run: runnerHookCommand, summary: "the benchmark runner's job-started check (fail closed)" },
+  ],
 ]);
 
 export function usage(): string {

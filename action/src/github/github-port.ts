@@ -48,6 +48,7 @@ export interface CheckRun {
   readonly headSha: string;
   readonly status: string;
   readonly conclusion: string | null;
+  readonly startedAt: string | null;
 }
 
 export interface GitHubPort {

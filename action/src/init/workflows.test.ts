@@ -105,9 +105,19 @@ describe("renderWorkflows", () => {
       "pr-number": "${{ needs.authorize.outputs.pr-number }}",
       "command-comment-id": "${{ needs.authorize.outputs.comment-id }}",
       rounds: "${{ needs.authorize.outputs.rounds }}",
+      "check-id": "${{ needs.authorize.outputs.check-id }}",
     });
     expect(Object.keys(command["authorize"]?.outputs ?? {}).sort()).toEqual(
-      ["base-sha", "comment-id", "filter", "head-sha", "pr-number", "rounds", "run"].sort(),
+      [
+        "base-sha",
+        "check-id",
+        "comment-id",
+        "filter",
+        "head-sha",
+        "pr-number",
+        "rounds",
+        "run",
+      ].sort(),
     );
   });
 

@@ -174,7 +174,16 @@ function prWorkflow(options: WorkflowOptions): string[] {
 
 function commandWorkflow(options: WorkflowOptions): string[] {
   const local = isLocalActionRef(options.actionRef);
-  const outputs = ["run", "base-sha", "head-sha", "pr-number", "comment-id", "rounds", "filter"];
+  const outputs = [
+    "run",
+    "base-sha",
+    "head-sha",
+    "pr-number",
+    "comment-id",
+    "rounds",
+    "filter",
+    "check-id",
+  ];
   const pinned = (names: readonly string[]): string[] =>
     names.map((name) => {
       const input = name === "comment-id" ? "command-comment-id" : name;

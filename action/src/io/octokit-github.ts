@@ -205,6 +205,7 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           headSha: c.head_sha,
           status: c.status,
           conclusion: c.conclusion,
+          startedAt: c.started_at,
         }));
       }),
   };

@@ -78,7 +78,13 @@ export function fakeGitHub(): FakeGitHub {
     },
     async createCheck(headSha) {
       const id = nextId++;
-      fake.checks.push({ id, headSha, status: "in_progress", conclusion: null });
+      fake.checks.push({
+        id,
+        headSha,
+        status: "in_progress",
+        conclusion: null,
+        startedAt: new Date().toISOString(),
+      });
       return id;
     },
     async completeCheck(id, conclusion, output) {
