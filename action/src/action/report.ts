@@ -72,6 +72,7 @@ export async function runReportMode(
       head: measured.head,
       settings: actionSettings(config)(run),
       budgets: budgetRules(run.document, run.source),
+      filtered: config.filter !== undefined,
       golden: measured.golden,
       smells: run.document.smells,
       now: cli.now(),

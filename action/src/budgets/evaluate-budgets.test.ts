@@ -165,6 +165,10 @@ describe("evaluateBudgets", () => {
     const failed = results.filter((r) => !r.ok);
     expect(failed.map((r) => r.statistic)).toEqual(["median", "max_regression"]);
     expect(failed[0]?.message).toMatch(/budget rule 2 \("grup\/\*"\) matches no benchmark/);
+    // In a filtered run (/rebench group/fn/1) the rule names benchmarks that were not run.
+    const filtered = evaluateBudgets(rules, { benchmarks: [entry("group/fn/1")], filtered: true });
+    expect(filtered.every((r) => r.ok)).toBe(true);
+    expect(filtered.at(-1)?.message).toMatch(/not checked: this run was filtered/);
   });
 
   it("a benchmark missing on head fails its absolute budget; a new one skips max_regression", () => {

@@ -35,6 +35,11 @@ export interface BudgetInput {
   readonly benchmarks: readonly Entry[];
   /** Every head-side summary (one per round); needed for mean/p50/p95/p99 and rate limits. */
   readonly headSummaries?: readonly BenchSummary[];
+  /**
+   * The run measured a filtered subset (`--filter`, `/rebench <filter>`): a rule that matches
+   * nothing then names a benchmark that was not run, not a typo, and is reported unchecked.
+   */
+  readonly filtered?: boolean;
 }
 
 function key(suite: string, id: string): string {
@@ -229,7 +234,7 @@ function checkRegression(rule: BudgetRule, allowed: number, entry: Entry): Budge
 /**
  * Checks every rule against every benchmark whose id its glob matches, in rule order then
  * report order. A rule that matches no benchmark yields one failed result per limit, so a
- * typo cannot silently disable a budget.
+ * typo cannot silently disable a budget — unless the run was filtered, when it is unchecked.
  */
 export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput): BudgetResult[] {
   const rounds = indexSummaries(input.headSummaries ?? []);
@@ -252,8 +257,11 @@ export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput
           rule: s.rule,
           statistic: s.statistic,
           actual: null,
-          ok: false,
-          message: `${describeRule(rule.index, rule.benchmark)} matches no benchmark (of ${input.benchmarks.length}): check the id; \`*\` matches any characters including \`/\``,
+          ok: input.filtered === true,
+          message:
+            input.filtered === true
+              ? `${describeRule(rule.index, rule.benchmark)} not checked: this run was filtered and measured none of its benchmarks`
+              : `${describeRule(rule.index, rule.benchmark)} matches no benchmark (of ${input.benchmarks.length}): check the id; \`*\` matches any characters including \`/\``,
         });
       continue;
     }

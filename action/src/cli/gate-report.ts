@@ -34,6 +34,8 @@ export interface GateInput {
   readonly head: readonly SourcedSummary[];
   readonly settings: CompareSettings;
   readonly budgets: readonly BudgetRule[];
+  /** Only a filtered subset was measured: budgets of benchmarks not run are left unchecked. */
+  readonly filtered?: boolean;
   readonly golden?: readonly GoldenResult[];
   /** benchgate.yml's smells: block. */
   readonly smells?: SmellConfig | undefined;
@@ -49,6 +51,7 @@ export function gateReport(input: GateInput): BenchReport {
   const budgets = evaluateBudgets(input.budgets, {
     benchmarks: compared.benchmarks,
     headSummaries: input.head.map((h) => h.summary),
+    filtered: input.filtered === true,
   });
   const checked = withGolden(withBudgets(compared, budgets), input.golden ?? []);
   const smells = detectSmells(

@@ -126,6 +126,7 @@ export async function runSession(request: SessionRequest, deps: CliDeps): Promis
     head: outcome.summaries.head,
     settings,
     budgets,
+    filtered: request.filter !== undefined,
     golden: outcome.golden,
     smells: config.document.smells,
     now: deps.now(),

@@ -211,6 +211,17 @@ describe("resolveRunConfig: what the schema cannot say", () => {
     });
   });
 
+  it("a Criterion suite's manifest-path is kept when it stays inside the repository", () => {
+    const suite = (path: string) =>
+      doc({ suites: [{ name: "m", kind: "criterion", bench: "demo", "manifest-path": path }] });
+    expect(resolve(suite("examples/demo-crate/Cargo.toml")).suites[0]).toMatchObject({
+      manifestPath: "examples/demo-crate/Cargo.toml",
+    });
+    expect(errorOf(() => resolve(suite("../other/Cargo.toml"))).jsonPath).toBe(
+      "/suites/0/manifest-path",
+    );
+  });
+
   it("a Criterion filter starting with '-' is refused (it would be read as an option)", () => {
     const error = errorOf(() =>
       resolve(doc({ suites: [{ name: "m", kind: "criterion", bench: "demo", filter: "--list" }] })),

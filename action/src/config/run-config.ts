@@ -26,6 +26,8 @@ interface SuiteBase {
 export interface CriterionSuitePlan extends SuiteBase {
   readonly kind: "criterion";
   readonly bench: string;
+  /** cargo --manifest-path, relative to the repository root. */
+  readonly manifestPath?: string;
   readonly package?: string;
   readonly features: readonly string[];
   readonly filter?: string;
@@ -141,6 +143,11 @@ function suitePlan(
         name: raw.name,
         timeoutMs,
         bench: raw.bench,
+        ...(raw["manifest-path"] === undefined
+          ? {}
+          : {
+              manifestPath: checkRelativePath(raw["manifest-path"], `${key}/manifest-path`, source),
+            }),
         ...(raw.package === undefined ? {} : { package: raw.package }),
         features: [...(raw.features ?? [])],
         ...(raw.filter === undefined ? {} : { filter: raw.filter }),

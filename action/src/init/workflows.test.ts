@@ -105,6 +105,7 @@ describe("renderWorkflows", () => {
       "pr-number": "${{ needs.authorize.outputs.pr-number }}",
       "command-comment-id": "${{ needs.authorize.outputs.comment-id }}",
       rounds: "${{ needs.authorize.outputs.rounds }}",
+      filter: "${{ needs.authorize.outputs.filter }}",
       "check-id": "${{ needs.authorize.outputs.check-id }}",
     });
     expect(Object.keys(command["authorize"]?.outputs ?? {}).sort()).toEqual(

@@ -90,6 +90,17 @@ describe("Criterion command lines", () => {
       "--features",
       "simd,serde/std",
     ]);
+    expect(
+      criterionBuildArgv(criterion({ manifestPath: "examples/demo-crate/Cargo.toml" })),
+    ).toEqual([
+      "cargo",
+      "bench",
+      "--no-run",
+      "--bench",
+      "demo",
+      "--manifest-path",
+      "examples/demo-crate/Cargo.toml",
+    ]);
   });
 
   it("runs with the user's args, then --noplot and --save-baseline SIDE-ROUND, the filter last", () => {

@@ -67,6 +67,7 @@ export function baselineName(side: Side, round: number): string {
 
 function cargoTarget(suite: CriterionSuitePlan): string[] {
   const args = ["--bench", suite.bench];
+  if (suite.manifestPath !== undefined) args.push("--manifest-path", suite.manifestPath);
   if (suite.package !== undefined) args.push("--package", suite.package);
   if (suite.features.length > 0) args.push("--features", suite.features.join(","));
   return args;

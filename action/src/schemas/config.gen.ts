@@ -155,6 +155,10 @@ export interface CriterionSuite {
    */
   package?: string;
   /**
+   * cargo --manifest-path, relative to the repository root, for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).
+   */
+  "manifest-path"?: string;
+  /**
    * The bench target (cargo bench --bench NAME).
    */
   bench: string;

@@ -5736,7 +5736,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate51;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).","type":"integer","minimum":1,"maximum":100},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).","type":"integer","minimum":1,"maximum":100},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"type":"integer","minimum":2,"maximum":100000}}},"budgets":{"description":"Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root, for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
 const schema114 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
 const schema115 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema128 = {"description":"A path relative to the repository root that stays inside it (no leading / and no .. component; checked when the config is loaded).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
@@ -5745,14 +5745,15 @@ const schema139 = {"description":"A comparison and a quantity with its unit: \"<
 const schema144 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
 const schema119 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
 const pattern14 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern27 = new RegExp("^[^/\\\\]", "u");
-const pattern30 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern32 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern28 = new RegExp("^[^/\\\\]", "u");
+const pattern31 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern33 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
 const pattern17 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
-const schema118 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema118 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root, for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 const pattern18 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
-const pattern19 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern20 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+const pattern19 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
+const pattern20 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern21 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5774,7 +5775,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "name") || (key0 === "kind")) || (key0 === "package")) || (key0 === "bench")) || (key0 === "features")) || (key0 === "filter")) || (key0 === "args")) || (key0 === "timeout"))){
+if(!(func1.call(schema118.properties, key0))){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5848,22 +5849,55 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bench !== undefined){
-let data3 = data.bench;
+if(data["manifest-path"] !== undefined){
+let data3 = data["manifest-path"];
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func2(data3) > 128){
-validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+if(func2(data3) > 512){
+validate52.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
-if(func2(data3) < 1){
-validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data3) < 10){
+validate52.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
 return false;
 }
 else {
 if(!pattern19.test(data3)){
+validate52.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bench !== undefined){
+let data4 = data.bench;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 128){
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern20.test(data4)){
 validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -5875,40 +5909,40 @@ validate52.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.features !== undefined){
-let data4 = data.features;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 50){
+let data5 = data.features;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 50){
 validate52.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 var valid2 = true;
-const len0 = data4.length;
+const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 128){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 128){
 validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
-if(func2(data5) < 1){
+if(func2(data6) < 1){
 validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern20.test(data5)){
+if(!pattern21.test(data6)){
 validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -5920,7 +5954,7 @@ validate52.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 }
-var valid2 = _errs12 === errors;
+var valid2 = _errs14 === errors;
 if(!valid2){
 break;
 }
@@ -5932,23 +5966,23 @@ validate52.errors = [{instancePath:instancePath+"/features",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.filter !== undefined){
-let data6 = data.filter;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 1024){
+let data7 = data.filter;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func2(data7) > 1024){
 validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data6) < 1){
+if(func2(data7) < 1){
 validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -5959,30 +5993,30 @@ validate52.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs14 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.args !== undefined){
-let data7 = data.args;
-const _errs16 = errors;
-if(errors === _errs16){
-if(Array.isArray(data7)){
-if(data7.length > 50){
+let data8 = data.args;
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data8)){
+if(data8.length > 50){
 validate52.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len1 = data7.length;
+const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func2(data8) > 1024){
+let data9 = data8[i1];
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func2(data9) > 1024){
 validate52.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
@@ -5992,7 +6026,7 @@ validate52.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/prop
 return false;
 }
 }
-var valid3 = _errs18 === errors;
+var valid3 = _errs20 === errors;
 if(!valid3){
 break;
 }
@@ -6004,19 +6038,19 @@ validate52.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.timeout !== undefined){
-let data9 = data.timeout;
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(!pattern14.test(data9)){
+let data10 = data.timeout;
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern14.test(data10)){
 validate52.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -6026,10 +6060,11 @@ validate52.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/d
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -6400,7 +6435,7 @@ return errors === 0;
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema124 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern25 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const pattern26 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6536,7 +6571,7 @@ validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern25.test(data4)){
+if(!pattern26.test(data4)){
 validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
@@ -6986,7 +7021,7 @@ validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 else {
-if(!pattern27.test(data12)){
+if(!pattern28.test(data12)){
 validate51.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -7020,7 +7055,7 @@ validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern27.test(data13)){
+if(!pattern28.test(data13)){
 validate51.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -7112,7 +7147,7 @@ validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 else {
-if(!pattern30.test(data17)){
+if(!pattern31.test(data17)){
 validate51.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
 }
@@ -7319,7 +7354,7 @@ passing1 = 0;
 const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data22 === "string"){
-if(!pattern32.test(data22)){
+if(!pattern33.test(data22)){
 const err4 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -7432,7 +7467,7 @@ passing2 = 0;
 const _errs73 = errors;
 if(errors === _errs73){
 if(typeof data23 === "string"){
-if(!pattern32.test(data23)){
+if(!pattern33.test(data23)){
 const err10 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -7545,7 +7580,7 @@ passing3 = 0;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data24 === "string"){
-if(!pattern32.test(data24)){
+if(!pattern33.test(data24)){
 const err16 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -7658,7 +7693,7 @@ passing4 = 0;
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data25 === "string"){
-if(!pattern32.test(data25)){
+if(!pattern33.test(data25)){
 const err22 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -7771,7 +7806,7 @@ passing5 = 0;
 const _errs94 = errors;
 if(errors === _errs94){
 if(typeof data26 === "string"){
-if(!pattern32.test(data26)){
+if(!pattern33.test(data26)){
 const err28 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -7884,7 +7919,7 @@ passing6 = 0;
 const _errs101 = errors;
 if(errors === _errs101){
 if(typeof data27 === "string"){
-if(!pattern32.test(data27)){
+if(!pattern33.test(data27)){
 const err34 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -8670,7 +8705,7 @@ const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema150 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
 const schema152 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
 const schema153 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}};
-const pattern42 = new RegExp("^https://", "u");
+const pattern43 = new RegExp("^https://", "u");
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9585,7 +9620,7 @@ validate59.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern42.test(data5)){
+if(!pattern43.test(data5)){
 validate59.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
