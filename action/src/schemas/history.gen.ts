@@ -83,6 +83,24 @@ export interface Commit {
    * @maxItems 100000
    */
   extras?: [number, string | null, string | null][];
+  /**
+   * Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.
+   *
+   * @maxItems 1000
+   */
+  reruns?: {
+    recorded_at: string;
+    /**
+     * @maxItems 100000
+     */
+    results: Result[];
+    /**
+     * Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].
+     *
+     * @maxItems 100000
+     */
+    extras?: [number, string | null, string | null][];
+  }[];
 }
 /**
  * Where the run happened (SPEC §3.6). Every field optional: adapters record what they know.

@@ -75,6 +75,20 @@ describe("history.v1", () => {
     ],
   });
 
+  it("accepts earlier measurements of a commit as reruns", () => {
+    const h = history();
+    (h.commits[0] as Record<string, unknown>)["reruns"] = [
+      {
+        recorded_at: "2026-11-01T09:00:00Z",
+        results: [[0, 119, null, null, null]],
+        extras: [[0, "± 2", null]],
+      },
+    ];
+    expect(validateHistory(h, "h.json").commits[0]?.reruns?.[0]?.results).toEqual([
+      [0, 119, null, null, null],
+    ]);
+  });
+
   it("accepts a well-formed history", () => {
     expect(validateHistory(history(), "h.json").commits[0]?.results[1]).toEqual([
       1,
@@ -109,6 +123,14 @@ describe("history.v1", () => {
         /twice/,
       ],
       ["duplicate series", (h) => h.series.push({ ...h.series[0]! }), /duplicate series/],
+      [
+        "rerun with an unknown series",
+        (h) =>
+          ((h.commits[0] as Record<string, unknown>)["reruns"] = [
+            { recorded_at: "2026-11-01T09:00:00Z", results: [[9, 1, null, null, null]] },
+          ]),
+        /out of range/,
+      ],
       [
         "duplicate commit",
         (h) => h.commits.push(structuredClone(h.commits[0]!)),

@@ -105,10 +105,17 @@ export function validateHistory(data: unknown, source: string): BenchHistory {
         jsonPath: `/commits/${c}/sha`,
       });
     shas.add(commit.sha);
-    for (const [field, rows] of [
+    const groups: [string, readonly (readonly [number, ...unknown[]])[]][] = [
       ["results", commit.results],
       ["extras", commit.extras ?? []],
-    ] as const) {
+    ];
+    (commit.reruns ?? []).forEach((rerun, r) => {
+      groups.push(
+        [`reruns/${r}/results`, rerun.results],
+        [`reruns/${r}/extras`, rerun.extras ?? []],
+      );
+    });
+    for (const [field, rows] of groups) {
       const seen = new Set<number>();
       rows.forEach(([index], r) => {
         const jsonPath = `/commits/${c}/${field}/${r}/0`;

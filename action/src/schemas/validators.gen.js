@@ -8701,10 +8701,10 @@ return errors === 0;
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const history = validate58;
-const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (SPEC §3.8): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}}},"$defs":{"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (SPEC §3.8): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}}},"$defs":{"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
 const schema150 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
 const schema152 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
-const schema153 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}};
+const schema153 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
 const pattern43 = new RegExp("^https://", "u");
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9894,6 +9894,252 @@ var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.reruns !== undefined){
+let data18 = data.reruns;
+const _errs37 = errors;
+if(errors === _errs37){
+if(Array.isArray(data18)){
+if(data18.length > 1000){
+validate59.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len4 = data18.length;
+for(let i2=0; i2<len4; i2++){
+let data19 = data18[i2];
+const _errs39 = errors;
+if(errors === _errs39){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.recorded_at === undefined) && (missing1 = "recorded_at")) || ((data19.results === undefined) && (missing1 = "results"))){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs41 = errors;
+for(const key1 in data19){
+if(!(((key1 === "recorded_at") || (key1 === "results")) || (key1 === "extras"))){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs41 === errors){
+if(data19.recorded_at !== undefined){
+let data20 = data19.recorded_at;
+const _errs42 = errors;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data20 === "string"){
+if(func2(data20) > 40){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data20)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs42 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.results !== undefined){
+let data21 = data19.results;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data21)){
+if(data21.length > 100000){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid9 = true;
+const len5 = data21.length;
+for(let i3=0; i3<len5; i3++){
+const _errs47 = errors;
+if(!(validate62(data21[i3], {instancePath:instancePath+"/reruns/" + i2+"/results/" + i3,parentData:data21,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs47 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid7 = _errs45 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.extras !== undefined){
+let data23 = data19.extras;
+const _errs48 = errors;
+if(errors === _errs48){
+if(Array.isArray(data23)){
+if(data23.length > 100000){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid10 = true;
+const len6 = data23.length;
+for(let i4=0; i4<len6; i4++){
+let data24 = data23[i4];
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data24)){
+if(data24.length > 3){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+else {
+if(data24.length < 3){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+return false;
+}
+else {
+const len7 = data24.length;
+if(len7 > 0){
+let data25 = data24[0];
+const _errs52 = errors;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs52){
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 99999 || isNaN(data25)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+return false;
+}
+else {
+if(data25 < 0 || isNaN(data25)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid11 = _errs52 === errors;
+}
+if(valid11){
+if(len7 > 1){
+let data26 = data24[1];
+const _errs54 = errors;
+if((typeof data26 !== "string") && (data26 !== null)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema153.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs54){
+if(typeof data26 === "string"){
+if(func2(data26) > 256){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+}
+var valid11 = _errs54 === errors;
+}
+if(valid11){
+if(len7 > 2){
+let data27 = data24[2];
+const _errs56 = errors;
+if((typeof data27 !== "string") && (data27 !== null)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema153.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs56){
+if(typeof data27 === "string"){
+if(func2(data27) > 4096){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+}
+}
+var valid11 = _errs56 === errors;
+}
+if(valid11){
+const len8 = data24.length;
+if(!(len8 <= 3)){
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid10 = _errs50 === errors;
+if(!valid10){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid7 = _errs48 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid6 = _errs39 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
