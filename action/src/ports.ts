@@ -19,4 +19,6 @@ export interface FileReader {
 /** Writes whole files atomically: a reader sees the old file or the new one, never half of one. */
 export interface FileWriter {
   writeText(path: string, text: string): Promise<void>;
+  /** The same for bytes (a file that is not text, e.g. an image on the history page). */
+  writeBytes(path: string, data: Uint8Array): Promise<void>;
 }

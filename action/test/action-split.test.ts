@@ -28,7 +28,8 @@ import {
   TEST_CACHE,
   type ActionRun,
 } from "./support/run-action.ts";
-import { issueCommentOnPull, pullRequestOpened } from "./support/webhook-payloads.ts";
+import { issueCommentOnPull, pullRequestOpened, push } from "./support/webhook-payloads.ts";
+import { git } from "./support/git-repo.ts";
 
 const LONG = 600_000;
 const REPOSITORY = "octo-org/benchgate-demo";
@@ -301,5 +302,55 @@ describe("mode: measure, then mode: report", { timeout: LONG }, () => {
     ).toEqual(["-1"]);
     expect(sticky()).toHaveLength(1);
     expect(sticky()[0]!.body).toMatch(/benchgate: fail/u);
+  });
+
+  it("on a push, report also records the commit in the gh-pages history, after the verdict", async () => {
+    const pages = path.join(scratch, "pages.git");
+    git(scratch, ["init", "--quiet", "--bare", pages]);
+    const event = {
+      eventName: "push",
+      // The webhook example's repository has master as its default branch.
+      payload: push({
+        ref: "refs/heads/master",
+        before: repo.base,
+        after: repo.head,
+        repository: REPOSITORY,
+      }) as unknown,
+    };
+    const r = await runAction({
+      server,
+      workspace: repo.dir,
+      dir: path.join(scratch, "history"),
+      eventName: event.eventName,
+      payload: event.payload,
+      inputs: {
+        mode: "report",
+        config: CONFIG,
+        out: path.join(scratch, "history/out"),
+        results: artifact("history"),
+        "measure-result": "success",
+        "base-sha": repo.base,
+        "head-sha": repo.head,
+        "history-branch": "gh-pages",
+        "history-remote": pages,
+      },
+    });
+    // The gate failed (normalize ×3), and the history still has the commit.
+    expect(r.status, r.said).toBe(1);
+    expect(r.outputs["verdict"]).toBe("fail");
+    expect(
+      r.commands
+        .filter((c) => c.name === "error" && c.properties["title"] === undefined)
+        .map((c) => c.message),
+      r.said,
+    ).toEqual([expect.stringMatching(/^benchgate: the gate failed \(fail\)/)]);
+    const stored = JSON.parse(
+      git(scratch, ["--git-dir", pages, "show", "gh-pages:benchgate/history.json"]),
+    ) as { commits: { sha: string; verdict?: string }[]; series: { id: string }[] };
+    expect(stored.commits.map((c) => [c.sha, c.verdict])).toEqual([[repo.head, "fail"]]);
+    expect(stored.series.map((x) => x.id)).toContain("normalize");
+    // The check run was completed before anything was pushed.
+    expect(operations(r).at(-1)).toEqual(["PATCH", "checks/update"]);
+    expect(r.stdout).toMatch(/recorded [0-9a-f]{40} in /);
   });
 });

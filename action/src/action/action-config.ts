@@ -26,6 +26,13 @@ export interface ActionConfig {
   readonly results?: string;
   /** report: how the measure job ended (`needs.measure.result`). */
   readonly measureResult?: MeasureResult;
+  /** report on a push: also append the verdict's commit to this gh-pages history. */
+  readonly history?: {
+    readonly branch: string;
+    readonly dir: string;
+    readonly remote?: string;
+    readonly maxCommits?: number;
+  };
   /** From the runner's environment. */
   readonly github: {
     readonly eventName: string;
@@ -122,6 +129,22 @@ export function readActionConfig(
         `input 'measure-result' must be one of ${MEASURE_RESULTS.join(", ")}, got ${JSON.stringify(measureResult)}`,
       );
   }
+  const historyBranch = optional(input, "history-branch");
+  const history =
+    historyBranch === undefined
+      ? undefined
+      : Object.freeze({
+          branch: historyBranch,
+          dir: optional(input, "history-dir") ?? "benchgate",
+          ...(optional(input, "history-remote") === undefined
+            ? {}
+            : { remote: optional(input, "history-remote") }),
+          ...(integer(input, "history-max-commits", 1, 100_000) === undefined
+            ? {}
+            : { maxCommits: integer(input, "history-max-commits", 1, 100_000) }),
+        });
+  if (history !== undefined && mode !== "report")
+    throw new InputError("input 'history-branch' belongs to mode: report (on pushes)");
   const failOnInconclusive = optional(input, "fail-on-inconclusive") ?? "false";
   if (failOnInconclusive !== "true" && failOnInconclusive !== "false")
     throw new InputError("input 'fail-on-inconclusive' must be true or false");
@@ -145,6 +168,7 @@ export function readActionConfig(
     rounds: integer(input, "rounds", 1, 100),
     filter,
     ...(mode === "report" ? { results, measureResult } : {}),
+    history,
   };
   const defined = Object.fromEntries(
     Object.entries(optionalFields).filter(([, v]) => v !== undefined),

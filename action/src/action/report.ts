@@ -15,6 +15,7 @@ import type { ActionConfig } from "./action-config.ts";
 import type { ActionIO } from "./action-io.ts";
 import type { GateEvent } from "./event.ts";
 import { actionSettings, gateTarget } from "./gate.ts";
+import { appendHistory } from "./append-history.ts";
 import { readMeasuredResults } from "./measured-results.ts";
 import {
   describeError,
@@ -91,5 +92,8 @@ export async function runReportMode(
     await publishError(ctx, undefined, describeError(error));
     throw error;
   }
-  return publishVerdict(ctx, computed, undefined);
+  const outcome = await publishVerdict(ctx, computed, undefined);
+  // A history that could not be written fails the step by itself (io.fail), after the verdict.
+  await appendHistory(config, target, computed.reportFile, cli, io);
+  return outcome;
 }

@@ -6,6 +6,7 @@ import { EXIT, type CliDeps } from "./deps.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { goldenCommand } from "./commands/golden.ts";
+import { historyCommand } from "./commands/history.ts";
 import { initCommand } from "./commands/init.ts";
 import { runCommand } from "./commands/run.ts";
 import { runnerHookCommand } from "./commands/runner-hook.ts";
@@ -35,6 +36,10 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
   [
     "runner-hook",
     { run: runnerHookCommand, summary: "the benchmark runner's job-started check (fail closed)" },
+  ],
+  [
+    "history",
+    { run: historyCommand, summary: "keep the default branch's benchmark history on gh-pages" },
   ],
 ]);
 

@@ -282,8 +282,8 @@ function mainWorkflow(options: WorkflowOptions): string[] {
   ];
   return [
     "# benchgate on the default branch: benchmarks every push against the commit before it, so a",
-    "# regression that got past review is caught on the commit that brought it. Written by",
-    "# `benchgate init`.",
+    "# regression that got past review is caught on the commit that brought it, and records the",
+    "# commit in the benchmark history on gh-pages (the page). Written by `benchgate init`.",
     "name: benchgate-main",
     "",
     "on:",
@@ -309,12 +309,12 @@ function mainWorkflow(options: WorkflowOptions): string[] {
       needs: "measure",
       permissions: [
         "permissions:",
-        "  contents: read",
+        "  contents: write # the history on the gh-pages branch (never a force push)",
         "  checks: write # the benchgate check run",
       ],
       baseRef: "${{ github.event.before }}",
       harnessRef: "${{ github.sha }}",
-      inputs: pushed,
+      inputs: [...pushed, "history-branch: gh-pages # docs/history.md"],
     }),
   ];
 }

@@ -94,24 +94,28 @@ export const nodeFileReader: FileReader = {
   },
 };
 
-export const nodeFileWriter: FileWriter = {
-  async writeText(file, text) {
-    const temp = path.join(
-      path.dirname(file),
-      `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`,
+/** Writes to a fresh temporary file beside `file`, then renames it into place. */
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
+  try {
+    await writeFile(temp, data, { flag: "wx" });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    if (isErrno(error, "ENOENT"))
+      throw new InputError("output directory does not exist", { source: file });
+    throw new InputError(
+      `cannot write file (${(error as Error).message})`,
+      { source: file },
+      { cause: error },
     );
-    try {
-      await writeFile(temp, text, { flag: "wx" });
-      await rename(temp, file);
-    } catch (error) {
-      await rm(temp, { force: true });
-      if (isErrno(error, "ENOENT"))
-        throw new InputError("output directory does not exist", { source: file });
-      throw new InputError(
-        `cannot write file (${(error as Error).message})`,
-        { source: file },
-        { cause: error },
-      );
-    }
-  },
+  }
+}
+
+export const nodeFileWriter: FileWriter = {
+  writeText: writeAtomically,
+  writeBytes: writeAtomically,
 };

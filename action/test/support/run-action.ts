@@ -211,6 +211,14 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+function refOf(eventName: string, payload: unknown): string {
+  const p = payload as { ref?: unknown; pull_request?: { number?: unknown } } | null;
+  if (eventName === "push" && typeof p?.ref === "string") return p.ref;
+  if (eventName.startsWith("pull_request") && typeof p?.pull_request?.number === "number")
+    return `refs/pull/${p.pull_request.number}/merge`;
+  return "refs/heads/main";
+}
+
 export async function runAction(o: ActionRunOptions): Promise<ActionRun> {
   const declared = actionInputs();
   for (const name of Object.keys(o.inputs ?? {}))
@@ -244,6 +252,9 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRun> {
     GITHUB_WORKSPACE: o.workspace,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
+    // As the runner sets them: the pushed ref, a pull request's merge ref, else the default
+    // branch (issue_comment runs the default branch's workflow).
+    GITHUB_REF: refOf(o.eventName, o.payload),
     GITHUB_RUN_ID: "4242424242",
     GITHUB_RUN_ATTEMPT: "1",
     GITHUB_ACTION: "__self",

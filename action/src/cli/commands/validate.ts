@@ -1,18 +1,19 @@
-// benchgate validate FILE... [--schema summary|report|config]
+// benchgate validate FILE... [--schema summary|report|config|history]
 import { InputError } from "../../errors.ts";
 import { MAX_BYTES, parseYamlText, readJsonFile } from "../../schemas/read-document.ts";
 import { DOCUMENT_KINDS, validateDocument, type DocumentKind } from "../../schemas/validate.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
 
-export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config]
+export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config|history]
 
 Checks each file against its JSON Schema (schemas/*.v1.schema.json) and the rules a schema
-cannot express (unique benchmark ids). Without --schema the kind is guessed: .yml/.yaml files
-are configs, JSON with a "verdict" is a report, other JSON a summary.
+cannot express (unique benchmark ids; in a history, unique series and commits). Without
+--schema the kind is guessed: .yml/.yaml files are configs, JSON with a "verdict" is a report,
+JSON with "commits" a history (gh-pages history.json), other JSON a summary.
 
 Options:
-  --schema KIND   summary, report or config
+  --schema KIND   summary, report, config or history
   -h, --help      show this help
 
 Exit codes: 0 all valid, 2 a file is invalid (one line naming the file, the JSON path and
@@ -47,11 +48,18 @@ export async function validateCommand(argv: readonly string[], deps: CliDeps): P
       data = parseYamlText(await deps.reader.readText(file, MAX_BYTES.config), file);
     } else {
       data = await readJsonFile(deps.reader, file, MAX_BYTES[kind]);
-      if (forced === undefined && typeof data === "object" && data !== null && "verdict" in data)
-        kind = "report";
+      if (forced === undefined && typeof data === "object" && data !== null) {
+        if ("verdict" in data) kind = "report";
+        else if ("commits" in data) kind = "history";
+      }
     }
     const doc = validateDocument(kind, data, file);
-    const detail = "benchmarks" in doc ? ` (${doc.benchmarks.length} benchmarks)` : "";
+    const detail =
+      "benchmarks" in doc
+        ? ` (${doc.benchmarks.length} benchmarks)`
+        : "commits" in doc
+          ? ` (${doc.commits.length} commits, ${doc.series.length} series)`
+          : "";
     deps.out(`${file}: valid ${kind}.v1${detail}\n`);
   }
   return EXIT.pass;

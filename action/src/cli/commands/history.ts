@@ -1,0 +1,43 @@
+// benchgate history <subcommand>: the default branch's history on gh-pages (SPEC §3.8).
+// Each subcommand lives in its own file as `history<Name>Command(argv, deps)`.
+import { InputError } from "../../errors.ts";
+import { EXIT, type CliDeps } from "../deps.ts";
+import { historyAppendCommand } from "./history-append.ts";
+
+type Subcommand = (argv: readonly string[], deps: CliDeps) => Promise<number>;
+
+const SUBCOMMANDS: ReadonlyMap<string, { run: Subcommand; summary: string }> = new Map([
+  [
+    "append",
+    {
+      run: historyAppendCommand,
+      summary: "record a default-branch report.json in history.json on gh-pages",
+    },
+  ],
+  // `import` (history-import.ts, historyImportCommand) and `site` (history-site.ts,
+  // historySiteCommand) are added here, one entry each.
+]);
+
+export function historyHelp(): string {
+  const lines = [...SUBCOMMANDS].map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
+  return `Usage: benchgate history <subcommand> [options]   (benchgate history <subcommand> --help)
+
+The benchmark history of the default branch, kept on the gh-pages branch (docs/history.md).
+
+Subcommands:
+${lines.join("\n")}`;
+}
+
+export async function historyCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+    deps.out(historyHelp() + "\n");
+    return name === undefined ? EXIT.badInput : EXIT.pass;
+  }
+  const sub = SUBCOMMANDS.get(name);
+  if (sub === undefined)
+    throw new InputError(
+      `unknown history subcommand ${JSON.stringify(name)} (one of ${[...SUBCOMMANDS.keys()].join(", ")}; see benchgate history --help)`,
+    );
+  return sub.run(rest, deps);
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { validateHistory } from "../schemas/validate.ts";
+import type { BenchHistory, Series } from "../schemas/history.gen.ts";
+import { serializeHistory } from "./history-json.ts";
+import { upsertRecord, upsertRecords } from "./history-merge.ts";
+import type { HistoryRecord, RecordResult } from "./history-record.ts";
+
+function sha(n: number): string {
+  return n.toString(16).padStart(40, "0");
+}
+
+function series(id: string, unit = "ns"): Series {
+  return { suite: "s", id, unit, direction: "smaller_is_better", origin: "benchgate" };
+}
+
+function result(id: string, median: number, unit = "ns"): RecordResult {
+  return { series: series(id, unit), median, ciLow: median - 1, ciHigh: median + 1, budget: null };
+}
+
+function record(n: number, results: RecordResult[], message = `commit ${n}`): HistoryRecord {
+  return {
+    commit: {
+      sha: sha(n),
+      date: "2025-01-01T00:00:00Z",
+      message,
+      author: "a",
+      recorded_at: "2025-01-01T00:00:00Z",
+    },
+    results,
+  };
+}
+
+/** Applies records one by one, as successive runs would. */
+function run(records: HistoryRecord[], maxCommits?: number): BenchHistory {
+  let h: BenchHistory | undefined;
+  for (const r of records)
+    h = upsertRecord(h, r, maxCommits === undefined ? {} : { maxCommits }).history;
+  return validateHistory(h, "test");
+}
+
+/** A commit's results as [id, median], through the catalogue. */
+function points(h: BenchHistory, n: number): [string, number][] {
+  const c = h.commits.find((x) => x.sha === sha(n));
+  return (c?.results ?? []).map(([i, m]) => [h.series[i]?.id ?? "?", m]);
+}
+
+describe("upsertRecord", () => {
+  it("starts a history and appends new SHAs in order, sharing series", () => {
+    const h = run([record(1, [result("a", 10), result("b", 20)]), record(2, [result("a", 11)])]);
+    expect(h.commits.map((c) => c.sha)).toEqual([sha(1), sha(2)]);
+    expect(h.series.map((s) => s.id)).toEqual(["a", "b"]);
+    expect(points(h, 2)).toEqual([["a", 11]]);
+    expect(h.commits[0]?.results).toEqual([
+      [0, 10, 9, 11, null],
+      [1, 20, 19, 21, null],
+    ]);
+  });
+
+  it("replaces a re-run SHA in place (E2) and reports it", () => {
+    const first = run([record(1, [result("a", 10)]), record(2, [result("a", 11)])]);
+    const again = upsertRecord(first, record(1, [result("a", 99)], "rerun"));
+    expect(again.replaced).toEqual([sha(1)]);
+    expect(again.added).toEqual([]);
+    expect(again.history.commits.map((c) => [c.sha, c.message])).toEqual([
+      [sha(1), "rerun"],
+      [sha(2), "commit 2"],
+    ]);
+    expect(points(again.history, 1)).toEqual([["a", 99]]);
+    // Re-running with identical data gives identical bytes.
+    const twice = upsertRecord(again.history, record(1, [result("a", 99)], "rerun")).history;
+    expect(serializeHistory(twice)).toBe(serializeHistory(again.history));
+  });
+
+  it("starts a new series when the unit changes", () => {
+    const h = run([record(1, [result("a", 10)]), record(2, [result("a", 5, "B")])]);
+    expect(h.series.map((s) => [s.id, s.unit])).toEqual([
+      ["a", "ns"],
+      ["a", "B"],
+    ]);
+  });
+
+  it("drops only the oldest records, keeps the newest, and renumbers the series (E7)", () => {
+    const h = run(
+      [
+        record(1, [result("old-only", 1), result("shared", 1)]),
+        record(2, [result("shared", 2)]),
+        record(3, [result("shared", 3), result("new", 3)]),
+        record(4, [result("shared", 4)]),
+      ],
+      2,
+    );
+    expect(h.commits.map((c) => c.sha)).toEqual([sha(3), sha(4)]);
+    expect(h.series.map((s) => s.id)).toEqual(["shared", "new"]);
+    expect(points(h, 3)).toEqual([
+      ["shared", 3],
+      ["new", 3],
+    ]);
+    const one = upsertRecord(h, record(5, [result("shared", 5)]), { maxCommits: 1 });
+    expect(one.dropped).toEqual([sha(3), sha(4)]);
+    expect(one.history.commits.map((c) => c.sha)).toEqual([sha(5)]);
+  });
+
+  it("keeps an existing series' attributes and re-indexes imported extras", () => {
+    const imported: BenchHistory = {
+      schema_version: 1,
+      series: [
+        { suite: "s", id: "gone", unit: "ns", direction: "smaller_is_better" },
+        { ...series("a"), origin: "github-action-benchmark", tool: "cargo" },
+      ],
+      commits: [
+        {
+          sha: sha(1),
+          date: "2025-01-01T00:00:00Z",
+          message: "m",
+          author: "a",
+          recorded_at: "2025-01-01T00:00:00Z",
+          results: [
+            [1, 10, null, null, null],
+            [0, 3, null, null, null],
+          ],
+          extras: [[1, "± 2", null]],
+        },
+        {
+          sha: sha(2),
+          date: "2025-01-01T00:00:00Z",
+          message: "m",
+          author: "a",
+          recorded_at: "2025-01-01T00:00:00Z",
+          results: [[1, 11, null, null, null]],
+          extras: [[1, "± 3", "x"]],
+        },
+      ],
+    };
+    const h = upsertRecord(validateHistory(imported, "in"), record(3, [result("a", 12)]), {
+      maxCommits: 2,
+    }).history;
+    validateHistory(h, "out");
+    expect(h.series).toEqual([
+      {
+        suite: "s",
+        id: "a",
+        unit: "ns",
+        direction: "smaller_is_better",
+        origin: "github-action-benchmark",
+        tool: "cargo",
+      },
+    ]);
+    expect(h.commits[0]?.extras).toEqual([[0, "± 3", "x"]]);
+    expect(h.commits[1]?.results).toEqual([[0, 12, 11, 13, null]]);
+  });
+
+  it("is deterministic whatever the key order of its input", () => {
+    const a = run([record(1, [result("b", 2), result("a", 1)])]);
+    const shuffled = JSON.parse(
+      JSON.stringify(a, (_k, v: unknown) =>
+        v !== null && typeof v === "object" && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).reverse())
+          : v,
+      ),
+    ) as BenchHistory;
+    const next = record(2, [result("a", 3)]);
+    expect(serializeHistory(upsertRecord(shuffled, next).history)).toBe(
+      serializeHistory(upsertRecord(a, next).history),
+    );
+  });
+
+  it("refuses a bad max-commits and a record with two results for one series", () => {
+    expect(() => upsertRecord(undefined, record(1, []), { maxCommits: 0 })).toThrow(/max-commits/);
+    expect(() => upsertRecord(undefined, record(1, [result("a", 1), result("a", 2)]))).toThrow(
+      /two results/,
+    );
+  });
+});
+
+describe("upsertRecords", () => {
+  it("applies many records in one pass, the last of a repeated SHA winning", () => {
+    const out = upsertRecords(undefined, [
+      record(1, [result("a", 1)]),
+      record(2, [result("a", 2)]),
+      record(1, [result("a", 3)]),
+    ]);
+    expect(out.added).toEqual([sha(1), sha(2)]);
+    expect(out.replaced).toEqual([]);
+    expect(points(out.history, 1)).toEqual([["a", 3]]);
+  });
+});
+
+describe("serializeHistory", () => {
+  it("is JSON with one line per series and per commit", () => {
+    const h = run([record(1, [result("a", 1)]), record(2, [result("a", 2)])]);
+    const text = serializeHistory(h);
+    expect(JSON.parse(text)).toEqual(h);
+    expect(text.split("\n").filter((l) => l.startsWith('    {"sha"'))).toHaveLength(2);
+    expect(serializeHistory({ schema_version: 1, series: [], commits: [] })).toBe(
+      '{\n  "schema_version": 1,\n  "series": [],\n  "commits": []\n}\n',
+    );
+  });
+});

@@ -1,0 +1,179 @@
+// Putting records into a history (SPEC §3.8): upsert by commit SHA, the series catalogue,
+// retention, and one canonical form so the same inputs always give the same bytes. Pure.
+//
+// - Upsert (security.md E2): a record whose SHA is already there replaces that record in place,
+//   so re-running a job converges instead of duplicating a point; a new SHA is appended, since
+//   `commits` is in the order the default branch was recorded.
+// - Series: one per (suite, id, unit, direction). A benchmark whose unit or direction changes
+//   starts a new series rather than mixing numbers on one line. An existing series keeps its
+//   attributes (origin, tool) when a later record reuses it.
+// - Retention (E7, `maxCommits`): the oldest records are dropped first, so the newest always
+//   stays; series no longer referenced by any record are dropped and the indexes renumbered,
+//   keeping the surviving series in their old order and appending new ones in record order.
+import { InputError } from "../errors.ts";
+import type { BenchHistory, Commit, Generator, Result, Series } from "../schemas/history.gen.ts";
+import type { HistoryRecord } from "./history-record.ts";
+
+export interface MergeOptions {
+  /** Keep at most this many records (≥ 1); the oldest go first. Unset: keep all. */
+  readonly maxCommits?: number;
+  /** The document's `updated_at`. */
+  readonly updatedAt?: string;
+  readonly generator?: Generator;
+}
+
+export interface MergeOutcome {
+  readonly history: BenchHistory;
+  /** SHAs that replaced an existing record, and SHAs that were appended. */
+  readonly replaced: readonly string[];
+  readonly added: readonly string[];
+  /** SHAs removed by retention (oldest first). */
+  readonly dropped: readonly string[];
+}
+
+type Extra = [number, string | null, string | null];
+
+/** The identity of a series: the four fields that make one line on the page. */
+export function seriesKey(s: Pick<Series, "suite" | "id" | "unit" | "direction">): string {
+  return JSON.stringify([s.suite, s.id, s.unit, s.direction]);
+}
+
+export function emptyHistory(): BenchHistory {
+  return { schema_version: 1, series: [], commits: [] };
+}
+
+/** A commit's fields in one fixed order, so key order never depends on where it came from. */
+function canonicalCommit(
+  c: Omit<Commit, "results" | "extras">,
+  results: Result[],
+  extras: Extra[],
+): Commit {
+  return {
+    sha: c.sha,
+    ...(c.ref === undefined ? {} : { ref: c.ref }),
+    date: c.date,
+    message: c.message,
+    author: c.author,
+    ...(c.url === undefined ? {} : { url: c.url }),
+    recorded_at: c.recorded_at,
+    ...(c.fingerprint === undefined ? {} : { fingerprint: c.fingerprint }),
+    ...(c.environment === undefined ? {} : { environment: c.environment }),
+    ...(c.rounds === undefined ? {} : { rounds: c.rounds }),
+    ...(c.verdict === undefined ? {} : { verdict: c.verdict }),
+    results: results.sort((x, y) => x[0] - y[0]),
+    ...(extras.length === 0 ? {} : { extras: extras.sort((x, y) => x[0] - y[0]) }),
+  };
+}
+
+function canonicalSeries(s: Series): Series {
+  return {
+    suite: s.suite,
+    id: s.id,
+    unit: s.unit,
+    direction: s.direction,
+    ...(s.origin === undefined ? {} : { origin: s.origin }),
+    ...(s.tool === undefined ? {} : { tool: s.tool }),
+  };
+}
+
+type Slot = { readonly old: Commit } | { readonly record: HistoryRecord };
+
+/** Upserts many records at once (an import); one pass, whatever their number. */
+export function upsertRecords(
+  current: BenchHistory | undefined,
+  records: readonly HistoryRecord[],
+  options: MergeOptions = {},
+): MergeOutcome {
+  const { maxCommits } = options;
+  if (maxCommits !== undefined && !(Number.isSafeInteger(maxCommits) && maxCommits >= 1))
+    throw new InputError(`max-commits must be a whole number of at least 1, got ${maxCommits}`);
+  const base = current ?? emptyHistory();
+  const slots: Slot[] = base.commits.map((old) => ({ old }));
+  const position = new Map<string, number>(base.commits.map((c, i) => [c.sha, i]));
+  const replaced: string[] = [];
+  const added = new Set<string>();
+  for (const record of records) {
+    const seen = new Set<string>();
+    for (const r of record.results) {
+      const key = seriesKey(r.series);
+      if (seen.has(key))
+        throw new InputError(
+          `record ${record.commit.sha} has two results for series ${JSON.stringify(`${r.series.suite}/${r.series.id}`)} (${r.series.unit})`,
+        );
+      seen.add(key);
+    }
+    const at = position.get(record.commit.sha);
+    if (at === undefined) {
+      position.set(record.commit.sha, slots.length);
+      slots.push({ record });
+      added.add(record.commit.sha);
+    } else {
+      slots[at] = { record };
+      if (!added.has(record.commit.sha)) replaced.push(record.commit.sha);
+    }
+  }
+
+  const cut = maxCommits === undefined ? 0 : Math.max(0, slots.length - maxCommits);
+  const dropped = slots.slice(0, cut).map((s) => ("old" in s ? s.old.sha : s.record.commit.sha));
+  const kept = slots.slice(cut);
+
+  // The catalogue: surviving old series in their order, then new ones as records name them.
+  const referenced = new Set<string>();
+  for (const slot of kept) {
+    if ("old" in slot) {
+      for (const [i] of slot.old.results) referenced.add(seriesKey(base.series[i] as Series));
+      for (const [i] of slot.old.extras ?? []) referenced.add(seriesKey(base.series[i] as Series));
+    } else for (const r of slot.record.results) referenced.add(seriesKey(r.series));
+  }
+  const series: Series[] = [];
+  const indexOf = new Map<string, number>();
+  const place = (s: Series): void => {
+    const key = seriesKey(s);
+    if (!referenced.has(key) || indexOf.has(key)) return;
+    indexOf.set(key, series.length);
+    series.push(canonicalSeries(s));
+  };
+  for (const s of base.series) place(s);
+  for (const slot of kept)
+    if ("record" in slot) for (const r of slot.record.results) place(r.series);
+
+  const index = (s: Series): number => indexOf.get(seriesKey(s)) as number;
+  const commits = kept.map((slot): Commit => {
+    if ("old" in slot) {
+      const oldSeries = (i: number): Series => base.series[i] as Series;
+      return canonicalCommit(
+        slot.old,
+        slot.old.results.map(([i, ...rest]): Result => [index(oldSeries(i)), ...rest]),
+        (slot.old.extras ?? []).map(([i, ...rest]): Extra => [index(oldSeries(i)), ...rest]),
+      );
+    }
+    const { record } = slot;
+    return canonicalCommit(
+      record.commit,
+      record.results.map((r): Result => [index(r.series), r.median, r.ciLow, r.ciHigh, r.budget]),
+      record.results
+        .filter((r) => r.extra !== undefined)
+        .map((r): Extra => [index(r.series), r.extra?.range ?? null, r.extra?.extra ?? null]),
+    );
+  });
+
+  const generator = options.generator ?? base.generator;
+  const updatedAt = options.updatedAt ?? base.updated_at;
+  const history: BenchHistory = {
+    schema_version: 1,
+    ...(generator === undefined ? {} : { generator: { ...generator } }),
+    ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
+    series,
+    commits,
+  };
+  return { history, replaced, added: [...added], dropped };
+}
+
+/** Upserts one record (a default-branch run). */
+export function upsertRecord(
+  current: BenchHistory | undefined,
+  record: HistoryRecord,
+  options: MergeOptions = {},
+): MergeOutcome {
+  return upsertRecords(current, [record], options);
+}

@@ -1,0 +1,307 @@
+// Writing the history to the gh-pages branch compare-and-swap (SPEC §3.8, security.md §3.4):
+// read the branch tip, apply the change to what is there, commit on top of that tip and push
+// without force. The remote accepts the push only as a fast-forward of the tip we read, so a
+// writer that raced us makes our push fail instead of being overwritten; we then start over
+// from the new tip (re-reading, re-applying), after a jittered, growing pause, a bounded number
+// of times. Nothing here ever forces a push.
+//
+// - First run (E4): no branch on the remote → an orphan commit creates it.
+// - Corrupt history (E3): unreadable, unparseable or invalid history.json → InputError naming
+//   the file and JSON path, and nothing is written. It is never replaced by an empty history.
+// - Interrupt (E6): the signal is checked after the commit is made and before the push, so a
+//   Ctrl-C up to that point leaves the remote as it was; the scratch clone is always removed.
+// - Extra files: `extraFiles(history)` returns more files for the directory (the data.js of
+//   github-action-benchmark, the page). Their paths are checked here; callers must not derive
+//   them from benchmark names.
+import { InputError, ToolError } from "../errors.ts";
+import type { FileWriter } from "../ports.ts";
+import type { DirPort, ProcessPort } from "../runner/ports.ts";
+import { InterruptedError } from "../runner/run-step.ts";
+import { parseJsonText } from "../schemas/parse-json.ts";
+import { MAX_BYTES } from "../schemas/read-document.ts";
+import { validateHistory } from "../schemas/validate.ts";
+import type { BenchHistory } from "../schemas/history.gen.ts";
+import { serializeHistory } from "./history-json.ts";
+import {
+  PAGES_IDENTITY,
+  checkBranch,
+  checkRemote,
+  fetchTip,
+  gitOk,
+  lsTree,
+  pushCommit,
+  readBlob,
+  redactRemote,
+  shortSha,
+  tokenEnv,
+  type GitPorts,
+} from "./pages-git.ts";
+import { checkPagesDir, pagesPath, type PagesFiles, checkExtraFiles } from "./pages-paths.ts";
+
+export const DEFAULT_PAGES_BRANCH = "gh-pages";
+export const DEFAULT_PAGES_DIR = "benchgate";
+export const HISTORY_FILE = "history.json";
+export const DEFAULT_MAX_ATTEMPTS = 8;
+/** The pause before attempt n+1 is uniform in [0, min(cap, base · 2^(n−1))] ("full jitter"). */
+export const DEFAULT_BACKOFF = Object.freeze({ baseMs: 250, capMs: 15_000 });
+
+export interface PagesTarget {
+  /** A git URL or a local path (absolute: git runs in a scratch directory). */
+  readonly remote: string;
+  /** Default gh-pages. */
+  readonly branch?: string;
+  /** Directory on the branch for history.json and the extra files; default benchgate, "." the root. */
+  readonly dir?: string;
+  /** A token for an https remote (GitHub: contents: write), sent in an HTTP header. */
+  readonly token?: string;
+}
+
+export interface PagesUpdate {
+  /** The new history from the one on the branch (undefined: none yet). Pure; may run many times. */
+  readonly transform: (current: BenchHistory | undefined) => BenchHistory;
+  /** More files under the directory, by relative path; called once per attempt. */
+  readonly extraFiles?: (history: BenchHistory) => PagesFiles;
+  /** The gh-pages commit's message. */
+  readonly message: string;
+}
+
+export interface PagesWriterDeps {
+  readonly proc: ProcessPort;
+  readonly dirs: DirPort;
+  readonly writer: FileWriter;
+  readonly env: Readonly<Record<string, string>>;
+  /** One progress line (no newline), for stderr. */
+  readonly progress: (line: string) => void;
+  readonly signal?: AbortSignal;
+  /** Uniform in [0, 1); Math.random when absent. */
+  readonly random?: () => number;
+  /** Waits, or rejects when the signal fires; a timer when absent. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface PagesWriteOptions {
+  readonly maxAttempts?: number;
+  readonly backoff?: { readonly baseMs: number; readonly capMs: number };
+}
+
+export interface PagesWriteResult {
+  /** "unchanged": the branch already held exactly these files; nothing was pushed. */
+  readonly status: "pushed" | "unchanged";
+  /** The branch tip afterwards. */
+  readonly commit: string;
+  /** The tip the change was applied to; undefined when this write created the branch. */
+  readonly parent: string | undefined;
+  readonly attempts: number;
+  /** The history as written (the transform of the last attempt). */
+  readonly history: BenchHistory;
+}
+
+function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(new InterruptedError("interrupted while waiting to retry"));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError("interrupted while waiting to retry"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The history.json at `tip`, or undefined when the branch has none; InputError when corrupt. */
+async function readCurrent(
+  repo: string,
+  tip: string,
+  where: { branch: string; dir: string },
+  ports: GitPorts,
+): Promise<BenchHistory | undefined> {
+  const file = pagesPath(where.dir, HISTORY_FILE);
+  const source = `${where.branch}:${file}`;
+  const keep =
+    " (benchgate never replaces a history it cannot read: fix or restore the file on the branch; nothing was written)";
+  const entries = await lsTree(repo, tip, where.dir === "." ? [file] : [where.dir, file], ports);
+  const dirEntry = entries.get(where.dir);
+  if (where.dir !== "." && dirEntry !== undefined && dirEntry.type !== "tree")
+    throw new InputError(`is not a directory${keep}`, { source: `${where.branch}:${where.dir}` });
+  const entry = entries.get(file);
+  if (entry === undefined) return undefined;
+  if (entry.type !== "blob" || (entry.mode !== "100644" && entry.mode !== "100755"))
+    throw new InputError(`is not a regular file (a symlink, directory or submodule)${keep}`, {
+      source,
+    });
+  const size = entry.size ?? 0;
+  if (size > MAX_BYTES.history)
+    throw new InputError(`is too large (${size} bytes, limit ${MAX_BYTES.history})${keep}`, {
+      source,
+    });
+  const text = await readBlob(repo, entry.sha, size, ports);
+  if (text === undefined) throw new InputError(`could not be read in full${keep}`, { source });
+  try {
+    return validateHistory(
+      parseJsonText(text, source, { maxChars: MAX_BYTES.history, maxDepth: 64 }),
+      source,
+    );
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const at = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
+    throw new InputError(`${error.message}${keep}`, { source, ...at }, { cause: error });
+  }
+}
+
+/** Writes the files as blobs and returns the tree of `tip` (or nothing) with them in place. */
+async function buildTree(
+  repo: string,
+  scratch: string,
+  tip: string | undefined,
+  files: ReadonlyMap<string, string | Uint8Array>,
+  deps: PagesWriterDeps,
+  ports: GitPorts,
+): Promise<string> {
+  const paths = [...files.keys()];
+  const blobFiles = paths.map((_, i) => `${scratch}/blob-${i}`);
+  for (const [i, p] of paths.entries()) {
+    const data = files.get(p) as string | Uint8Array;
+    const file = blobFiles[i] as string;
+    if (typeof data === "string") await deps.writer.writeText(file, data);
+    else await deps.writer.writeBytes(file, data);
+  }
+  const shas = (
+    await gitOk(
+      repo,
+      ["hash-object", "-w", "--no-filters", "--", ...blobFiles],
+      ports,
+      "hash-object",
+    )
+  )
+    .trim()
+    .split("\n");
+  if (shas.length !== paths.length)
+    throw new ToolError("git hash-object returned the wrong number of objects");
+  await gitOk(
+    repo,
+    tip === undefined ? ["read-tree", "--empty"] : ["read-tree", tip],
+    ports,
+    "read-tree",
+  );
+  await gitOk(
+    repo,
+    [
+      "update-index",
+      "--add",
+      ...paths.flatMap((p, i) => ["--cacheinfo", `100644,${shas[i] ?? ""},${p}`]),
+    ],
+    ports,
+    "update-index",
+  );
+  return (await gitOk(repo, ["write-tree"], ports, "write-tree")).trim();
+}
+
+/**
+ * Applies `update` to the history on `target`'s branch and pushes the result as one commit,
+ * compare-and-swap with bounded, jittered retries. Throws InputError for a corrupt history or
+ * bad extra files, ToolError when git fails or the branch kept moving, InterruptedError on abort.
+ */
+export async function writePagesHistory(
+  target: PagesTarget,
+  update: PagesUpdate,
+  deps: PagesWriterDeps,
+  options: PagesWriteOptions = {},
+): Promise<PagesWriteResult> {
+  const branch = target.branch ?? DEFAULT_PAGES_BRANCH;
+  const dir = target.dir ?? DEFAULT_PAGES_DIR;
+  checkRemote(target.remote);
+  checkBranch(branch);
+  checkPagesDir(dir);
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100)
+    throw new InputError(`attempts must be a whole number from 1 to 100, got ${maxAttempts}`);
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const sleep = deps.sleep ?? timerSleep;
+  const random = deps.random ?? Math.random;
+  const env =
+    target.token === undefined
+      ? deps.env
+      : { ...deps.env, ...tokenEnv(target.remote, target.token) };
+  const ports: GitPorts = { proc: deps.proc, env, signal: deps.signal };
+  const remoteLabel = redactRemote(target.remote);
+  const historyPath = pagesPath(dir, HISTORY_FILE);
+
+  const scratch = await deps.dirs.makeTemp("benchgate-pages-");
+  try {
+    const repo = `${scratch}/repo`;
+    await gitOk(scratch, ["init", "--quiet", "repo"], ports, "init");
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const step = `attempt ${attempt}/${maxAttempts}`;
+      deps.progress(`${step}: fetching ${branch} from ${remoteLabel}`);
+      const tip = await fetchTip(repo, target.remote, branch, ports);
+      const current =
+        tip === undefined ? undefined : await readCurrent(repo, tip, { branch, dir }, ports);
+      const history = validateHistory(update.transform(current), `the new ${historyPath}`);
+      const text = serializeHistory(history);
+      if (text.length > MAX_BYTES.history)
+        throw new InputError(
+          `the new ${historyPath} would exceed ${MAX_BYTES.history} bytes; lower --max-commits`,
+        );
+      const files = new Map<string, string | Uint8Array>([[historyPath, text]]);
+      for (const [rel, data] of checkExtraFiles(update.extraFiles?.(history) ?? new Map()))
+        files.set(pagesPath(dir, rel), data);
+      const tree = await buildTree(repo, scratch, tip, files, deps, ports);
+      if (tip !== undefined) {
+        const tipTree = (
+          await gitOk(repo, ["rev-parse", `${tip}^{tree}`], ports, "rev-parse")
+        ).trim();
+        if (tipTree === tree) {
+          deps.progress(
+            `${step}: ${branch} already holds this history (${shortSha(tip)}); nothing to push`,
+          );
+          return { status: "unchanged", commit: tip, parent: tip, attempts: attempt, history };
+        }
+      }
+      const commit = (
+        await gitOk(
+          repo,
+          ["commit-tree", tree, ...(tip === undefined ? [] : ["-p", tip]), "-m", update.message],
+          ports,
+          "commit-tree",
+          {
+            env: {
+              GIT_AUTHOR_NAME: PAGES_IDENTITY.name,
+              GIT_AUTHOR_EMAIL: PAGES_IDENTITY.email,
+              GIT_COMMITTER_NAME: PAGES_IDENTITY.name,
+              GIT_COMMITTER_EMAIL: PAGES_IDENTITY.email,
+            },
+          },
+        )
+      ).trim();
+      deps.progress(
+        `${step}: pushing ${shortSha(commit)} onto ${tip === undefined ? `a new ${branch} branch` : `${branch} at ${shortSha(tip)}`}`,
+      );
+      // The last point where stopping leaves the remote as it was.
+      if (deps.signal?.aborted === true)
+        throw new InterruptedError(`interrupted before the push; ${branch} is unchanged`);
+      if ((await pushCommit(repo, target.remote, commit, branch, ports)) === "pushed") {
+        deps.progress(`pushed ${commit} to ${branch} of ${remoteLabel}`);
+        return { status: "pushed", commit, parent: tip, attempts: attempt, history };
+      }
+      if (attempt === maxAttempts) break;
+      const pause = Math.round(
+        random() * Math.min(backoff.capMs, backoff.baseMs * 2 ** (attempt - 1)),
+      );
+      deps.progress(
+        `${step}: ${branch} moved since we read it (not a fast-forward); retrying in ${(pause / 1000).toFixed(1)} s`,
+      );
+      await sleep(pause, deps.signal);
+    }
+    throw new ToolError(
+      `could not update ${branch} of ${remoteLabel}: it moved under us on each of ${maxAttempts} attempts (nothing was forced; run the job again, or give every gh-pages writer one concurrency group)`,
+    );
+  } finally {
+    await deps.dirs.remove(scratch).catch(() => undefined);
+  }
+}
