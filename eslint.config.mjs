@@ -6,6 +6,7 @@ export default tseslint.config(
     ignores: [
       "node_modules/",
       "dist/",
+      ".benchgate/", // build caches, demo output, test artifacts (gitignored)
       "examples/",
       "bench/data/",
       "action/test/fixtures/",
@@ -34,6 +35,12 @@ export default tseslint.config(
       "action/src/golden/**/*.ts",
       "action/src/environment/fingerprint.ts",
       "action/src/runner-policy/**/*.ts",
+      // History records, merge, guard, gab interop, change points; the gh-pages writer reaches
+      // git only through the ports it is given.
+      "action/src/history/**/*.ts",
+      "action/src/baselines/**/*.ts",
+      "action/src/site/page-*.ts",
+      "action/src/site/script-data.ts",
     ],
     ignores: ["**/*.test.ts"],
     rules: {
@@ -50,6 +57,25 @@ export default tseslint.config(
         },
       ],
       "no-restricted-globals": ["error", "process", "fetch", "require"],
+    },
+  },
+  {
+    // The history page's browser code (its own tsconfig, DOM library): data from the history is
+    // hostile, so no HTML parsing sinks and no network (security.md §5.3).
+    files: ["action/site/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["node:*"], message: "browser code: no Node modules." }] },
+      ],
+      "no-restricted-globals": ["error", "fetch", "XMLHttpRequest", "WebSocket", "EventSource"],
+      "no-restricted-properties": [
+        "error",
+        ...["innerHTML", "outerHTML", "insertAdjacentHTML", "write", "writeln"].map((property) => ({
+          property,
+          message: "set text with textContent and build elements with the DOM (site/dom.ts).",
+        })),
+      ],
     },
   },
   { files: ["**/*.mjs", "**/*.js"], ...tseslint.configs.disableTypeChecked },

@@ -11,6 +11,7 @@ const steps: [string, string[]][] = [
   ["analysis time (1,000 × 5 × 2 × 100)", ["bench/analysis-time.ts"]],
   ["detection quality on recorded A/A suites", ["bench/detection-quality.ts"]],
   ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
+  ["history page, 200 benchmarks × 1,000 commits, headless Chromium", ["bench/history-page.ts"]],
 ];
 for (const suite of readdirSync(path.join(ROOT, "bench/data")).filter((d) => d.startsWith("aa-"))) {
   if (existsSync(path.join(ROOT, "bench/data", suite, "rounds.json"))) {

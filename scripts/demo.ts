@@ -3,9 +3,12 @@
 // (examples/demo-crate.head.patch: `normalize` does three passes instead of one, and one line of
 // `demo-cli --help` changes), then runs `benchgate run` on the two commits: each side built once,
 // Criterion and hyperfine in interleaved rounds, golden outputs, budgets, critcmp. Everything
-// lands in .benchgate/demo/out. Exit 0 when the verdict is the expected one.
+// lands in .benchgate/demo/out. Then both commits are recorded, as pushes to main would record
+// them, in a history on the gh-pages branch of a local bare repository (`benchgate history
+// append`, the same compare-and-swap writer and page renderer as on GitHub), and the page is
+// copied to .benchgate/demo/out/history/. Exit 0 when the verdict is the expected one.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -59,10 +62,10 @@ function makeRepository(): { base: string; head: string } {
 }
 
 /** Runs the CLI with its progress streaming through, as a user would see it. */
-function benchgate(args: string[]): Promise<number> {
+function benchgate(args: string[], childEnv = env): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, "action/src/cli/index.ts"), ...args], {
-      env,
+      env: childEnv,
       stdio: "inherit",
     });
     child.on("error", reject);
@@ -72,15 +75,81 @@ function benchgate(args: string[]): Promise<number> {
 
 interface Report {
   verdict: string;
-  benchmarks: { id: string; verdict: string }[];
+  benchmarks: { id: string; verdict: string; base: unknown; head: unknown }[];
   golden: { name: string; ok: boolean }[];
+  environment: { base?: unknown; head?: unknown };
+}
+
+/**
+ * The history page of the demo: base and head recorded as two pushes to main. The head's
+ * record is the report's head side; the base's is the same report with the sides swapped (its
+ * measured medians over the same rounds). `--event push` etc. stand in for what GitHub Actions
+ * would report (the history guard refuses anything but a push to the default branch).
+ */
+async function historyPage(
+  report: Report,
+  commits: { base: string; head: string },
+): Promise<string> {
+  const pages = path.join(demo, "pages.git");
+  const site = path.join(out, "history");
+  rmSync(pages, { recursive: true, force: true });
+  rmSync(site, { recursive: true, force: true });
+  mkdirSync(pages, { recursive: true });
+  git(["init", "--quiet", "--bare", pages]);
+  const baseReport = path.join(out, "history-base-report.json");
+  writeFileSync(
+    baseReport,
+    JSON.stringify({
+      ...report,
+      benchmarks: report.benchmarks.map((b) => ({ ...b, head: b.base })),
+      environment: { ...report.environment, head: report.environment.base },
+    }),
+  );
+  const local = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("GITHUB_")));
+  for (const [sha, file] of [
+    [commits.base, baseReport],
+    [commits.head, path.join(out, "report.json")],
+  ] as const) {
+    const status = await benchgate(
+      [
+        "history",
+        "append",
+        "--report",
+        file,
+        "--remote",
+        pages,
+        "--sha",
+        sha,
+        "--repo",
+        repo,
+        "--event",
+        "push",
+        "--ref",
+        "refs/heads/main",
+        "--default-branch",
+        "main",
+        "--title",
+        "benchgate demo",
+      ],
+      local,
+    );
+    if (status !== 0) throw new Error(`benchgate history append exited with ${status}`);
+  }
+  rmSync(baseReport);
+  const checkout = path.join(demo, "pages-checkout");
+  rmSync(checkout, { recursive: true, force: true });
+  spawnSync("git", ["clone", "--quiet", "--branch", "gh-pages", pages, checkout], { env });
+  cpSync(path.join(checkout, "benchgate"), site, { recursive: true });
+  rmSync(checkout, { recursive: true, force: true });
+  return path.join(site, "index.html");
 }
 
 try {
   if (!existsSync(crate) || !existsSync(patch))
     throw new Error("examples/demo-crate is missing: run from a benchgate checkout");
   say(`throw-away repository: ${path.relative(root, repo)}`);
-  const { base, head } = makeRepository();
+  const commits = makeRepository();
+  const { base, head } = commits;
   say(`base ${base.slice(0, 12)} (the crate as it is), head ${head.slice(0, 12)} (the patch)`);
   say(
     "the first build compiles Criterion once (about a minute); later runs reuse .benchgate/demo/cache",
@@ -122,6 +191,10 @@ try {
       : `unexpected: verdict ${report.verdict}, regressed [${regressed.join(", ")}], golden changed [${changedGolden.join(", ")}] (expected only ${SLOWED} and ${BROKEN_GOLDEN})`,
   );
   say(`open ${path.relative(root, path.join(out, "comment.md"))} for the PR comment`);
+  const page = await historyPage(report, commits);
+  say(
+    `open ${path.relative(root, page)} for the history page (the base and head commits, recorded as two pushes to main)`,
+  );
   process.exitCode = expected ? 0 : 1;
 } catch (error) {
   say(`failed: ${error instanceof Error ? error.message : String(error)}`);

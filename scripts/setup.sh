@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything benchgate's tests and demo need on a fresh Debian machine (idempotent):
-# Node dependencies (including Node 24 from the npm registry), hyperfine, critcmp, the workflow
-# linters actionlint and zizmor (into .benchgate/tools, where scripts/lint-workflows.ts looks
-# first), and a Rust toolchain check. Run as root or with sudo available for apt-get.
+# Node dependencies (including Node 24 from the npm registry), hyperfine, critcmp, Chromium (the
+# history page's browser tests and benchmark drive it headless through playwright-core), the
+# workflow linters actionlint and zizmor (into .benchgate/tools, where scripts/lint-workflows.ts
+# looks first), and a Rust toolchain check. Run as root or with sudo available for apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,12 @@ fi
 if ! command -v hyperfine >/dev/null 2>&1; then
   say "installing hyperfine (Debian package)"
   apt_install hyperfine
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  # The Debian package, not playwright's browser download (which needs a host we cannot reach).
+  say "installing Chromium (Debian package) for the history page's tests"
+  apt_install chromium
 fi
 
 if ! command -v critcmp >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/critcmp" ]; then
@@ -73,4 +80,4 @@ npm ci --no-audit --no-fund --loglevel=error
 say "building the CLI bundle"
 node_modules/.bin/node scripts/build.ts
 
-say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"
+say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(/usr/bin/chromium --version 2>/dev/null || echo chromium missing), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"

@@ -27,6 +27,7 @@ const only = process.argv.slice(2);
 if (only.length === 0) {
   step("schema types up to date", process.execPath, ["scripts/gen-schema-types.ts", "--check"]);
   step("typecheck", bin("tsc"), ["-p", "tsconfig.json"]);
+  step("typecheck (history page)", bin("tsc"), ["-p", "action/site/tsconfig.json"]);
   step("lint", bin("eslint"), ["."]);
   step("format", bin("prettier"), ["--check", "."]);
   step("workflow lint", process.execPath, ["scripts/lint-workflows.ts"]);

@@ -3,6 +3,7 @@
 import { InputError, ToolError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { EXIT, type CliDeps } from "./deps.ts";
+import { baselineCommand } from "./commands/baseline.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { goldenCommand } from "./commands/golden.ts";
@@ -40,6 +41,13 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
   [
     "history",
     { run: historyCommand, summary: "keep the default branch's benchmark history on gh-pages" },
+  ],
+  [
+    "baseline",
+    {
+      run: baselineCommand,
+      summary: "store one side of a run as a reviewed baseline (baselines/NAME/)",
+    },
   ],
 ]);
 

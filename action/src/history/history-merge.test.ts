@@ -1,8 +1,17 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { importGabDataText } from "./gab-import.ts";
 import { validateHistory } from "../schemas/validate.ts";
 import type { BenchHistory, Series } from "../schemas/history.gen.ts";
 import { serializeHistory } from "./history-json.ts";
-import { upsertRecord, upsertRecords } from "./history-merge.ts";
+import { seriesKey, upsertRecord, upsertRecords } from "./history-merge.ts";
+
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../test/fixtures/gab-data-js",
+);
 import type { HistoryRecord, RecordResult } from "./history-record.ts";
 
 function sha(n: number): string {
@@ -194,5 +203,83 @@ describe("serializeHistory", () => {
     expect(serializeHistory({ schema_version: 1, series: [], commits: [] })).toBe(
       '{\n  "schema_version": 1,\n  "series": [],\n  "commits": []\n}\n',
     );
+  });
+});
+
+describe("reruns (earlier measurements of a commit, e.g. imported from github-action-benchmark)", () => {
+  const text = readFileSync(
+    path.join(FIXTURES, "structlog-sentry-logger-pytest-reruns.data.js"),
+    "utf8",
+  );
+  /** Every value of a history, by commit, series key and measurement, for comparison. */
+  function values(h: BenchHistory): string[] {
+    const key = (i: number) => seriesKey(h.series[i] as Series);
+    return h.commits
+      .flatMap((c) => [
+        ...c.results.map(([i, m]) => `${c.sha} ${key(i)} latest ${m}`),
+        ...(c.reruns ?? []).flatMap((r) =>
+          r.results.map(([i, m]) => `${c.sha} ${key(i)} ${r.recorded_at} ${m}`),
+        ),
+      ])
+      .sort();
+  }
+
+  it("survive appends of other commits and retention's re-indexing of the catalogue", () => {
+    const imported = importGabDataText(text, "structlog.data.js").history;
+    expect(imported.commits.some((c) => (c.reruns?.length ?? 0) > 0)).toBe(true);
+    // A benchgate run of a new commit; retention drops the oldest commit, so series only it
+    // used leave the catalogue and every later index moves.
+    const outcome = upsertRecord(imported, record(9999, [result("new-bench", 5)]), {
+      maxCommits: imported.commits.length,
+    });
+    const appended = validateHistory(outcome.history, "appended");
+    const [gone] = outcome.dropped;
+    expect(gone).toBe(imported.commits[0]?.sha);
+    expect(appended.series.length).toBeLessThanOrEqual(imported.series.length + 1);
+    const kept = values(imported).filter((v) => !v.startsWith(gone ?? "-"));
+    expect(values(appended).filter((v) => !v.includes("new-bench"))).toEqual(kept);
+  });
+
+  it("are kept when benchgate re-measures the same commit (its latest results are replaced)", () => {
+    const imported = importGabDataText(text, "structlog.data.js").history;
+    const target = imported.commits.find((c) => (c.reruns?.length ?? 0) > 0)!;
+    const again = upsertRecord(imported, {
+      ...record(0, [result("re-measured", 7)]),
+      commit: { ...record(0, []).commit, sha: target.sha },
+    }).history;
+    validateHistory(again, "again");
+    const commit = again.commits.find((c) => c.sha === target.sha)!;
+    expect(commit.results.map(([i]) => again.series[i]?.id)).toEqual(["re-measured"]);
+    const rerunValues = (h: BenchHistory, sha: string) =>
+      values(h).filter((v) => v.startsWith(sha) && !v.includes(" latest "));
+    expect(rerunValues(again, target.sha)).toEqual(rerunValues(imported, target.sha));
+  });
+
+  it("move with their series when retention re-indexes the catalogue", () => {
+    const base = run([record(1, [result("only-in-1", 1)]), record(2, [result("b", 2)])]);
+    // Commit 2 also has an earlier measurement of b (index 1 while only-in-1 is index 0).
+    const withRerun: BenchHistory = {
+      ...base,
+      commits: base.commits.map((c) =>
+        c.sha === sha(2)
+          ? {
+              ...c,
+              reruns: [
+                { recorded_at: "2024-12-31T00:00:00Z", results: [[1, 3, null, null, null]] },
+              ],
+            }
+          : c,
+      ),
+    };
+    validateHistory(withRerun, "with rerun");
+    const after = validateHistory(
+      upsertRecord(withRerun, record(3, [result("b", 4)]), { maxCommits: 2 }).history,
+      "after",
+    );
+    expect(after.series.map((x) => x.id)).toEqual(["b"]);
+    const two = after.commits.find((c) => c.sha === sha(2));
+    expect(two?.reruns).toEqual([
+      { recorded_at: "2024-12-31T00:00:00Z", results: [[0, 3, null, null, null]] },
+    ]);
   });
 });

@@ -44,9 +44,10 @@ export function emptyHistory(): BenchHistory {
 
 /** A commit's fields in one fixed order, so key order never depends on where it came from. */
 function canonicalCommit(
-  c: Omit<Commit, "results" | "extras">,
+  c: Omit<Commit, "results" | "extras" | "reruns">,
   results: Result[],
   extras: Extra[],
+  reruns: Rerun[] = [],
 ): Commit {
   return {
     sha: c.sha,
@@ -62,6 +63,21 @@ function canonicalCommit(
     ...(c.verdict === undefined ? {} : { verdict: c.verdict }),
     results: results.sort((x, y) => x[0] - y[0]),
     ...(extras.length === 0 ? {} : { extras: extras.sort((x, y) => x[0] - y[0]) }),
+    ...(reruns.length === 0 ? {} : { reruns }),
+  };
+}
+
+type Rerun = NonNullable<Commit["reruns"]>[number];
+
+/** A rerun with its series indexes mapped into the new catalogue, fields in a fixed order. */
+function remapRerun(rerun: Rerun, index: (i: number) => number): Rerun {
+  const extras = (rerun.extras ?? []).map(([i, ...rest]): Extra => [index(i), ...rest]);
+  return {
+    recorded_at: rerun.recorded_at,
+    results: rerun.results
+      .map(([i, ...rest]): Result => [index(i), ...rest])
+      .sort((x, y) => x[0] - y[0]),
+    ...(extras.length === 0 ? {} : { extras: extras.sort((x, y) => x[0] - y[0]) }),
   };
 }
 
@@ -76,7 +92,13 @@ function canonicalSeries(s: Series): Series {
   };
 }
 
-type Slot = { readonly old: Commit } | { readonly record: HistoryRecord };
+/**
+ * An old commit kept as it is, or a new record — which keeps the earlier measurements (reruns,
+ * e.g. imported from github-action-benchmark) of the record it replaces: a re-run of the same
+ * SHA replaces that SHA's latest results only, so an import's values are never lost to it.
+ */
+type Slot =
+  { readonly old: Commit } | { readonly record: HistoryRecord; readonly reruns: readonly Rerun[] };
 
 /** Upserts many records at once (an import); one pass, whatever their number. */
 export function upsertRecords(
@@ -105,10 +127,17 @@ export function upsertRecords(
     const at = position.get(record.commit.sha);
     if (at === undefined) {
       position.set(record.commit.sha, slots.length);
-      slots.push({ record });
+      slots.push({ record, reruns: [] });
       added.add(record.commit.sha);
     } else {
-      slots[at] = { record };
+      const previous = slots[at];
+      const reruns =
+        previous === undefined
+          ? []
+          : "old" in previous
+            ? (previous.old.reruns ?? [])
+            : previous.reruns;
+      slots[at] = { record, reruns };
       if (!added.has(record.commit.sha)) replaced.push(record.commit.sha);
     }
   }
@@ -119,10 +148,18 @@ export function upsertRecords(
 
   // The catalogue: surviving old series in their order, then new ones as records name them.
   const referenced = new Set<string>();
+  const refer = (rows: readonly (readonly [number, ...unknown[]])[]): void => {
+    for (const [i] of rows) referenced.add(seriesKey(base.series[i] as Series));
+  };
   for (const slot of kept) {
+    const reruns = "old" in slot ? (slot.old.reruns ?? []) : slot.reruns;
+    for (const rerun of reruns) {
+      refer(rerun.results);
+      refer(rerun.extras ?? []);
+    }
     if ("old" in slot) {
-      for (const [i] of slot.old.results) referenced.add(seriesKey(base.series[i] as Series));
-      for (const [i] of slot.old.extras ?? []) referenced.add(seriesKey(base.series[i] as Series));
+      refer(slot.old.results);
+      refer(slot.old.extras ?? []);
     } else for (const r of slot.record.results) referenced.add(seriesKey(r.series));
   }
   const series: Series[] = [];
@@ -138,13 +175,14 @@ export function upsertRecords(
     if ("record" in slot) for (const r of slot.record.results) place(r.series);
 
   const index = (s: Series): number => indexOf.get(seriesKey(s)) as number;
+  const fromOld = (i: number): number => index(base.series[i] as Series);
   const commits = kept.map((slot): Commit => {
     if ("old" in slot) {
-      const oldSeries = (i: number): Series => base.series[i] as Series;
       return canonicalCommit(
         slot.old,
-        slot.old.results.map(([i, ...rest]): Result => [index(oldSeries(i)), ...rest]),
-        (slot.old.extras ?? []).map(([i, ...rest]): Extra => [index(oldSeries(i)), ...rest]),
+        slot.old.results.map(([i, ...rest]): Result => [fromOld(i), ...rest]),
+        (slot.old.extras ?? []).map(([i, ...rest]): Extra => [fromOld(i), ...rest]),
+        (slot.old.reruns ?? []).map((rerun) => remapRerun(rerun, fromOld)),
       );
     }
     const { record } = slot;
@@ -154,6 +192,7 @@ export function upsertRecords(
       record.results
         .filter((r) => r.extra !== undefined)
         .map((r): Extra => [index(r.series), r.extra?.range ?? null, r.extra?.extra ?? null]),
+      slot.reruns.map((rerun) => remapRerun(rerun, fromOld)),
     );
   });
 

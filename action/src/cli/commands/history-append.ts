@@ -15,19 +15,28 @@ import {
   HISTORY_FILE,
   writePagesHistory,
 } from "../../history/pages-writer.ts";
+import { exportGabDataJs } from "../../history/gab-export.ts";
 import { parseJsonText } from "../../schemas/parse-json.ts";
+import { loadSiteAssets } from "../../site/site-assets.ts";
+import { renderSite, SITE_FILES } from "../../site/site-files.ts";
 import { readConfigFile, readReportFile } from "../../schemas/read-document.ts";
+import type { BenchHistory } from "../../schemas/history.gen.ts";
 import { GENERATOR } from "../../version.ts";
 import { budgetRules } from "../gate-report.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
+
+/** github-action-benchmark's page and tools read this file; we keep it beside ours. */
+const GAB_DATA_FILE = "data.js";
 
 export const HISTORY_APPEND_HELP = `Usage: benchgate history append --report FILE --remote URL|PATH [options]
 
 Adds the report of a default-branch commit to history.json on the gh-pages branch: one record
 per commit (a re-run of the same SHA replaces its record), pushed without force and retried
 with backoff when another writer got there first. A corrupt history.json stops the command;
-it is never replaced. See docs/history.md.
+it is never replaced. Beside history.json the same commit writes the page (${SITE_FILES.html},
+its script, style and data) and a github-action-benchmark-compatible ${GAB_DATA_FILE}.
+See docs/history.md.
 
 Only a push (or workflow_dispatch/schedule run) on the repository's default branch may write:
 pull requests, forks and other refs are refused. In GitHub Actions this is read from
@@ -44,6 +53,7 @@ Options:
   --token-env NAME       send the token in this environment variable to an https remote
                          (e.g. GITHUB_TOKEN with contents: write); never put it in the URL
   --config FILE          benchgate.yml, for budget lines (median/p50 limits of budgets:)
+  --title TEXT           the page's title (default "Benchmark history")
   --sha SHA              the commit (default: GITHUB_SHA, else HEAD of --repo)
   --message TEXT         its message (first line kept)    } default: the push event's
   --author NAME          its author                       } head_commit, else git log
@@ -80,6 +90,7 @@ const STRING_FLAGS = [
   "repository",
   "head-repository",
   "token-env",
+  "title",
 ] as const;
 
 /** GitHub's payloads are at most a few MiB; refuse anything absurd before parsing. */
@@ -220,6 +231,23 @@ export async function historyAppendCommand(
     throw new InputError(`--token-env ${tokenVar}: that environment variable is not set`);
   const branch = stringFlag(args, "branch") ?? DEFAULT_PAGES_BRANCH;
   const dir = stringFlag(args, "dir") ?? DEFAULT_PAGES_DIR;
+  const title = stringFlag(args, "title");
+  const assets = await loadSiteAssets();
+  const repositoryUrl =
+    system.env["GITHUB_SERVER_URL"]?.startsWith("https://") === true &&
+    (system.env["GITHUB_REPOSITORY"] ?? "") !== ""
+      ? `${system.env["GITHUB_SERVER_URL"]}/${system.env["GITHUB_REPOSITORY"]}`
+      : undefined;
+  // The page and data.js are rebuilt from the merged history on every attempt, so they always
+  // show exactly what history.json holds in the same commit.
+  const extraFiles = (history: BenchHistory): ReadonlyMap<string, string> =>
+    new Map([
+      ...renderSite(history, assets, title === undefined ? {} : { title }).files,
+      [
+        GAB_DATA_FILE,
+        exportGabDataJs(history, repositoryUrl === undefined ? {} : { repoUrl: repositoryUrl }),
+      ],
+    ]);
   let outcome: MergeOutcome | undefined;
   const interrupts = system.interrupts();
   try {
@@ -234,6 +262,7 @@ export async function historyAppendCommand(
           });
           return outcome.history;
         },
+        extraFiles,
         message: `benchgate: history for ${shortSha(info.sha)} ${record.commit.message}`.slice(
           0,
           200,

@@ -3,6 +3,8 @@
 import { InputError } from "../../errors.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
 import { historyAppendCommand } from "./history-append.ts";
+import { historyImportCommand } from "./history-import.ts";
+import { historySiteCommand } from "./history-site.ts";
 
 type Subcommand = (argv: readonly string[], deps: CliDeps) => Promise<number>;
 
@@ -14,8 +16,14 @@ const SUBCOMMANDS: ReadonlyMap<string, { run: Subcommand; summary: string }> = n
       summary: "record a default-branch report.json in history.json on gh-pages",
     },
   ],
-  // `import` (history-import.ts, historyImportCommand) and `site` (history-site.ts,
-  // historySiteCommand) are added here, one entry each.
+  [
+    "import",
+    {
+      run: historyImportCommand,
+      summary: "import github-action-benchmark's data.js (or its JSON) into history.json",
+    },
+  ],
+  ["site", { run: historySiteCommand, summary: "write the static history page from history.json" }],
 ]);
 
 export function historyHelp(): string {

@@ -1,0 +1,180 @@
+// One benchmark's chart: the median line, the confidence band (fill between CI low and high),
+// the budget, change points and environment changes as DOM markers over the plot (so they carry
+// text and a title, and tests can find them), and the tooltip on hover.
+//
+// x is the commit's position in the history, not its date: the gate measures commits, change
+// points are found in commit order, and a burst of merges in one afternoon would otherwise be
+// squeezed into a sliver next to a quiet month. Dates label the axis and the tooltip.
+import uPlot from "uplot";
+import type { PageCommits, PageSeries } from "../src/site/page-model.ts";
+import { el } from "./dom.ts";
+import { formatStep, formatTick, formatValue, isWorse, shortDate, shortSha } from "./format.ts";
+import type { Tooltip } from "./tooltip.ts";
+
+export const CHART_HEIGHT = 190;
+
+const COLORS = {
+  median: "#2563eb",
+  band: "rgba(37, 99, 235, 0.16)",
+  budget: "#dc2626",
+};
+
+export interface ChartContext {
+  readonly commits: PageCommits;
+  /** Commit indexes where the environment fingerprint changed, with a one-line description. */
+  readonly environmentChanges: readonly { index: number; text: string }[];
+  readonly tooltip: Tooltip;
+}
+
+export function drawChart(
+  box: HTMLElement,
+  series: PageSeries,
+  width: number,
+  context: ChartContext,
+  onFirstDraw: () => void,
+): uPlot {
+  const n = series.median.length;
+  const xs = Array.from({ length: n }, (_, i) => series.start + i);
+  const data: uPlot.AlignedData = [xs];
+  const uSeries: uPlot.Series[] = [{}];
+  const bands: uPlot.Band[] = [];
+  if (series.low !== null && series.high !== null) {
+    // Drawn first, so the median lies over the band; the bounds themselves are not stroked.
+    data.push(series.high as (number | null)[], series.low as (number | null)[]);
+    for (const label of ["CI high", "CI low"]) {
+      uSeries.push({ label, stroke: "transparent", width: 0, points: { show: false } });
+    }
+    bands.push({ series: [1, 2], fill: COLORS.band });
+  }
+  data.push(series.median as (number | null)[]);
+  // Width 1 draws as a hairline, several times cheaper to rasterize than 1.5 in software.
+  uSeries.push({ label: "median", stroke: COLORS.median, width: 1, spanGaps: true });
+  if (series.budget !== null) {
+    data.push(series.budget as (number | null)[]);
+    uSeries.push({
+      label: "budget",
+      stroke: COLORS.budget,
+      width: 1,
+      dash: [6, 4],
+      points: { show: false },
+      // A budget far above the data would flatten the line into the axis: leave it off the
+      // y range then; the card's header names it.
+      auto: budgetInRange(series),
+    });
+  }
+  const markers = markerElements(series, context);
+  let drawn = false;
+  let pressedAt: [number, number] | null = null;
+  const plot = new uPlot(
+    {
+      width,
+      height: CHART_HEIGHT,
+      legend: { show: false },
+      cursor: { points: { show: true, size: 6 }, drag: { x: true, y: false } },
+      scales: { x: { time: false } },
+      // Room on the right for the last date label, which is centred on the last commit.
+      padding: [8, 36, 0, 0],
+      axes: [
+        {
+          space: 90,
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+          values: (_u, splits) =>
+            splits.map((i) => (Number.isInteger(i) ? shortDate(context.commits.date[i]) : "")),
+        },
+        { label: series.unit, size: 58, values: (_u, splits) => splits.map(formatTick) },
+      ],
+      series: uSeries,
+      bands,
+      hooks: {
+        ready: [
+          (u) => {
+            u.over.append(...markers.map((m) => m.node));
+            u.over.addEventListener("mousedown", (e) => (pressedAt = [e.clientX, e.clientY]));
+            u.over.addEventListener("click", (e) => {
+              // A drag selects a range to zoom into; only a click in place pins the tooltip.
+              const moved =
+                pressedAt !== null &&
+                Math.hypot(e.clientX - pressedAt[0], e.clientY - pressedAt[1]) > 3;
+              if (!moved) context.tooltip.togglePin(u);
+            });
+            u.over.addEventListener("mouseleave", () => context.tooltip.hide(u));
+          },
+        ],
+        draw: [
+          (u) => {
+            // From uPlot's own geometry: reading the DOM here would force a layout per chart.
+            const plotWidth = u.bbox.width / uPlot.pxRatio;
+            for (const m of markers) {
+              const left = u.valToPos(m.index - 0.5, "x");
+              m.node.hidden = !(left >= 0 && left <= plotWidth);
+              m.node.style.left = `${left}px`;
+            }
+            if (!drawn) {
+              drawn = true;
+              onFirstDraw();
+            }
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const idx = u.cursor.idx;
+            if (idx === null || idx === undefined || u.cursor.left === undefined) {
+              context.tooltip.hide(u);
+              return;
+            }
+            const rect = u.over.getBoundingClientRect();
+            const top = u.cursor.top ?? 0;
+            context.tooltip.show(
+              series,
+              series.start + idx,
+              rect.left + u.cursor.left,
+              rect.top + top,
+              u,
+            );
+          },
+        ],
+      },
+    },
+    data,
+    box,
+  );
+  return plot;
+}
+
+function budgetInRange(series: PageSeries): boolean {
+  const finite = (values: readonly (number | null)[] | null): number[] =>
+    (values ?? []).filter((v): v is number => v !== null && Number.isFinite(v));
+  const data = [...finite(series.median), ...finite(series.high)];
+  const budgets = finite(series.budget);
+  if (data.length === 0 || budgets.length === 0) return true;
+  const top = Math.max(...data);
+  return Math.max(...budgets) <= 2 * top;
+}
+
+interface Marker {
+  readonly index: number;
+  readonly node: HTMLElement;
+}
+
+function markerElements(series: PageSeries, context: ChartContext): Marker[] {
+  const end = series.start + series.median.length;
+  const out: Marker[] = [];
+  for (const change of context.environmentChanges) {
+    if (change.index <= series.start || change.index >= end) continue;
+    const node = el("div", "marker env");
+    node.title = `environment changed at ${shortSha(context.commits.sha[change.index])}: ${change.text}`;
+    node.append(el("span", "marker-label", "env"));
+    out.push({ index: change.index, node });
+  }
+  for (const change of series.changes) {
+    const worse = isWorse(change.step, series.direction);
+    const node = el("div", `marker change ${worse ? "worse" : "better"}`);
+    const step = formatStep(change.step);
+    node.title =
+      `change point at ${shortSha(context.commits.sha[change.index])}: ` +
+      `${formatValue(change.before, series.unit)} → ${formatValue(change.after, series.unit)} (${step})`;
+    node.append(el("span", "marker-label", step));
+    out.push({ index: change.index, node });
+  }
+  return out;
+}

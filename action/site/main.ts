@@ -1,0 +1,282 @@
+// The history page's app: reads the model benchgate-data.js left in window.BENCHGATE_DATA,
+// builds the header, the filter and one card per benchmark grouped by suite, and hands the
+// charts to the scheduler. Every string from the data goes through textContent (dom.ts).
+import "uplot/dist/uPlot.min.css";
+import "./style.css";
+import type uPlot from "uplot";
+import { PAGE_MODEL_VERSION, type PageModel, type PageSeries } from "../src/site/page-model.ts";
+import { CHART_HEIGHT, drawChart, type ChartContext } from "./chart.ts";
+import { el } from "./dom.ts";
+import { nameMatcher } from "./filter.ts";
+import { formatStep, formatValue, isWorse, longDate, shortSha } from "./format.ts";
+import { scheduleDrawing, type DrawTarget } from "./scheduler.ts";
+import { createTooltip } from "./tooltip.ts";
+
+declare global {
+  interface Window {
+    BENCHGATE_DATA?: unknown;
+  }
+}
+
+interface Card {
+  readonly series: PageSeries;
+  readonly node: HTMLElement;
+  readonly group: Group;
+  chart: uPlot | null;
+}
+
+interface Group {
+  readonly suite: string;
+  readonly node: HTMLElement;
+  readonly details: HTMLDetailsElement;
+  readonly count: HTMLElement;
+  readonly cards: Card[];
+}
+
+function start(): void {
+  const app = document.getElementById("app");
+  if (app === null) return;
+  const model = window.BENCHGATE_DATA as PageModel | undefined;
+  if (model === undefined || model.version !== PAGE_MODEL_VERSION) {
+    app.append(
+      el(
+        "p",
+        "error",
+        "The benchmark data (benchgate-data.js) did not load or is of another version.",
+      ),
+    );
+    return;
+  }
+  document.title = model.title;
+  const envText = model.environmentChanges.map((c) => ({
+    index: c.index,
+    text:
+      c.fields.length === 0
+        ? "fingerprint changed"
+        : c.fields.map((f) => `${f.name} ${f.before} → ${f.after}`).join("; "),
+  }));
+  const context: ChartContext = {
+    commits: model.commits,
+    environmentChanges: envText,
+    tooltip: createTooltip(model.commits),
+  };
+
+  const groups = groupBySuite(model.series);
+  const controls = buildControls(groups);
+  app.append(header(model, envText), controls.node, ...groups.map((g) => g.node));
+
+  const cards = groups.flatMap((g) => g.cards);
+  const targets: DrawTarget[] = cards.flatMap((card) => {
+    const box = card.node.querySelector<HTMLElement>(".chart");
+    if (box === null) return [];
+    return [
+      {
+        box,
+        draw: (width, done) => (card.chart = drawChart(box, card.series, width, context, done)),
+      },
+    ];
+  });
+  const scheduler = scheduleDrawing(targets);
+
+  const apply = (): void => {
+    const matches = nameMatcher(controls.query.value);
+    const suite = controls.suite.value;
+    let shown = 0;
+    for (const g of groups) {
+      let inGroup = 0;
+      for (const card of g.cards) {
+        const visible = (suite === "" || suite === g.suite) && matches(card.series.id);
+        card.node.hidden = !visible;
+        if (visible) inGroup++;
+      }
+      g.node.hidden = inGroup === 0;
+      g.count.textContent = `${inGroup} of ${g.cards.length}`;
+      shown += inGroup;
+    }
+    controls.shown.textContent = `${shown} of ${cards.length} benchmarks`;
+    const state = new URLSearchParams();
+    if (controls.query.value !== "") state.set("q", controls.query.value);
+    if (suite !== "") state.set("suite", suite);
+    history.replaceState(
+      null,
+      "",
+      `${location.pathname}${location.search}${state.size === 0 ? "" : `#${state.toString()}`}`,
+    );
+    scheduler.wake();
+  };
+  const initial = new URLSearchParams(location.hash.slice(1));
+  controls.query.value = initial.get("q") ?? "";
+  if (groups.some((g) => g.suite === initial.get("suite")))
+    controls.suite.value = initial.get("suite") ?? "";
+  controls.query.addEventListener("input", apply);
+  controls.suite.addEventListener("change", apply);
+  for (const g of groups) g.details.addEventListener("toggle", () => scheduler.wake());
+  apply();
+
+  // Charts follow the width of their cards; one resize pass per frame at most.
+  let pending = false;
+  new ResizeObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      for (const card of cards) {
+        const box = card.node.querySelector(".chart");
+        if (
+          card.chart !== null &&
+          box !== null &&
+          box.clientWidth > 0 &&
+          box.clientWidth !== card.chart.width
+        )
+          card.chart.setSize({ width: box.clientWidth, height: CHART_HEIGHT });
+      }
+    });
+  }).observe(app);
+}
+
+function groupBySuite(series: readonly PageSeries[]): Group[] {
+  const bySuite = new Map<string, PageSeries[]>();
+  for (const s of series) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return [...bySuite.keys()].sort(byText).map((suite) => {
+    const details = el("details", "group");
+    details.open = true;
+    const summary = el("summary");
+    const count = el("span", "count");
+    summary.append(el("span", "suite", suite), count);
+    const list = el("div", "cards");
+    details.append(summary, list);
+    const node = el("section", "suite-group");
+    node.append(details);
+    const group: Group = { suite, node, details, count, cards: [] };
+    const members = (bySuite.get(suite) ?? []).sort(
+      (a, b) => byText(a.id, b.id) || byText(a.unit, b.unit),
+    );
+    for (const s of members) {
+      const card: Card = { series: s, node: cardNode(s), group, chart: null };
+      group.cards.push(card);
+      list.append(card.node);
+    }
+    return group;
+  });
+}
+
+function cardNode(s: PageSeries): HTMLElement {
+  const card = el("article", "card");
+  const head = el("header", "card-head");
+  head.append(el("h3", "name", s.id));
+  const badges = el("div", "badges");
+  badges.append(
+    el(
+      "span",
+      "badge direction",
+      s.direction === "bigger_is_better" ? "↑ higher is better" : "↓ lower is better",
+    ),
+    el("span", "badge unit", s.unit),
+  );
+  if (s.importedFrom !== null)
+    badges.append(
+      el("span", "badge imported", `imported from github-action-benchmark (${s.importedFrom})`),
+    );
+  const latest = [...s.median].reverse().find((v) => v !== null) ?? null;
+  badges.append(el("span", "badge latest", `latest ${formatValue(latest, s.unit)}`));
+  const budgets = (s.budget ?? []).filter((v): v is number => v !== null);
+  const budget = budgets.at(-1);
+  if (budget !== undefined)
+    badges.append(el("span", "badge budget", `budget ${formatValue(budget, s.unit)}`));
+  head.append(badges);
+  card.append(head);
+  // A series in the catalogue whose commits were all dropped by retention has nothing to draw.
+  if (s.median.some((v) => v !== null)) card.append(el("div", "chart"));
+  else card.append(el("p", "empty", "No results in the commits kept."));
+  if (s.changes.length > 0) {
+    const list = el("p", "changes");
+    list.append(el("span", "changes-title", "Change points: "));
+    s.changes.forEach((c, i) => {
+      const item = el("span", `change ${isWorse(c.step, s.direction) ? "worse" : "better"}`);
+      item.textContent = `${i > 0 ? " · " : ""}#${c.index + 1} ${formatStep(c.step)} (${formatValue(c.before, s.unit)} → ${formatValue(c.after, s.unit)})`;
+      list.append(item);
+    });
+    card.append(list);
+  }
+  return card;
+}
+
+function header(model: PageModel, env: readonly { index: number; text: string }[]): HTMLElement {
+  const node = el("header", "page-head");
+  node.append(el("h1", undefined, model.title));
+  const n = model.commits.sha.length;
+  const first = model.commits.date[0];
+  const last = model.commits.date[n - 1];
+  const facts =
+    `${model.series.length} benchmarks · ${n} commits` +
+    (n > 0 ? ` · ${longDate(first)} – ${longDate(last)}` : "") +
+    (model.updatedAt !== null ? ` · updated ${longDate(model.updatedAt)}` : "");
+  node.append(el("p", "facts", facts));
+  const legend = el("p", "legend");
+  legend.append(
+    el("span", "key median", "median"),
+    el("span", "key band", "confidence interval"),
+    el("span", "key budget", "budget"),
+    el("span", "key change", "change point (step between segment medians)"),
+    el("span", "key env", "environment changed"),
+    el("span", "key hint", "drag to zoom, double-click to reset, click a point to pin its commit"),
+  );
+  node.append(legend);
+  if (env.length > 0) {
+    const details = el("details", "env-changes");
+    details.append(
+      el(
+        "summary",
+        undefined,
+        `The environment changed ${env.length === 1 ? "once" : `${env.length} times`}`,
+      ),
+    );
+    const list = el("ul");
+    for (const change of env) {
+      list.append(
+        el(
+          "li",
+          undefined,
+          `commit ${change.index + 1} (${shortSha(model.commits.sha[change.index])}): ${change.text}`,
+        ),
+      );
+    }
+    details.append(list);
+    node.append(details);
+  }
+  return node;
+}
+
+function buildControls(groups: readonly Group[]): {
+  node: HTMLElement;
+  query: HTMLInputElement;
+  suite: HTMLSelectElement;
+  shown: HTMLElement;
+} {
+  const node = el("div", "controls");
+  const query = el("input");
+  query.type = "search";
+  query.placeholder = "name, or a glob such as decode/*";
+  query.setAttribute("aria-label", "Filter benchmarks by name");
+  const suite = el("select");
+  suite.setAttribute("aria-label", "Filter by suite");
+  suite.append(new Option("all suites", ""));
+  for (const g of groups) suite.append(new Option(g.suite, g.suite));
+  const shown = el("span", "shown");
+  const collapse = el("button", undefined, "collapse all");
+  collapse.type = "button";
+  collapse.addEventListener("click", () => {
+    const open = groups.some((g) => g.details.open);
+    for (const g of groups) g.details.open = !open;
+    collapse.textContent = open ? "expand all" : "collapse all";
+  });
+  const queryLabel = el("label", undefined, "Benchmark ");
+  queryLabel.append(query);
+  const suiteLabel = el("label", undefined, "Suite ");
+  suiteLabel.append(suite);
+  node.append(queryLabel, suiteLabel, collapse, shown);
+  return { node, query, suite, shown };
+}
+
+start();

@@ -1,0 +1,120 @@
+// When charts are drawn: the ones on screen at once, the rest in the background in slices
+// that leave the page responsive, and any card that scrolls into view or is uncovered by the
+// filter or a group being opened jumps the queue. Hidden cards (filtered out, collapsed group)
+// are not drawn: they have no width to draw at.
+//
+// Marks for the benchmark (bench/history-page.ts) and the tests: performance marks
+// "benchgate:first-screen" and "benchgate:all-drawn", and data-drawn="first-screen" / "all" on
+// <html> once they happen.
+
+/** A budget per slice of background drawing, below one frame. */
+const SLICE_MS = 12;
+/** Charts created per layout read. */
+const BATCH = 4;
+
+export interface DrawTarget {
+  /** The element observed for visibility and measured for width. */
+  readonly box: HTMLElement;
+  /** Draws the chart; calls `done` when it has been painted into its canvas. */
+  draw(width: number, done: () => void): void;
+}
+
+export function scheduleDrawing(targets: readonly DrawTarget[]): { wake(): void } {
+  const started = new Set<DrawTarget>();
+  const painted = new Set<DrawTarget>();
+  let firstScreen: Set<DrawTarget> | null = null;
+  let firstScreenMarked = false;
+  let allMarked = false;
+  const byBox = new Map(targets.map((t) => [t.box, t]));
+  const root = document.documentElement;
+
+  const checkMarks = (): void => {
+    if (
+      !firstScreenMarked &&
+      firstScreen !== null &&
+      [...firstScreen].every((t) => painted.has(t))
+    ) {
+      firstScreenMarked = true;
+      performance.mark("benchgate:first-screen");
+      root.dataset["drawn"] = "first-screen";
+    }
+    if (firstScreenMarked && !allMarked && painted.size === targets.length) {
+      allMarked = true;
+      performance.mark("benchgate:all-drawn");
+      root.dataset["drawn"] = "all";
+    }
+  };
+  /**
+   * Draws a batch. All widths are read before any chart is created: reading a width after a
+   * chart was inserted would force a layout of the whole page per chart.
+   */
+  const start = (batch: readonly DrawTarget[]): void => {
+    const todo = batch.filter((t) => !started.has(t));
+    const widths = todo.map((t) => t.box.clientWidth);
+    todo.forEach((t, i) => {
+      const width = widths[i] as number;
+      if (width === 0) return;
+      started.add(t);
+      t.draw(width, () => {
+        painted.add(t);
+        checkMarks();
+      });
+    });
+  };
+
+  // Yield between slices through a message, not setTimeout: nested timeouts are clamped to
+  // 4 ms, which would add seconds of idle time over a few hundred slices.
+  const channel = new MessageChannel();
+  let pumping = false;
+  let next = 0;
+  const pump = (): void => {
+    const deadline = performance.now() + SLICE_MS;
+    while (next < targets.length && performance.now() < deadline) {
+      start(targets.slice(next, next + BATCH));
+      next += BATCH;
+    }
+    if (next < targets.length) channel.port2.postMessage(null);
+    else pumping = false;
+  };
+  channel.port1.onmessage = pump;
+  const wake = (): void => {
+    // Start over: a filter or an opened group may have made earlier cards drawable.
+    next = 0;
+    if (!pumping) {
+      pumping = true;
+      channel.port2.postMessage(null);
+    }
+  };
+
+  const observer = new IntersectionObserver(
+    (entries) => {
+      const visible: DrawTarget[] = [];
+      for (const e of entries) {
+        const t = byBox.get(e.target as HTMLElement);
+        if (t !== undefined && e.isIntersecting) visible.push(t);
+      }
+      if (firstScreen === null) {
+        // The first callback reports every observed card; what is inside the viewport itself
+        // (not the margin drawn ahead of scrolling) is the first screen.
+        firstScreen = new Set(
+          entries
+            .filter((e) => e.isIntersecting && e.boundingClientRect.top < window.innerHeight)
+            .filter((e) => e.boundingClientRect.bottom > 0 && e.boundingClientRect.width > 0)
+            .map((e) => byBox.get(e.target as HTMLElement) as DrawTarget),
+        );
+      }
+      start(visible);
+      for (const t of visible) if (started.has(t)) observer.unobserve(t.box);
+      checkMarks();
+      wake();
+    },
+    { rootMargin: "200px 0px" },
+  );
+  for (const t of targets) observer.observe(t.box);
+  if (targets.length === 0) {
+    // Nothing to draw: no observer callback will come to say so.
+    firstScreen = new Set();
+    checkMarks();
+  }
+  return { wake };
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { BenchHistory, Commit } from "../schemas/history.gen.ts";
+import { buildPageModel, httpsUrl } from "./page-data.ts";
+import { scriptAssignment } from "./script-data.ts";
+
+function commit(i: number, fields: Partial<Commit> = {}): Commit {
+  const sha = String(i).padStart(40, "0");
+  return {
+    sha,
+    date: `2026-01-${String(i + 1).padStart(2, "0")}T10:00:00Z`,
+    message: `change ${i}`,
+    author: "Ada",
+    url: `https://github.com/o/r/commit/${sha}`,
+    recorded_at: "2026-02-01T00:00:00Z",
+    results: [],
+    ...fields,
+  };
+}
+
+function history(commits: Commit[]): BenchHistory {
+  return {
+    schema_version: 1,
+    series: [
+      { suite: "s", id: "early", unit: "ns", direction: "smaller_is_better" },
+      { suite: "s", id: "late", unit: "MiB/s", direction: "bigger_is_better" },
+      {
+        suite: "gab",
+        id: "imported",
+        unit: "ns/iter",
+        direction: "smaller_is_better",
+        origin: "github-action-benchmark",
+        tool: "cargo",
+      },
+    ],
+    commits,
+  };
+}
+
+describe("buildPageModel", () => {
+  it("aligns each series by commit index from its first to its last result", () => {
+    const commits = [0, 1, 2, 3].map((i) =>
+      commit(i, {
+        results: [
+          ...(i === 2 ? [] : ([[0, 10 + i, 9, 11 + i, 20]] as Commit["results"])),
+          ...(i >= 1 && i <= 2 ? ([[1, 1 / 3, null, null, null]] as Commit["results"]) : []),
+        ],
+      }),
+    );
+    const model = buildPageModel(history(commits), { title: "t" });
+    const [early, late, imported] = model.series;
+    expect(early).toMatchObject({ start: 0, median: [10, 11, null, 13], low: [9, 9, null, 9] });
+    expect(early?.budget).toEqual([20, 20, null, 20]);
+    // Six significant digits for display; no interval at all → null, not an array of nulls.
+    expect(late).toMatchObject({ start: 1, median: [0.333333, 0.333333], low: null, high: null });
+    expect(late?.direction).toBe("bigger_is_better");
+    expect(imported).toMatchObject({ importedFrom: "cargo", median: [] });
+    expect(early?.importedFrom).toBeNull();
+  });
+
+  it("keeps the first line of messages and only https links", () => {
+    const commits = [
+      commit(0, { message: "first\nsecond" }),
+      commit(1, { message: "a\u2028b", url: "javascript:alert(1)" }),
+      commit(2, { url: "http://example.com/x" }),
+      commit(3),
+    ];
+    delete commits[3]?.url;
+    const model = buildPageModel(history(commits), { title: "t" });
+    expect(model.commits.message.slice(0, 2)).toEqual(["first", "a"]);
+    expect(model.commits.url).toEqual([commits[0]?.url, null, null, null]);
+    expect(httpsUrl("https://github.com/o/r")).toBe("https://github.com/o/r");
+    expect(httpsUrl("not a url")).toBeNull();
+  });
+
+  it("lists environment changes between commits with fingerprints, with the fields that differ", () => {
+    // The load average differs run to run and is not part of the fingerprint: never listed.
+    const env = (kernel: string, load: number): NonNullable<Commit["environment"]> => ({
+      kernel,
+      cpu_model: "EPYC",
+      load_average: [load, 0, 0],
+    });
+    const commits = [
+      commit(0, { fingerprint: "a".repeat(16), environment: env("6.1", 0.5) }),
+      commit(1),
+      commit(2, { fingerprint: "a".repeat(16), environment: env("6.1", 1.5) }),
+      commit(3, { fingerprint: "b".repeat(16), environment: env("6.8", 2.5) }),
+      commit(4, { fingerprint: "c".repeat(16) }),
+    ];
+    expect(buildPageModel(history(commits), { title: "t" }).environmentChanges).toEqual([
+      { index: 3, fields: [{ name: "kernel", before: "6.1", after: "6.8" }] },
+      { index: 4, fields: [] },
+    ]);
+  });
+
+  it("carries github-action-benchmark's range and extra as notes, and the change points", () => {
+    const commits = Array.from({ length: 40 }, (_, i) =>
+      commit(i, {
+        results: [[2, i < 20 ? 100 + (i % 3) : 150 + (i % 3), null, null, null]],
+        extras: [[2, "± 4", i === 0 ? "3 samples" : null]],
+      }),
+    );
+    const [, , imported] = buildPageModel(history(commits), { title: "t" }).series;
+    expect(imported?.notes?.slice(0, 2)).toEqual(["± 4 · 3 samples", "± 4"]);
+    expect(imported?.changes).toEqual([
+      { index: 20, before: 101, after: 151, step: expect.closeTo(0.495, 3) as number },
+    ]);
+  });
+
+  it("builds an empty page for an empty history", () => {
+    const model = buildPageModel(history([]), { title: "t" });
+    expect(model.commits.sha).toEqual([]);
+    expect(model.series.map((s) => s.median)).toEqual([[], [], []]);
+  });
+});
+
+describe("scriptAssignment", () => {
+  it("escapes what could end the script or a line, and keeps the value", () => {
+    const value = { name: "</script><!-- & \u2028\u2029 >" };
+    const script = scriptAssignment("BENCHGATE_DATA", value);
+    expect(script).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(script.startsWith("window.BENCHGATE_DATA = ")).toBe(true);
+    const json = script.slice("window.BENCHGATE_DATA = ".length, -2);
+    expect(JSON.parse(json)).toEqual(value);
+    expect(() => scriptAssignment("x; alert(1)", value)).toThrow(RangeError);
+  });
+});

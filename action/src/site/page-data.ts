@@ -1,0 +1,142 @@
+// BenchHistory → the page's columnar model (page-model.ts): series aligned by commit index,
+// change points detected here (once, when the site is built) rather than in every visitor's
+// browser, environment changes listed with what changed. Pure.
+import { detectChangePoints, type ChangePointOptions } from "../history/change-points.ts";
+import type { BenchHistory, Commit, Environment } from "../schemas/history.gen.ts";
+import {
+  PAGE_MODEL_VERSION,
+  type EnvironmentChange,
+  type PageModel,
+  type PageSeries,
+} from "./page-model.ts";
+
+export interface PageOptions {
+  readonly title: string;
+  readonly changePoints?: ChangePointOptions;
+}
+
+/**
+ * Six significant digits are more than a chart or a tooltip can show, and make the data file
+ * about half the size of full doubles; history.json keeps the exact values.
+ */
+function display(value: number | null): number | null {
+  return value === null ? null : Number(value.toPrecision(6));
+}
+
+export function buildPageModel(history: BenchHistory, options: PageOptions): PageModel {
+  const commits = history.commits;
+  return {
+    version: PAGE_MODEL_VERSION,
+    title: options.title,
+    updatedAt: history.updated_at ?? null,
+    commits: {
+      sha: commits.map((c) => c.sha),
+      message: commits.map((c) => c.message.split(/\r\n|[\n\r\u2028\u2029]/u, 1)[0] ?? ""),
+      author: commits.map((c) => c.author),
+      date: commits.map((c) => c.date),
+      url: commits.map((c) => httpsUrl(c.url)),
+      verdict: commits.map((c) => c.verdict ?? null),
+    },
+    environmentChanges: environmentChanges(commits),
+    series: buildSeries(history, options.changePoints ?? {}),
+  };
+}
+
+/** Only https links reach the page (the schema says so; a hand-made history may not). */
+export function httpsUrl(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  try {
+    return new URL(url).protocol === "https:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): PageSeries[] {
+  const n = history.commits.length;
+  const columns = history.series.map(() => ({
+    median: new Array<number | null>(n).fill(null),
+    low: new Array<number | null>(n).fill(null),
+    high: new Array<number | null>(n).fill(null),
+    budget: new Array<number | null>(n).fill(null),
+    notes: new Array<string | null>(n).fill(null),
+  }));
+  history.commits.forEach((commit, c) => {
+    for (const [s, median, low, high, budget] of commit.results) {
+      const col = columns[s];
+      if (col === undefined) continue;
+      col.median[c] = median;
+      col.low[c] = low;
+      col.high[c] = high;
+      col.budget[c] = budget;
+    }
+    for (const [s, range, extra] of commit.extras ?? []) {
+      const col = columns[s];
+      const text = [range, extra].filter((t) => t !== null && t !== "").join(" · ");
+      if (col !== undefined && text !== "") col.notes[c] = text;
+    }
+  });
+  return history.series.map((meta, s): PageSeries => {
+    const col = columns[s] as (typeof columns)[number];
+    const first = col.median.findIndex((v) => v !== null);
+    const start = first === -1 ? 0 : first;
+    const end = col.median.findLastIndex((v) => v !== null) + 1;
+    const cut = <T>(values: (T | null)[]): (T | null)[] | null =>
+      values.some((v) => v !== null) ? values.slice(start, end) : null;
+    const numbers = (values: (number | null)[]): (number | null)[] | null =>
+      cut(values)?.map(display) ?? null;
+    return {
+      suite: meta.suite,
+      id: meta.id,
+      unit: meta.unit,
+      direction: meta.direction,
+      importedFrom:
+        meta.origin === "github-action-benchmark" ? (meta.tool ?? "unknown tool") : null,
+      start,
+      median: numbers(col.median) ?? [],
+      low: numbers(col.low),
+      high: numbers(col.high),
+      budget: numbers(col.budget),
+      notes: cut(col.notes),
+      changes: detectChangePoints(col.median, cpOptions).map((cp) => ({
+        index: cp.index,
+        before: display(cp.before) as number,
+        after: display(cp.after) as number,
+        step: cp.step,
+      })),
+    };
+  });
+}
+
+/** Recorded environment fields compared across a fingerprint change (not the per-run ones). */
+const SKIPPED_FIELDS = new Set(["fingerprint", "load_average"]);
+
+function environmentChanges(commits: readonly Commit[]): EnvironmentChange[] {
+  const out: EnvironmentChange[] = [];
+  let previous: Commit | undefined;
+  commits.forEach((commit, index) => {
+    if (commit.fingerprint === undefined) return;
+    if (previous !== undefined && previous.fingerprint !== commit.fingerprint) {
+      out.push({ index, fields: changedFields(previous.environment, commit.environment) });
+    }
+    previous = commit;
+  });
+  return out;
+}
+
+function changedFields(
+  before: Environment | undefined,
+  after: Environment | undefined,
+): EnvironmentChange["fields"] {
+  if (before === undefined || after === undefined) return [];
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((name) => !SKIPPED_FIELDS.has(name))
+    .sort();
+  const text = (env: Environment, name: string): string => {
+    const value = (env as Record<string, unknown>)[name];
+    return value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
+  };
+  return names
+    .map((name) => ({ name, before: text(before, name), after: text(after, name) }))
+    .filter((f) => f.before !== f.after);
+}

@@ -1,0 +1,67 @@
+// The history page's data as benchgate-data.js hands it to the browser app
+// (window.BENCHGATE_DATA). Types only, no imports: the browser bundle and the Node side that
+// builds it both compile this file, under different libraries.
+//
+// Columnar and aligned by commit index, because the page draws one chart per series over the
+// same commits: 200 series × 1,000 commits is 200 arrays of numbers, not 200,000 objects.
+
+export const PAGE_MODEL_VERSION = 1;
+
+export interface PageModel {
+  readonly version: typeof PAGE_MODEL_VERSION;
+  readonly title: string;
+  /** The history's updated_at; the page never shows the time it was built. */
+  readonly updatedAt: string | null;
+  readonly commits: PageCommits;
+  readonly environmentChanges: readonly EnvironmentChange[];
+  readonly series: readonly PageSeries[];
+}
+
+/** One entry per commit, oldest first, in every array. */
+export interface PageCommits {
+  readonly sha: readonly string[];
+  /** The message's first line. */
+  readonly message: readonly string[];
+  readonly author: readonly string[];
+  /** ISO 8601 committer date. */
+  readonly date: readonly string[];
+  /** https URLs only; null otherwise. */
+  readonly url: readonly (string | null)[];
+  readonly verdict: readonly (string | null)[];
+}
+
+/** The environment fingerprint differs from the previous commit that had one. */
+export interface EnvironmentChange {
+  /** The first commit measured on the new environment. */
+  readonly index: number;
+  /** The recorded fields that differ; empty when only the fingerprints are known. */
+  readonly fields: readonly { name: string; before: string; after: string }[];
+}
+
+export interface PageSeries {
+  readonly suite: string;
+  readonly id: string;
+  readonly unit: string;
+  readonly direction: "smaller_is_better" | "bigger_is_better";
+  /** github-action-benchmark's tool for an imported series; null for benchgate's own runs. */
+  readonly importedFrom: string | null;
+  /** Commit index of the first element of every array below (a series can start late). */
+  readonly start: number;
+  readonly median: readonly (number | null)[];
+  /** Confidence interval bounds; null when no commit of the series has one. */
+  readonly low: readonly (number | null)[] | null;
+  readonly high: readonly (number | null)[] | null;
+  readonly budget: readonly (number | null)[] | null;
+  /** github-action-benchmark's range/extra text per point, for imported series. */
+  readonly notes: readonly (string | null)[] | null;
+  readonly changes: readonly PageChange[];
+}
+
+export interface PageChange {
+  /** Commit index of the first value at the new level. */
+  readonly index: number;
+  readonly before: number;
+  readonly after: number;
+  /** after / before − 1; null when before is 0. */
+  readonly step: number | null;
+}

@@ -1,0 +1,383 @@
+// `benchgate history site` and the page it writes, loaded in headless Chromium: drawn charts,
+// filter, tooltip, change-point and environment markers, hostile strings, no network.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { InputError } from "../src/errors.ts";
+import { historySiteCommand } from "../src/cli/commands/history-site.ts";
+import { nodeDeps } from "../src/cli/node-deps.ts";
+import type { CliDeps } from "../src/cli/deps.ts";
+import { SITE_FILES, historySiteFiles } from "../src/site/site-files.ts";
+import type { BenchHistory } from "../src/schemas/history.gen.ts";
+import { MEDIAN_PIXELS_ON_SCREEN, launchChromium, waitForAllCharts } from "./support/chromium.ts";
+import { ROOT } from "./support/cli.ts";
+import { syntheticHistory } from "./support/synthetic-history.ts";
+import { buildNodeBundle } from "../../scripts/build.ts";
+import { buildSiteBundle } from "../src/site/build-site-bundle.ts";
+
+const HOSTILE = {
+  img: `<img src=x onerror="window.__pwned='img'">`,
+  script: `</script><script>window.__pwned='script'</script>`,
+  separators: `line\u2028sep\u2029para <b>bold</b> & "q"`,
+  suite: `<svg onload="window.__pwned='suite'">`,
+  message: `</script><img src=x onerror="window.__pwned='message'"> fix\u2028more`,
+  author: `<iframe src="javascript:window.__pwned='author'"></iframe>`,
+};
+
+const STEP_SERIES = 2;
+const STEP_AT = 40;
+const ENV_AT = 55;
+
+let dir: string;
+let browser: Browser;
+let history: BenchHistory;
+const out = (): string => path.join(dir, "site");
+
+function capture(): { deps: CliDeps; stdout: () => string } {
+  let text = "";
+  return {
+    deps: { ...nodeDeps, out: (t) => (text += t), err: (t) => (text += t) },
+    stdout: () => text,
+  };
+}
+
+/** Opens the page, records console errors, page errors and every request. */
+async function open(url: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("dialog", (d) => errors.push(`dialog: ${d.message()}`));
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(url);
+  await waitForAllCharts(page);
+  return { page, errors, requests };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "benchgate-site-"));
+  history = syntheticHistory({
+    benchmarks: 12,
+    commits: 80,
+    seed: 5,
+    environmentChangeAt: ENV_AT,
+    steps: [[STEP_SERIES, STEP_AT, 1.5]],
+  });
+  writeFileSync(path.join(dir, "history.json"), JSON.stringify(history));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("benchgate history site (command)", () => {
+  it("writes the page's four files and reports what it wrote", async () => {
+    const { deps, stdout } = capture();
+    const code = await historySiteCommand(
+      ["--history", path.join(dir, "history.json"), "--out", out(), "--title", "tiny & <bench>"],
+      deps,
+    );
+    expect(code).toBe(0);
+    expect(readdirSync(out()).sort()).toEqual(Object.values(SITE_FILES).sort());
+    expect(stdout()).toMatch(/12 benchmarks, 80 commits, 1 change points/);
+    const html = readFileSync(path.join(out(), SITE_FILES.html), "utf8");
+    expect(html).toContain("<title>tiny &amp; &lt;bench&gt;</title>");
+    expect(html).toContain(`http-equiv="Content-Security-Policy"`);
+    expect(html).not.toMatch(/<script>|<style>| style=|https?:\/\//);
+    // Nothing from a CDN or anywhere else: the page references only its own files.
+    const script = readFileSync(path.join(out(), SITE_FILES.script), "utf8");
+    expect(script).toContain("uPlot");
+    expect(script).not.toMatch(/\bfetch\(|XMLHttpRequest|import\(/);
+  });
+
+  it("writes the same bytes for the same history", async () => {
+    const again = path.join(dir, "again");
+    await historySiteCommand(
+      ["--history", path.join(dir, "history.json"), "--out", again, "--title", "tiny & <bench>"],
+      capture().deps,
+    );
+    for (const name of Object.values(SITE_FILES)) {
+      expect(readFileSync(path.join(again, name), "utf8"), name).toBe(
+        readFileSync(path.join(out(), name), "utf8"),
+      );
+    }
+  });
+
+  it("prints help, and refuses missing options, stray arguments and invalid histories", async () => {
+    const { deps, stdout } = capture();
+    expect(await historySiteCommand(["--help"], deps)).toBe(0);
+    expect(stdout()).toMatch(/^Usage: benchgate history site --history FILE --out DIR/);
+    const run = (argv: string[]): Promise<number> => historySiteCommand(argv, capture().deps);
+    await expect(run(["--history", "h.json"])).rejects.toThrow(/--history FILE and --out DIR/);
+    await expect(run(["x", "--history", "a", "--out", "b"])).rejects.toThrow(InputError);
+    await expect(run(["--history", "a", "--out", "b", "--title", ""])).rejects.toThrow(/--title/);
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ ...history, commits: [{ sha: "nope" }] }));
+    const error = await run(["--history", bad, "--out", path.join(dir, "never")]).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).describe()).toContain("bad.json");
+    expect(() => readdirSync(path.join(dir, "never"))).toThrow();
+  });
+});
+
+describe("benchgate history site from a dist bundle", () => {
+  it("carries the page's assets inside the bundle and needs no node_modules", async () => {
+    // Built the way scripts/build.ts builds dist/, then run from a directory with no
+    // node_modules above it: the embedded assets are used, esbuild is never reached.
+    const bundleDir = mkdtempSync(path.join(tmpdir(), "benchgate-bundle-"));
+    try {
+      const entry = path.join(dir, "site-entry.ts");
+      const command = path.join(ROOT, "action/src/cli/commands/history-site.ts");
+      const deps = path.join(ROOT, "action/src/cli/node-deps.ts");
+      writeFileSync(
+        entry,
+        `import { historySiteCommand } from ${JSON.stringify(command)};\n` +
+          `import { nodeDeps } from ${JSON.stringify(deps)};\n` +
+          `process.exitCode = await historySiteCommand(process.argv.slice(2), nodeDeps);\n`,
+      );
+      const bundle = path.join(bundleDir, "benchgate.js");
+      await buildNodeBundle(entry, bundle, await buildSiteBundle());
+      const fromBundle = path.join(bundleDir, "site");
+      const args = ["--history", path.join(dir, "history.json"), "--out", fromBundle];
+      const run = spawnSync(process.execPath, [bundle, ...args, "--title", "tiny & <bench>"], {
+        cwd: bundleDir,
+        encoding: "utf8",
+      });
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      expect(readFileSync(bundle, "utf8")).not.toMatch(/BENCHGATE_SITE_ASSETS/);
+      for (const name of Object.values(SITE_FILES)) {
+        expect(readFileSync(path.join(fromBundle, name), "utf8"), name).toBe(
+          readFileSync(path.join(out(), name), "utf8"),
+        );
+      }
+    } finally {
+      rmSync(bundleDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the history page in headless Chromium", () => {
+  it("draws every chart from file:// without errors or requests beyond its own files", async () => {
+    const { page, errors, requests } = await open(
+      pathToFileURL(path.join(out(), "index.html")).href,
+    );
+    expect(errors).toEqual([]);
+    const own = new Set(
+      Object.values(SITE_FILES).map((f) => pathToFileURL(path.join(out(), f)).href),
+    );
+    expect(requests.filter((url) => !own.has(url))).toEqual([]);
+    expect(await page.locator(".card").count()).toBe(12);
+    expect(await page.locator(".card canvas").count()).toBe(12);
+    // Charts on screen carry the median line's colour; a blank or axes-only canvas does not.
+    const painted = await page.evaluate<number[]>(MEDIAN_PIXELS_ON_SCREEN);
+    expect(painted.length).toBeGreaterThan(1);
+    for (const pixels of painted) expect(pixels).toBeGreaterThan(50);
+    // Groups by suite, the unit and the direction on each card, the imported series labelled.
+    expect(await page.locator(".suite-group summary .suite").allTextContents()).toEqual([
+      "archive",
+      "cli",
+      "codec",
+      "legacy-gab",
+      "parser",
+    ]);
+    expect(await page.locator(".card .badge.imported").count()).toBe(1);
+    expect(await page.locator(".badge.direction", { hasText: "higher is better" }).count()).toBe(1);
+    mkdirSync(path.join(ROOT, ".benchgate/test-artifacts"), { recursive: true });
+    await page.screenshot({
+      path: path.join(ROOT, ".benchgate/test-artifacts/history-page.png"),
+      fullPage: true,
+    });
+    await page.close();
+  });
+
+  it("filters by name (substring and glob) and by suite, as you type", async () => {
+    const { page, errors } = await open(pathToFileURL(path.join(out(), "index.html")).href);
+    const shown = (): Promise<number> => page.locator(".card:visible").count();
+    await page.locator(".controls input").fill("bench_00");
+    expect(await shown()).toBe(10);
+    await page.locator(".controls input").fill("*bench_01?/4096");
+    expect(await shown()).toBe(1);
+    expect(await page.locator(".controls .shown").textContent()).toBe("1 of 12 benchmarks");
+    await page.locator(".controls input").fill("");
+    await page.locator(".controls select").selectOption("cli");
+    expect(await shown()).toBe(2);
+    expect(await page.locator(".suite-group:visible summary .suite").allTextContents()).toEqual([
+      "cli",
+    ]);
+    expect(new URL(page.url()).hash).toBe("#suite=cli");
+    await page.locator(".controls select").selectOption("");
+    expect(await shown()).toBe(12);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the commit on hover, pins it with a click, and links it over https", async () => {
+    const { page } = await open(pathToFileURL(path.join(out(), "index.html")).href);
+    const over = page.locator(".card .u-over").first();
+    const box = await over.boundingBox();
+    if (box === null) throw new Error("no plot area");
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const tooltip = page.locator(".tooltip");
+    await expect.poll(() => tooltip.isVisible()).toBe(true);
+    const sha = (await tooltip.locator(".sha").textContent()) ?? "";
+    const commit = history.commits.find((c) => c.sha.startsWith(sha));
+    expect(sha).toHaveLength(7);
+    expect(commit).toBeDefined();
+    const text = (await tooltip.textContent()) ?? "";
+    expect(text).toContain(commit?.message);
+    expect(text).toContain(commit?.author);
+    expect(text).toContain(commit?.date.slice(0, 10));
+    expect(await tooltip.locator("a").getAttribute("href")).toBe(commit?.url);
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    await expect.poll(() => tooltip.getAttribute("class")).toContain("pinned");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => tooltip.isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it("marks the detected step with its size and the environment change on every chart", async () => {
+    const { page } = await open(pathToFileURL(path.join(out(), "index.html")).href);
+    const stepped = history.series[STEP_SERIES]?.id ?? "";
+    const card = page.locator(".card", { has: page.locator(".name", { hasText: stepped }) });
+    const marker = card.locator(".marker.change");
+    expect(await marker.count()).toBe(1);
+    expect(await marker.textContent()).toMatch(/^\+(4\d|5\d)\.\d %$/);
+    const title = (await marker.getAttribute("title")) ?? "";
+    const near = history.commits.slice(STEP_AT - 2, STEP_AT + 3).map((c) => c.sha.slice(0, 7));
+    expect(near.some((sha) => title.includes(sha))).toBe(true);
+    expect(await card.locator(".changes").textContent()).toMatch(/Change points: #\d+ \+/);
+    expect(await page.locator(".marker.change").count()).toBe(1);
+    // Every chart that spans the change shows it (one benchmark starts after it).
+    expect(await page.locator(".marker.env").count()).toBeGreaterThanOrEqual(11);
+    const envTitle = await page.locator(".marker.env").first().getAttribute("title");
+    expect(envTitle).toContain(history.commits[ENV_AT]?.sha.slice(0, 7));
+    expect(envTitle).toContain("kernel 6.12.9 → 6.18.2");
+    expect(await page.locator(".env-changes summary").textContent()).toBe(
+      "The environment changed once",
+    );
+    await page.close();
+  });
+
+  it("renders hostile names, messages and authors as text and runs none of them", async () => {
+    const hostile = syntheticHistory({
+      benchmarks: 6,
+      commits: 30,
+      seed: 9,
+      ids: { 0: HOSTILE.img, 1: HOSTILE.script, 2: HOSTILE.separators },
+      commitFields: Object.fromEntries(
+        Array.from({ length: 30 }, (_, c) => [
+          c,
+          {
+            message: HOSTILE.message,
+            author: HOSTILE.author,
+            url: "javascript:window.__pwned='url'",
+          },
+        ]),
+      ),
+    });
+    hostile.series[3] = {
+      ...(hostile.series[3] as BenchHistory["series"][number]),
+      suite: HOSTILE.suite,
+    };
+    const files = await historySiteFiles(hostile, {
+      title: `</title><script>window.__pwned='title'</script>`,
+    });
+    const site = path.join(dir, "hostile");
+    mkdirSync(site);
+    for (const [name, content] of files) writeFileSync(path.join(site, name), content);
+    const data = files.get(SITE_FILES.data) as string;
+    expect(data).not.toMatch(/[<>&\u2028\u2029]/);
+
+    const { page, errors } = await open(pathToFileURL(path.join(site, "index.html")).href);
+    expect(await page.locator(".card .name").allTextContents()).toEqual(
+      expect.arrayContaining([HOSTILE.img, HOSTILE.script, HOSTILE.separators]),
+    );
+    expect(await page.locator(".suite-group summary .suite").allTextContents()).toContain(
+      HOSTILE.suite,
+    );
+    expect(await page.locator("h1").textContent()).toBe(
+      `</title><script>window.__pwned='title'</script>`,
+    );
+    const over = page.locator(".card .u-over").first();
+    const box = await over.boundingBox();
+    if (box === null) throw new Error("no plot area");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // The page shows a message's first line; U+2028 ends a line too.
+    await expect
+      .poll(() => page.locator(".tooltip .tip-message").textContent())
+      .toBe(HOSTILE.message.split("\u2028")[0]);
+    expect(await page.locator(".tooltip a").count()).toBe(0);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    expect(await page.locator("#app img, #app iframe, #app svg, #app b, #app script").count()).toBe(
+      0,
+    );
+    expect(await page.locator("a").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("draws an empty history (no commits yet) without errors", async () => {
+    const empty: BenchHistory = {
+      schema_version: 1,
+      series: history.series.slice(0, 2),
+      commits: [],
+    };
+    const site = path.join(dir, "empty");
+    mkdirSync(site);
+    for (const [name, content] of await historySiteFiles(empty)) {
+      writeFileSync(path.join(site, name), content);
+    }
+    const { page, errors } = await open(pathToFileURL(path.join(site, "index.html")).href);
+    expect(errors).toEqual([]);
+    expect(await page.locator(".card .empty").count()).toBe(2);
+    expect(await page.locator("h1").textContent()).toBe("Benchmark history");
+    await page.close();
+  });
+
+  it("works when served over http, with nothing requested beyond its files", async () => {
+    const requested: string[] = [];
+    const server: Server = createServer((req, res) => {
+      const name = (req.url ?? "/").split("?")[0]?.replace(/^\//, "") || SITE_FILES.html;
+      requested.push(name);
+      if (!(Object.values(SITE_FILES) as string[]).includes(name)) {
+        res.writeHead(404).end();
+        return;
+      }
+      const type = name.endsWith(".html")
+        ? "text/html"
+        : name.endsWith(".css")
+          ? "text/css"
+          : "text/javascript";
+      res
+        .writeHead(200, { "content-type": `${type}; charset=utf-8` })
+        .end(readFileSync(path.join(out(), name)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const { page, errors, requests } = await open(`http://127.0.0.1:${port}/`);
+      expect(errors).toEqual([]);
+      expect(requests.every((u) => u.startsWith(`http://127.0.0.1:${port}/`))).toBe(true);
+      expect(requested.sort()).toEqual(
+        [SITE_FILES.data, SITE_FILES.html, SITE_FILES.script, SITE_FILES.style].sort(),
+      );
+      expect(await page.locator(".card canvas").count()).toBe(12);
+      await page.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
