@@ -359,9 +359,9 @@ describe("A14 (static): a newer run for the same pull request supersedes the run
     parse(readFileSync(path.join(ROOT, ".github/workflows", name), "utf8")) as Json;
   const concurrency = (holder: Json): Json => (holder["concurrency"] ?? {}) as Json;
 
-  it("benchgate-command.yml: the bench job is grouped by the PR number, cancel-in-progress", () => {
+  it("benchgate-command.yml: the measure job is grouped by the PR number, cancel-in-progress", () => {
     const jobs = workflow("benchgate-command.yml")["jobs"] as Record<string, Json>;
-    const bench = concurrency(jobs["bench"] ?? {});
+    const bench = concurrency(jobs["measure"] ?? {});
     expect(bench["group"]).toMatch(/\$\{\{\s*github\.event\.issue\.number\s*\}\}/);
     expect(bench["cancel-in-progress"]).toBe(true);
     // Authorizing is never cancelled: every command is answered, only the benchmark restarts.
