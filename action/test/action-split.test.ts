@@ -248,6 +248,18 @@ describe("mode: measure, then mode: report", { timeout: LONG }, () => {
       ],
       ["not JSON", (dir) => writeFileSync(headRound1(dir), "{".repeat(100_000)), /head-1\.json/],
       [
+        "a golden result left out",
+        (dir) => {
+          const file = path.join(dir, "report.json");
+          const doc = JSON.parse(readFileSync(file, "utf8")) as BenchReport;
+          writeFileSync(
+            file,
+            JSON.stringify({ ...doc, golden: doc.golden.filter((g) => g.name !== "cli-help") }),
+          );
+        },
+        /golden results for \[cli-stats\], but the base config names \[cli-help, cli-stats\]/,
+      ],
+      [
         "no summaries",
         (dir) => rmSync(path.join(dir, "summaries"), { recursive: true }),
         /no summaries\/ folder/,

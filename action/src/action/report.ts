@@ -8,6 +8,7 @@ import path from "node:path";
 import type { CliDeps } from "../cli/deps.ts";
 import { defaultCacheDir, loadRunConfig } from "../cli/gate-session.ts";
 import { budgetRules, gateReport } from "../cli/gate-report.ts";
+import { InputError } from "../errors.ts";
 import type { GitHubPort } from "../github/github-port.ts";
 import { GATE_MARKER } from "../github/sticky-comment.ts";
 import { renderComment } from "../render/comment.ts";
@@ -68,6 +69,15 @@ export async function runReportMode(
       cli,
     );
     const measured = await readMeasuredResults(cli.reader, results, target, run.rounds);
+    // The golden outputs the base config names, no more and no fewer: an artifact cannot drop
+    // a changed output from the verdict.
+    const wanted = (run.golden?.commands ?? []).map((c) => c.name).sort();
+    const got = measured.golden.map((g) => g.name).sort();
+    if (JSON.stringify(wanted) !== JSON.stringify(got))
+      throw new InputError(
+        `the measure job's report.json has golden results for [${got.join(", ")}], but the base config names [${wanted.join(", ")}]`,
+        { source: path.join(results, "report.json") },
+      );
     const report = gateReport({
       base: measured.base,
       head: measured.head,
