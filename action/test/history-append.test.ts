@@ -27,6 +27,8 @@ import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import { validateHistory } from "../src/schemas/validate.ts";
 import { commitAll, git } from "./support/git-repo.ts";
 import { makeEntry, makeReport } from "./support/report-factory.ts";
+import { syntheticHistory } from "./support/synthetic-history.ts";
+import { serializeHistory } from "../src/history/history-json.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "benchgate-history-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -313,6 +315,44 @@ describe("history append", { timeout: 240_000 }, () => {
       expect(shas.size).toBe(previous.size + 1);
       previous = shas;
     }
+  });
+
+  it("leaves data.js out with a warning once it would pass the per-file cap, and keeps appending", async () => {
+    const remote = bareRemote();
+    const work = workClone(remote);
+    mkdirSync(path.join(work, "benchgate"));
+    // 200 benchmarks × 1,300 commits: history.json ~12 MiB, gab's verbose data.js > 64 MiB.
+    const big = syntheticHistory({ benchmarks: 200, commits: 1300, seed: 7 });
+    writeFileSync(path.join(work, "benchgate/history.json"), serializeHistory(big));
+    commitAll(work, "a long history");
+    pushWork(work, remote);
+
+    const r = await cli(appendArgs(remote, 1), { env: pushEnv() });
+    expect(r.status, r.err).toBe(0);
+    expect(r.err).toMatch(
+      /warning: data\.js would be \d+ bytes \(over 67108864\); not written this time/,
+    );
+    const files = git(remote, ["ls-tree", "--name-only", "gh-pages", "benchgate/"]).split("\n");
+    expect(files).toContain("benchgate/history.json");
+    expect(files).toContain("benchgate/index.html");
+    expect(files).not.toContain("benchgate/data.js");
+    expect(r.out).toMatch(/\(new record; 1301 commits, 202 series\)/);
+  });
+
+  it("refuses to replace github-action-benchmark's data.js (or anyone's page) when there is no history.json yet", async () => {
+    const remote = bareRemote();
+    const work = workClone(remote);
+    mkdirSync(path.join(work, "dev/bench"), { recursive: true });
+    writeFileSync(path.join(work, "dev/bench/data.js"), "window.BENCHMARK_DATA = {}");
+    commitAll(work, "github-action-benchmark's history");
+    pushWork(work, remote);
+    const before = tip(remote);
+    const r = await cli(appendArgs(remote, 1, ["--dir", "dev/bench"]), { env: pushEnv() });
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(
+      /gh-pages has dev\/bench\/data\.js but no dev\/bench\/history\.json: benchgate would replace files it did not write\. Import github-action-benchmark's history first/,
+    );
+    expect(tip(remote)).toBe(before);
   });
 
   it("stops on a corrupt or invalid history.json and writes nothing (E3)", async () => {

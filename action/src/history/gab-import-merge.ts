@@ -23,6 +23,7 @@ import {
   type RunEntry,
 } from "./gab-import-runs.ts";
 import type { ImportTally } from "./gab-import-report.ts";
+import { measuredByBenchgate } from "./history-merge.ts";
 
 export interface ImportedRecord {
   readonly record: Commit;
@@ -30,17 +31,6 @@ export interface ImportedRecord {
   readonly entries: readonly RunEntry[];
   /** First appearance in the file, to order records first measured at the same time. */
   readonly order: number;
-}
-
-/** Whether benchgate measured the record's results (not an import of gab's). */
-function measuredByBenchgate(commit: Commit, series: readonly Series[]): boolean {
-  return (
-    commit.fingerprint !== undefined ||
-    commit.environment !== undefined ||
-    commit.rounds !== undefined ||
-    commit.verdict !== undefined ||
-    commit.results.some(([i]) => series[i]?.origin !== "github-action-benchmark")
-  );
 }
 
 const pointsIn = (entries: readonly RunEntry[]): number =>

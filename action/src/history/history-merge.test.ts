@@ -240,7 +240,7 @@ describe("reruns (earlier measurements of a commit, e.g. imported from github-ac
     expect(values(appended).filter((v) => !v.includes("new-bench"))).toEqual(kept);
   });
 
-  it("are kept when benchgate re-measures the same commit (its latest results are replaced)", () => {
+  it("are kept when benchgate re-measures an imported commit, with the imported results as the newest rerun", () => {
     const imported = importGabDataText(text, "structlog.data.js").history;
     const target = imported.commits.find((c) => (c.reruns?.length ?? 0) > 0)!;
     const again = upsertRecord(imported, {
@@ -250,9 +250,19 @@ describe("reruns (earlier measurements of a commit, e.g. imported from github-ac
     validateHistory(again, "again");
     const commit = again.commits.find((c) => c.sha === target.sha)!;
     expect(commit.results.map(([i]) => again.series[i]?.id)).toEqual(["re-measured"]);
-    const rerunValues = (h: BenchHistory, sha: string) =>
-      values(h).filter((v) => v.startsWith(sha) && !v.includes(" latest "));
-    expect(rerunValues(again, target.sha)).toEqual(rerunValues(imported, target.sha));
+    // Every imported value of that commit is still there: the earlier runs as they were, and
+    // the imported latest results as the newest rerun.
+    const importedValues = (h: BenchHistory, sha: string) =>
+      values(h)
+        .filter((v) => v.startsWith(sha) && !v.includes("re-measured"))
+        .map((v) => v.split(" ").at(-1))
+        .sort();
+    expect(importedValues(again, target.sha)).toEqual(importedValues(imported, target.sha));
+    expect(commit.reruns?.at(-1)?.recorded_at).toBe(target.recorded_at);
+    // A commit benchgate measured itself is simply replaced (a re-run's results are newer).
+    const ours = run([record(5, [result("x", 1)])]);
+    const rerun = upsertRecord(ours, record(5, [result("x", 2)])).history;
+    expect(rerun.commits[0]?.reruns).toBeUndefined();
   });
 
   it("move with their series when retention re-indexes the catalogue", () => {

@@ -69,6 +69,33 @@ function canonicalCommit(
 
 type Rerun = NonNullable<Commit["reruns"]>[number];
 
+/** Whether benchgate measured the record's results (not an import of github-action-benchmark's). */
+export function measuredByBenchgate(commit: Commit, series: readonly Series[]): boolean {
+  return (
+    commit.fingerprint !== undefined ||
+    commit.environment !== undefined ||
+    commit.rounds !== undefined ||
+    commit.verdict !== undefined ||
+    commit.results.some(([i]) => series[i]?.origin !== "github-action-benchmark")
+  );
+}
+
+/**
+ * What a new record of the same SHA keeps of the commit it replaces: its earlier measurements,
+ * and — when those latest results were imported rather than measured by benchgate — the
+ * imported results too, as the newest rerun, so an import's values are never lost to a re-run.
+ */
+function carriedReruns(old: Commit, series: readonly Series[]): Rerun[] {
+  const reruns = [...(old.reruns ?? [])];
+  if (!measuredByBenchgate(old, series) && old.results.length > 0)
+    reruns.push({
+      recorded_at: old.recorded_at,
+      results: old.results,
+      ...(old.extras === undefined ? {} : { extras: old.extras }),
+    });
+  return reruns;
+}
+
 /** A rerun with its series indexes mapped into the new catalogue, fields in a fixed order. */
 function remapRerun(rerun: Rerun, index: (i: number) => number): Rerun {
   const extras = (rerun.extras ?? []).map(([i, ...rest]): Extra => [index(i), ...rest]);
@@ -135,7 +162,7 @@ export function upsertRecords(
         previous === undefined
           ? []
           : "old" in previous
-            ? (previous.old.reruns ?? [])
+            ? carriedReruns(previous.old, base.series)
             : previous.reruns;
       slots[at] = { record, reruns };
       if (!added.has(record.commit.sha)) replaced.push(record.commit.sha);

@@ -251,6 +251,24 @@ export async function writePagesHistory(
       const files = new Map<string, string | Uint8Array>([[historyPath, text]]);
       for (const [rel, data] of checkExtraFiles(update.extraFiles?.(history) ?? new Map()))
         files.set(pagesPath(dir, rel), data);
+      // No history yet but files where ours would go (github-action-benchmark's data.js and
+      // page, or the user's own): they are someone else's, and replacing them would lose data.
+      if (tip !== undefined && current === undefined) {
+        const foreign = [
+          ...(
+            await lsTree(
+              repo,
+              tip,
+              [...files.keys()].filter((f) => f !== historyPath),
+              ports,
+            )
+          ).keys(),
+        ];
+        if (foreign.length > 0)
+          throw new InputError(
+            `${branch} has ${foreign.join(", ")} but no ${historyPath}: benchgate would replace files it did not write. Import github-action-benchmark's history first (benchgate history import ${foreign.find((f) => f.endsWith("data.js")) ?? "data.js"} -o history.json, committed as ${historyPath}) or choose another --dir; nothing was written`,
+          );
+      }
       const tree = await buildTree(repo, scratch, tip, files, deps, ports);
       if (tip !== undefined) {
         const tipTree = (

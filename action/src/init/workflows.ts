@@ -293,10 +293,9 @@ function mainWorkflow(options: WorkflowOptions): string[] {
     "# Nothing by default: each job asks for what it uses.",
     "permissions: {}",
     "",
-    "# Pushes are measured one after another, never cancelled.",
-    "concurrency:",
-    "  group: benchgate-main",
-    "  cancel-in-progress: false",
+    "# No concurrency group: GitHub keeps one pending run per group and cancels any other, so",
+    "# quick pushes would lose their verdicts and history records. Every push's run waits for",
+    "# the runner instead, and the history's compare-and-swap writes keep parallel reports safe.",
     "",
     "jobs:",
     ...measureJob(options, {

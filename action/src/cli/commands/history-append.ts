@@ -19,6 +19,7 @@ import { exportGabDataJs } from "../../history/gab-export.ts";
 import { parseJsonText } from "../../schemas/parse-json.ts";
 import { loadSiteAssets } from "../../site/site-assets.ts";
 import { renderSite, SITE_FILES } from "../../site/site-files.ts";
+import { MAX_EXTRA_FILE_BYTES } from "../../history/pages-paths.ts";
 import { readConfigFile, readReportFile } from "../../schemas/read-document.ts";
 import type { BenchHistory } from "../../schemas/history.gen.ts";
 import { GENERATOR } from "../../version.ts";
@@ -239,15 +240,21 @@ export async function historyAppendCommand(
       ? `${system.env["GITHUB_SERVER_URL"]}/${system.env["GITHUB_REPOSITORY"]}`
       : undefined;
   // The page and data.js are rebuilt from the merged history on every attempt, so they always
-  // show exactly what history.json holds in the same commit.
-  const extraFiles = (history: BenchHistory): ReadonlyMap<string, string> =>
-    new Map([
-      ...renderSite(history, assets, title === undefined ? {} : { title }).files,
-      [
-        GAB_DATA_FILE,
-        exportGabDataJs(history, repositoryUrl === undefined ? {} : { repoUrl: repositoryUrl }),
-      ],
-    ]);
+  // show exactly what history.json holds in the same commit. data.js is github-action-benchmark's
+  // verbose format (about 6× history.json): past the per-file cap it is left out with a warning
+  // rather than stopping every later append.
+  let gabSkipped: number | undefined;
+  const extraFiles = (history: BenchHistory): ReadonlyMap<string, string> => {
+    const files = new Map(renderSite(history, assets, title === undefined ? {} : { title }).files);
+    const gab = exportGabDataJs(
+      history,
+      repositoryUrl === undefined ? {} : { repoUrl: repositoryUrl },
+    );
+    const bytes = Buffer.byteLength(gab);
+    gabSkipped = bytes > MAX_EXTRA_FILE_BYTES ? bytes : undefined;
+    if (gabSkipped === undefined) files.set(GAB_DATA_FILE, gab);
+    return files;
+  };
   let outcome: MergeOutcome | undefined;
   const interrupts = system.interrupts();
   try {
@@ -278,6 +285,10 @@ export async function historyAppendCommand(
       },
       { maxAttempts: attempts },
     );
+    if (gabSkipped !== undefined)
+      deps.err(
+        `benchgate: warning: ${GAB_DATA_FILE} would be ${gabSkipped} bytes (over ${MAX_EXTRA_FILE_BYTES}); not written this time (--max-commits keeps the history smaller); history.json and the page were\n`,
+      );
     const where = `${redactRemote(remote)} ${branch}:${dir === "." ? "" : `${dir}/`}${HISTORY_FILE}`;
     const detail = outcome === undefined ? "" : ` (${describeOutcome(outcome, info.sha)})`;
     deps.out(
