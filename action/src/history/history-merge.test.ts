@@ -255,8 +255,8 @@ describe("reruns (earlier measurements of a commit, e.g. imported from github-ac
     const importedValues = (h: BenchHistory, sha: string) =>
       values(h)
         .filter((v) => v.startsWith(sha) && !v.includes("re-measured"))
-        .map((v) => v.split(" ").at(-1))
-        .sort();
+        .map((v) => v.split(" ").at(-1) ?? "")
+        .sort((a, b) => a.localeCompare(b));
     expect(importedValues(again, target.sha)).toEqual(importedValues(imported, target.sha));
     expect(commit.reruns?.at(-1)?.recorded_at).toBe(target.recorded_at);
     // A commit benchgate measured itself is simply replaced (a re-run's results are newer).
