@@ -751,6 +751,32 @@ describe("writePagesHistory extra files", () => {
     expect(again).toMatchObject({ status: "unchanged", commit: result.commit });
   });
 
+  it("a branch created by another first writer between our fetch and ls-remote is fetched, not an error", async () => {
+    const remote = bareRemote();
+    let created = false;
+    const racing: ProcessPort = async (argv, options) => {
+      if (!created && argv[0] === "git" && argv.includes("ls-remote")) {
+        created = true; // the other writer's first push lands right now
+        const work = workClone(remote);
+        mkdirSync(path.join(work, "benchgate"));
+        writeFileSync(path.join(work, "benchgate/history.json"), serializeHistory(empty()));
+        commitAll(work, "the other first writer");
+        pushWork(work, remote);
+      }
+      return recordingProc(argv, options);
+    };
+    const progress: string[] = [];
+    const result = await writePagesHistory(
+      { remote },
+      { transform: (current) => current ?? empty(), message: "test" },
+      { ...writerDeps(progress), proc: racing },
+    );
+    expect(created).toBe(true);
+    // It read the other writer's history (identical to its own): nothing to push.
+    expect(result.status).toBe("unchanged");
+    expect(result.commit).toBe(tip(remote));
+  });
+
   it("refuses an extra file outside the directory and pushes nothing", async () => {
     const remote = bareRemote();
     await expect(

@@ -136,15 +136,18 @@ export async function fetchTip(
   ports: GitPorts,
 ): Promise<string | undefined> {
   const ref = `refs/heads/${branch}`;
-  const fetched = await git(
-    repo,
-    ["fetch", "--quiet", "--no-tags", "--depth=1", "--end-of-options", remote, ref],
-    ports,
-  );
-  if (fetched.exitCode === 0)
-    return (
+  const fetch = () =>
+    git(
+      repo,
+      ["fetch", "--quiet", "--no-tags", "--depth=1", "--end-of-options", remote, ref],
+      ports,
+    );
+  const tipOf = async (): Promise<string> =>
+    (
       await gitOk(repo, ["rev-parse", "--verify", "FETCH_HEAD^{commit}"], ports, "rev-parse")
     ).trim();
+  const fetched = await fetch();
+  if (fetched.exitCode === 0) return tipOf();
   // Tell "no such branch yet" (a first run) from "cannot fetch": only the first may initialise.
   const listed = await git(
     repo,
@@ -152,6 +155,8 @@ export async function fetchTip(
     ports,
   );
   if (listed.exitCode === 2) return undefined;
+  // Another first writer may have created the branch between our fetch and ls-remote.
+  if (listed.exitCode === 0 && (await fetch()).exitCode === 0) return tipOf();
   throw new ToolError(`cannot fetch ${branch} from ${redactRemote(remote)}`, {
     details: redactText(fetched.stderrTail.trim(), remote) || undefined,
   });
