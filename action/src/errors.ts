@@ -36,3 +36,15 @@ export class ToolError extends Error {
     this.details = options.details;
   }
 }
+
+/**
+ * The whole story of a failure for a log or an annotation: an InputError's file and JSON path,
+ * a ToolError's details (the tail of a failed process's output) below its message, else the
+ * error's name and message.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof InputError) return error.describe();
+  if (error instanceof ToolError)
+    return `${error.message}${error.details === undefined ? "" : `\n${error.details}`}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { historyCommand } from "../cli/commands/history.ts";
 import type { CliDeps } from "../cli/deps.ts";
-import { InputError, ToolError } from "../errors.ts";
+import { describeFailure } from "../errors.ts";
 import type { ActionConfig } from "./action-config.ts";
 import type { ActionIO } from "./action-io.ts";
 import type { GateTarget } from "./publish-verdict.ts";
@@ -57,13 +57,9 @@ export async function appendHistory(
     if (code === 0) return true;
     io.fail(`benchgate: history append exited with ${code}`);
   } catch (error) {
-    const message =
-      error instanceof InputError
-        ? error.describe()
-        : error instanceof ToolError
-          ? `${error.message}${error.details === undefined ? "" : `\n${error.details}`}`
-          : String(error);
-    io.fail(`benchgate: the verdict is out, but the history was not written: ${message}`);
+    io.fail(
+      `benchgate: the verdict is out, but the history was not written: ${describeFailure(error)}`,
+    );
   }
   return false;
 }

@@ -3,7 +3,7 @@
 // comment, summary and check are out); only a crash is an exception.
 import { authorize } from "../bot/authorize.ts";
 import type { CliDeps } from "../cli/deps.ts";
-import { InputError, ToolError } from "../errors.ts";
+import { describeFailure, InputError } from "../errors.ts";
 import type { GitHubPort } from "../github/github-port.ts";
 import type { FileReader } from "../ports.ts";
 import { readActionConfig, type ActionConfig } from "./action-config.ts";
@@ -70,14 +70,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
         `benchgate: the gate failed (${outcome.verdict}); see the PR comment or the job summary`,
       );
   } catch (error) {
-    const message =
-      error instanceof InputError
-        ? error.describe()
-        : error instanceof ToolError
-          ? `${error.message}${error.details === undefined ? "" : `\n${error.details}`}`
-          : error instanceof Error
-            ? `${error.name}: ${error.message}`
-            : String(error);
+    const message = describeFailure(error);
     io.setOutput("verdict", "error");
     io.fail(`benchgate: ${message}`);
   }

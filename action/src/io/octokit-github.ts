@@ -45,6 +45,14 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
   const maxRetries = options.maxRetries ?? 3;
   const maxWait = options.maxWaitSeconds ?? 120;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  // The throttling plugin's answer to a rate limit: log, then wait (true) within the retry and
+  // wait caps, or give up (false) so the call fails with the API's error.
+  const waitOrGiveUp =
+    (what: string) =>
+    (after: number, req: { method: string; url: string }, _o: unknown, count: number): boolean => {
+      options.log(`${what} on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`);
+      return count < maxRetries && after <= maxWait;
+    };
   const octokit = new BenchgateOctokit({
     auth: options.token,
     baseUrl: options.baseUrl,
@@ -53,28 +61,8 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: options.log },
     retry: { doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
     throttle: {
-      onRateLimit: (
-        after: number,
-        req: { method: string; url: string },
-        _o: unknown,
-        count: number,
-      ) => {
-        options.log(
-          `GitHub rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
-        );
-        return count < maxRetries && after <= maxWait;
-      },
-      onSecondaryRateLimit: (
-        after: number,
-        req: { method: string; url: string },
-        _o: unknown,
-        count: number,
-      ) => {
-        options.log(
-          `GitHub secondary rate limit on ${req.method} ${req.url}: waiting ${after} s (retry ${count + 1})`,
-        );
-        return count < maxRetries && after <= maxWait;
-      },
+      onRateLimit: waitOrGiveUp("GitHub rate limit"),
+      onSecondaryRateLimit: waitOrGiveUp("GitHub secondary rate limit"),
     },
   });
   // Every attempt gets its own deadline (the retry plugin's attempts each start a new one).
