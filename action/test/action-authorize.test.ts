@@ -4,8 +4,7 @@
 // as benchgate-command.yml's bench job does, on a throw-away copy of examples/demo-crate with the
 // real tools. Two real gate runs: the SHA pinned by /rebench, and a maintainer's acceptance.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import { escapeMarkdown } from "../src/render/escape-markdown.ts";
@@ -22,14 +21,7 @@ import {
   type GitHubServer,
   type StoredComment,
 } from "./support/github-server.ts";
-import {
-  actionTestConfig,
-  ensureBundle,
-  runAction,
-  TEST_CACHE,
-  writes,
-  type ActionRun,
-} from "./support/run-action.ts";
+import { actionTestConfig, runAction, writes, type ActionRun } from "./support/run-action.ts";
 import {
   issueCommentCreated,
   issueCommentDeleted,
@@ -38,11 +30,18 @@ import {
   pullRequestSynchronize,
   type CommentOverrides,
 } from "./support/webhook-payloads.ts";
+import {
+  BOT_ID,
+  DEMO_CONFIG,
+  DEMO_REPOSITORY,
+  demoPull,
+  expectServerClean,
+  prepareActionTest,
+} from "./support/action-scene.ts";
 
 const LONG = 600_000;
-const REPOSITORY = "octo-org/benchgate-demo";
-const CONFIG = "ci/benchgate.test.yml";
-const BOT_ID = 41898282;
+const REPOSITORY = DEMO_REPOSITORY;
+const CONFIG = DEMO_CONFIG;
 const PR = 7;
 const OUTPUT_NAMES = [
   "run",
@@ -61,14 +60,7 @@ let repo: ThrowAwayRepo;
 let runs = 0;
 
 beforeAll(async () => {
-  const major = Number(process.versions.node.split(".")[0]);
-  expect(
-    major,
-    "run vitest with Node 24 (PATH=$PWD/node_modules/.bin:$PATH)",
-  ).toBeGreaterThanOrEqual(24);
-  await ensureBundle();
-  scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "benchgate-action-authorize-")));
-  mkdirSync(TEST_CACHE, { recursive: true });
+  scratch = await prepareActionTest("action-authorize");
   repo = throwAwayRepo(path.join(scratch, "repo"), {
     base: { [CONFIG]: actionTestConfig() },
     headPatch: true,
@@ -86,13 +78,7 @@ beforeAll(async () => {
       mallory: "read",
     },
     prs: [
-      {
-        number: PR,
-        title: "Normalize in three passes",
-        head: { sha: repo.head, ref: "feature/normalize" },
-        base: { sha: repo.base, ref: "main" },
-        user: "alice",
-      },
+      demoPull(PR, repo),
       {
         number: 8,
         state: "closed",
@@ -108,13 +94,7 @@ afterAll(async () => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  // Taken out first, so that one test's leftovers never fail the next one.
-  const violations = server.violations.splice(0);
-  const unused = server.faults.splice(0).filter((f) => (f.times ?? 1) > 0);
-  expect(violations, "requests or responses outside GitHub's OpenAPI description").toEqual([]);
-  expect(unused, "injected faults that no request met").toEqual([]);
-});
+afterEach(() => expectServerClean(server));
 
 /** A comment by `login` on the server, and the issue_comment.created event GitHub sends for it. */
 function command(login: string, body: string, issue = PR) {

@@ -6,16 +6,7 @@
 // an ambiguous 5xx on creating it and a secondary rate limit), the update after a push (with an
 // attacker's look-alike comment), and a token that may not comment.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-} from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
@@ -35,7 +26,6 @@ import {
 } from "./support/github-server.ts";
 import {
   actionTestConfig,
-  ensureBundle,
   runAction,
   TEST_CACHE,
   writes,
@@ -47,11 +37,18 @@ import {
   pullRequestOpened,
   pullRequestSynchronize,
 } from "./support/webhook-payloads.ts";
+import {
+  BOT_ID,
+  DEMO_CONFIG,
+  DEMO_REPOSITORY,
+  demoPull,
+  expectServerClean,
+  prepareActionTest,
+} from "./support/action-scene.ts";
 
 const LONG = 600_000;
-const REPOSITORY = "octo-org/benchgate-demo";
-const CONFIG = "ci/benchgate.test.yml";
-const BOT_ID = 41898282;
+const REPOSITORY = DEMO_REPOSITORY;
+const CONFIG = DEMO_CONFIG;
 const PR = 7;
 
 let server: GitHubServer;
@@ -59,14 +56,7 @@ let scratch: string;
 let repo: ThrowAwayRepo;
 
 beforeAll(async () => {
-  const major = Number(process.versions.node.split(".")[0]);
-  expect(
-    major,
-    "run vitest with Node 24 (PATH=$PWD/node_modules/.bin:$PATH)",
-  ).toBeGreaterThanOrEqual(24);
-  await ensureBundle();
-  scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "benchgate-action-gate-")));
-  mkdirSync(TEST_CACHE, { recursive: true });
+  scratch = await prepareActionTest("action-gate");
   repo = throwAwayRepo(path.join(scratch, "repo"), {
     base: { [CONFIG]: actionTestConfig() },
     headPatch: true,
@@ -85,15 +75,7 @@ beforeAll(async () => {
       },
     },
     permissions: { alice: "write", mallory: "read" },
-    prs: [
-      {
-        number: PR,
-        title: "Normalize in three passes",
-        head: { sha: repo.head, ref: "feature/normalize" },
-        base: { sha: repo.base, ref: "main" },
-        user: "alice",
-      },
-    ],
+    prs: [demoPull(PR, repo)],
   });
 }, LONG);
 
@@ -102,13 +84,7 @@ afterAll(async () => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  // Taken out first, so that one test's leftovers never fail the next one.
-  const violations = server.violations.splice(0);
-  const unused = server.faults.splice(0).filter((f) => (f.times ?? 1) > 0);
-  expect(violations, "requests or responses outside GitHub's OpenAPI description").toEqual([]);
-  expect(unused, "injected faults that no request met").toEqual([]);
-});
+afterEach(() => expectServerClean(server));
 
 /** A gate run of its own in scratch/<name>; `out` there too unless `defaultOut` (action.yml's). */
 function gate(

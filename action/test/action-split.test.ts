@@ -5,36 +5,26 @@
 // head patch (×3 `normalize`, a changed --help line); the report runs reuse its folder, as
 // downloaded artifacts, and tamper with copies of it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
-import { throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
+import { git, throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
 import { startGitHubServer, type GitHubServer } from "./support/github-server.ts";
-import {
-  actionTestConfig,
-  ensureBundle,
-  runAction,
-  TEST_CACHE,
-  type ActionRun,
-} from "./support/run-action.ts";
+import { actionTestConfig, runAction, type ActionRun } from "./support/run-action.ts";
 import { issueCommentOnPull, pullRequestOpened, push } from "./support/webhook-payloads.ts";
-import { git } from "./support/git-repo.ts";
+import {
+  BOT_ID,
+  DEMO_CONFIG,
+  DEMO_REPOSITORY,
+  demoPull,
+  expectServerClean,
+  prepareActionTest,
+} from "./support/action-scene.ts";
 
 const LONG = 600_000;
-const REPOSITORY = "octo-org/benchgate-demo";
-const CONFIG = "ci/benchgate.test.yml";
-const BOT_ID = 41898282;
+const REPOSITORY = DEMO_REPOSITORY;
+const CONFIG = DEMO_CONFIG;
 const PR = 11;
 
 let server: GitHubServer;
@@ -44,10 +34,7 @@ let repo: ThrowAwayRepo;
 let measured: string;
 
 beforeAll(async () => {
-  expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(24);
-  await ensureBundle();
-  scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "benchgate-action-split-")));
-  mkdirSync(TEST_CACHE, { recursive: true });
+  scratch = await prepareActionTest("action-split");
   repo = throwAwayRepo(path.join(scratch, "repo"), {
     base: { [CONFIG]: actionTestConfig() },
     headPatch: true,
@@ -61,15 +48,7 @@ beforeAll(async () => {
     repository: REPOSITORY,
     tokens: { "test-token": "github-actions[bot]" },
     permissions: { alice: "write" },
-    prs: [
-      {
-        number: PR,
-        title: "Normalize in three passes",
-        head: { sha: repo.head, ref: "feature/normalize" },
-        base: { sha: repo.base, ref: "main" },
-        user: "alice",
-      },
-    ],
+    prs: [demoPull(PR, repo)],
   });
 }, LONG);
 
@@ -78,9 +57,7 @@ afterAll(async () => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  expect(server.violations.splice(0), "outside GitHub's OpenAPI description").toEqual([]);
-});
+afterEach(() => expectServerClean(server));
 
 const pullRequestEvent = {
   eventName: "pull_request",
