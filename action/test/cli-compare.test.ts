@@ -297,3 +297,84 @@ describe("bad input: exit 2, one line naming the file, no stack, nothing half-wr
     expect(r.stderr).toMatch(/nope\.json: file not found/);
   });
 });
+
+describe("benchgate compare: no fail-open pairing or missing data (real Criterion output)", () => {
+  const tree = path.join(ROOT, "action/test/fixtures/criterion-0.8.2");
+  const ingest = (baseline: string, side: string, round: number, out: string): string => {
+    const file = path.join(dir, out);
+    const r = runCli([
+      "ingest",
+      "criterion",
+      tree,
+      "--baseline",
+      baseline,
+      "--side",
+      side,
+      "--round",
+      String(round),
+      "-o",
+      file,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    return file;
+  };
+  /** The same run, every time × factor (a head that is `factor` times slower). */
+  const slower = (file: string, factor: number, out: string): string => {
+    const s = JSON.parse(readFileSync(file, "utf8")) as BenchSummary;
+    for (const b of s.benchmarks) {
+      b.samples = (b.samples ?? []).map((x) => x * factor);
+      for (const [k, v] of Object.entries(b.estimates))
+        if (typeof v === "object" && v !== null)
+          (b.estimates as Record<string, unknown>)[k] = {
+            ...v,
+            point: v.point * factor,
+            ...(v.lower === undefined ? {} : { lower: v.lower * factor }),
+            ...(v.upper === undefined ? {} : { upper: v.upper * factor }),
+          };
+    }
+    const target = path.join(dir, out);
+    writeFileSync(target, JSON.stringify(s));
+    return target;
+  };
+
+  it("refuses base round 1 against a 2x slower head labelled round 4 (exit 2, naming the rounds)", () => {
+    const b = ingest("base", "base", 1, "pair-base-1.json");
+    const h4 = slower(ingest("base", "head", 4, "pair-head-4.json"), 2, "pair-head-4x2.json");
+    const line = expectInputError(runCli(["compare", "--base", b, "--head", h4]));
+    expect(line).toMatch(
+      /rounds do not pair: base round 1 has no head round; head round 4 has no base round/,
+    );
+    expect(line).toMatch(/--unpaired/);
+    // --unpaired compares them as independent runs: the 2x slower head fails the gate.
+    const unpaired = runCli(["compare", "--base", b, "--head", h4, "--unpaired"]);
+    expect(unpaired.status, unpaired.stderr).toBe(1);
+    // Labelled round 1, the same files fail as well.
+    const h1 = slower(ingest("base", "head", 1, "pair-head-1.json"), 2, "pair-head-1x2.json");
+    expect(runCli(["compare", "--base", b, "--head", h1]).status).toBe(1);
+  });
+
+  it("fails when head lacks every base benchmark, and only warns with --missing warn", () => {
+    const b = ingest("base", "base", 1, "missing-base.json");
+    const s = JSON.parse(readFileSync(b, "utf8")) as BenchSummary;
+    s.side = "head";
+    s.benchmarks = s.benchmarks.slice(0, 1).map((x) => ({ ...x, id: "renamed suite/only" }));
+    const h = path.join(dir, "missing-head.json");
+    writeFileSync(h, JSON.stringify(s));
+    const r = runCli(["compare", "--base", b, "--head", h]);
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/missing in head/);
+    expect(runCli(["compare", "--base", b, "--head", h, "--missing", "warn"]).status).toBe(0);
+  });
+
+  it("refuses a head with zero benchmarks (exit 2)", () => {
+    const b = ingest("base", "base", 1, "empty-base.json");
+    const s = JSON.parse(readFileSync(b, "utf8")) as BenchSummary;
+    s.side = "head";
+    s.benchmarks = [];
+    const h = path.join(dir, "empty-head.json");
+    writeFileSync(h, JSON.stringify(s));
+    expect(expectInputError(runCli(["compare", "--base", b, "--head", h]))).toMatch(
+      /head has no benchmarks \(1 file read\)/,
+    );
+  });
+});

@@ -246,6 +246,47 @@ describe(
       expectCleanedUp(c);
     });
 
+    it("rounds: auto on the demo's head patch: normalize regressed, the run stops between min and max rounds", async () => {
+      const c = setup("auto", { headPatch: true });
+      const r = await run(c, ["--rounds", "auto", "--min-rounds", "3", "--max-rounds", "5"]).result;
+      expect(r.status, said(r)).toBe(1);
+      const report = readReport(c);
+      expect(verdictOf(report, "normalize"), said(r)).toBe("regressed");
+      const names = readdirSync(path.join(c.out, "summaries"));
+      const n = names.filter((name) => name.startsWith("base-")).length;
+      expect(n, said(r)).toBeGreaterThanOrEqual(3);
+      expect(n).toBeLessThanOrEqual(5);
+      expect(names.sort()).toEqual(
+        ["base", "head"]
+          .flatMap((side) => Array.from({ length: n }, (_, i) => `${side}-${i + 1}.json`))
+          .sort(),
+      );
+      for (const name of names) {
+        const s = JSON.parse(
+          readFileSync(path.join(c.out, "summaries", name), "utf8"),
+        ) as BenchSummary;
+        expect(s.sequential, name).toEqual({ min_rounds: 3, max_rounds: 5 });
+        // Rounds 1 to 3 measure everything; later ones only what was still open.
+        if (s.round <= 3)
+          expect(s.benchmarks.map((b) => b.id).sort(), name).toEqual([
+            "checksum/fnv1a",
+            "help",
+            "normalize",
+          ]);
+      }
+      expect(r.stderr).toMatch(/round 1 of 3–5 · base \(first\) · micro \(criterion\)/);
+      expect(r.stderr).toMatch(/after round 3: \d+ of 3 benchmarks still open/);
+      expect(r.stderr).toMatch(
+        /stopping after round [345]: (every benchmark is settled|max-rounds reached)/,
+      );
+      // critcmp compares a round in which every benchmark ran.
+      const critcmp = readFileSync(path.join(c.out, "critcmp.txt"), "utf8");
+      expect(critcmp).toContain("base-3");
+      expect(critcmp).toContain("normalize");
+      expect(r.stdout).toContain("critcmp's table of round 3");
+      expectCleanedUp(c);
+    });
+
     it("a first run on a machine (head's target seeded from base's) still builds and measures head", async () => {
       // A cache with only target-base/, as after the base build of a machine's first run: the
       // run copies it to target-head/, and head's own code must still be compiled.
@@ -425,6 +466,32 @@ describe(
         const line = expectInputError(r, said(r));
         expect(line).toMatch(/base commit main~1 \([0-9a-f]{12}\) has no benchgate\.yml/);
         expect(line).toContain("--config");
+        expectCleanedUp(c);
+      });
+
+      it("--min-rounds without rounds: auto, and --rounds or --time-budget that mean nothing", async () => {
+        const c = setup("rounds-flags");
+        const cases: [readonly string[], string][] = [
+          [["--min-rounds", "4"], "--min-rounds is only used with rounds: auto"],
+          [
+            ["--rounds", "7", "--time-budget", "10m"],
+            "--time-budget is only used with rounds: auto",
+          ],
+          [["--rounds", "five"], '--rounds must be "auto" or an integer in [1, 100], got "five"'],
+          [
+            ["--rounds", "auto", "--min-rounds", "1"],
+            "--min-rounds must be an integer in [2, 100]",
+          ],
+          [["--rounds", "auto", "--time-budget", "soon"], "--time-budget: expected a duration"],
+          [
+            ["--rounds", "auto", "--min-rounds", "9", "--max-rounds", "4"],
+            "--min-rounds: min-rounds 9 (--min-rounds) is more than max-rounds 4 (--max-rounds)",
+          ],
+        ];
+        for (const [flags, message] of cases) {
+          const r = await run(c, [...flags, "--quiet"]).result;
+          expect(expectInputError(r, said(r)), flags.join(" ")).toContain(message);
+        }
         expectCleanedUp(c);
       });
 

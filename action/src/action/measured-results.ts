@@ -4,6 +4,7 @@
 // and through the schema, symlinks refused by the reader, and every summary must say it measured
 // the commit this job was told — by the event or the authorizer, never by the artifact.
 import path from "node:path";
+import type { RunConfig } from "../config/run-config.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports.ts";
@@ -25,14 +26,50 @@ export interface MeasuredResults {
 }
 
 /**
- * `rounds` is what the trusted config (or the authorizer's rounds=N) asked for: every round of
- * both sides must be there, so no round can be left out of the decision.
+ * The rounds the trusted config (or the authorizer's rounds=N, always a fixed count) asked for:
+ * a fixed count, or with rounds: auto (`sequential`) anything from min-rounds to `rounds`.
  */
+export type ExpectedRounds = Pick<RunConfig, "rounds" | "sequential">;
+
+/** Round numbers (as written in the file names) per side. */
+function roundsOf(names: readonly string[], side: "base" | "head"): string[] {
+  return names
+    .map((n) => SUMMARY_NAME.exec(n))
+    .filter((m) => m?.[1] === side)
+    .map((m) => m?.[2] ?? "");
+}
+
+/**
+ * Which rounds must be there: every round of both sides, so no round can be left out of the
+ * decision. With sequential rounds the artifact's highest round says where the run stopped; it
+ * must lie within the trusted design, and every round up to it must be there on both sides.
+ */
+function wantedRounds(names: readonly string[], expected: ExpectedRounds, dir: string): number {
+  const { sequential } = expected;
+  if (sequential === undefined) return expected.rounds;
+  const highest = Math.max(
+    0,
+    ...[...roundsOf(names, "base"), ...roundsOf(names, "head")].map(Number),
+  );
+  const design = `rounds: auto with min-rounds ${sequential.minRounds} and max-rounds ${expected.rounds}`;
+  if (highest < sequential.minRounds)
+    throw new InputError(
+      `expected at least rounds 1 to ${sequential.minRounds} of both sides (${design}); the last round here is ${highest}`,
+      { source: dir },
+    );
+  if (highest > expected.rounds)
+    throw new InputError(
+      `expected at most ${expected.rounds} rounds of each side (${design}); found round ${highest}`,
+      { source: dir },
+    );
+  return highest;
+}
+
 export async function readMeasuredResults(
   reader: FileReader,
   dir: string,
   target: GateTarget,
-  rounds: number,
+  expected: ExpectedRounds,
 ): Promise<MeasuredResults> {
   const summariesDir = path.join(dir, "summaries");
   if ((await reader.kindOf(summariesDir)) !== "dir")
@@ -49,35 +86,45 @@ export async function readMeasuredResults(
       source: path.join(summariesDir, odd.name),
     });
   const names = entries.map((e) => e.name);
+  const rounds = wantedRounds(names, expected, summariesDir);
   const wanted = Array.from({ length: rounds }, (_, i) => `${i + 1}`);
   for (const side of ["base", "head"] as const) {
-    const have = names
-      .map((n) => SUMMARY_NAME.exec(n))
-      .filter((m) => m?.[1] === side)
-      .map((m) => m?.[2] ?? "");
+    const have = roundsOf(names, side);
     const missing = wanted.filter((r) => !have.includes(r));
     const extra = have.filter((r) => !wanted.includes(r));
     if (missing.length > 0 || extra.length > 0)
       throw new InputError(
-        `expected ${side} rounds 1 to ${rounds}; ${[missing.length > 0 ? `missing ${missing.join(", ")}` : "", extra.length > 0 ? `unexpected ${extra.join(", ")}` : ""].filter(Boolean).join("; ")}`,
+        `expected ${side} rounds 1 to ${rounds}${expected.sequential === undefined ? "" : " (rounds: auto: the same rounds on both sides, none left out)"}; ${[missing.length > 0 ? `missing ${missing.join(", ")}` : "", extra.length > 0 ? `unexpected ${extra.join(", ")}` : ""].filter(Boolean).join("; ")}`,
         { source: summariesDir },
       );
   }
+  // compare replays the sequential stopping rule from a summary's design: it must be the
+  // trusted config's, never one the artifact chose (and none at all for a fixed count).
+  const design =
+    expected.sequential === undefined
+      ? undefined
+      : { min_rounds: expected.sequential.minRounds, max_rounds: expected.rounds };
   const base: SourcedSummary[] = [];
   const head: SourcedSummary[] = [];
   for (const name of names) {
     const [, side, round] = SUMMARY_NAME.exec(name) ?? [];
     const file = path.join(summariesDir, name);
     const summary = await readSummaryFile(reader, file);
-    const expected = side === "base" ? target.baseSha : target.headSha;
+    const commit = side === "base" ? target.baseSha : target.headSha;
     if (summary.side !== side || summary.round !== Number(round))
       throw new InputError(
         `says it is ${summary.side} round ${summary.round}, but its name says ${side} round ${round}`,
         { source: file },
       );
-    if (summary.commit !== expected)
+    if (summary.commit !== commit)
       throw new InputError(
-        `records commit ${summary.commit ?? "(none)"}, but this report is for ${side} ${expected}`,
+        `records commit ${summary.commit ?? "(none)"}, but this report is for ${side} ${commit}`,
+        { source: file },
+      );
+    const got = summary.sequential;
+    if (got?.min_rounds !== design?.min_rounds || got?.max_rounds !== design?.max_rounds)
+      throw new InputError(
+        `${got === undefined ? "has no sequential block" : `has sequential min_rounds ${got.min_rounds}, max_rounds ${got.max_rounds}`}, but the base config has ${design === undefined ? `a fixed rounds: ${expected.rounds}` : `rounds: auto with min-rounds ${design.min_rounds} and max-rounds ${design.max_rounds}`}`,
         { source: file },
       );
     (side === "base" ? base : head).push({ source: file, summary });

@@ -68,7 +68,8 @@ export async function runReportMode(
       },
       cli,
     );
-    const measured = await readMeasuredResults(cli.reader, results, target, run.rounds);
+    // The rounds the trusted config asked for (a fixed count, or rounds: auto's design).
+    const measured = await readMeasuredResults(cli.reader, results, target, run);
     // The golden outputs the base config names, no more and no fewer: an artifact cannot drop
     // a changed output from the verdict.
     const wanted = (run.golden?.commands ?? []).map((c) => c.name).sort();

@@ -3,6 +3,7 @@
 import os from "node:os";
 import path from "node:path";
 import { resolveRunConfig, type RunConfig } from "../config/run-config.ts";
+import { planNextRound } from "../core/sequential.ts";
 import type { CompareSettings } from "../core/settings.ts";
 import { InputError } from "../errors.ts";
 import { renderComment, type CommentOptions } from "../render/comment.ts";
@@ -10,6 +11,7 @@ import { critcmpFile } from "../runner/critcmp-step.ts";
 import { fileAtCommit, resolveCommit } from "../runner/git-worktrees.ts";
 import { Progress } from "../runner/progress.ts";
 import { runGate } from "../runner/run-gate.ts";
+import type { RoundPlanner } from "../runner/sequential-rounds.ts";
 import { describeTimings, StepTimings } from "../runner/step-timings.ts";
 import { MAX_BYTES, parseYamlText, readConfigFile } from "../schemas/read-document.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
@@ -28,7 +30,12 @@ export interface SessionRequest {
   readonly configFile?: string | undefined;
   /** Path of the config inside the base commit (default benchgate.yml). */
   readonly configPath?: string | undefined;
-  readonly rounds?: number | undefined;
+  /** A fixed count or "auto" (sequential rounds), over the config's rounds:. */
+  readonly rounds?: number | "auto" | undefined;
+  /** Sequential rounds only: over the config's min-rounds, max-rounds and time-budget. */
+  readonly minRounds?: number | undefined;
+  readonly maxRounds?: number | undefined;
+  readonly timeBudgetMs?: number | undefined;
   /** Replaces every Criterion suite's filter and selects hyperfine commands by name. */
   readonly filter?: string | undefined;
   /** The statistics settings for this config (its statistics: block plus the caller's overrides). */
@@ -45,6 +52,8 @@ export interface SessionResult {
   readonly reportFile: string;
   readonly commentFile: string;
   readonly progress: Progress;
+  /** How many rounds ran, and the round critcmp's table compares. */
+  readonly rounds: { readonly run: number; readonly critcmp: number };
 }
 
 export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
@@ -60,6 +69,9 @@ export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Pro
   const opts = {
     needSuites: true,
     ...(request.rounds === undefined ? {} : { rounds: request.rounds }),
+    ...(request.minRounds === undefined ? {} : { minRounds: request.minRounds }),
+    ...(request.maxRounds === undefined ? {} : { maxRounds: request.maxRounds }),
+    ...(request.timeBudgetMs === undefined ? {} : { timeBudgetMs: request.timeBudgetMs }),
   };
   if (request.configFile !== undefined)
     return resolveRunConfig(
@@ -86,10 +98,22 @@ export async function runSession(request: SessionRequest, deps: CliDeps): Promis
   const settings = request.settings(config);
   const budgets = budgetRules(config.document, config.source);
   const progress = new Progress(request.quiet ? () => undefined : deps.err, system.clock);
-  if (config.rounds < 3)
+  const { sequential } = config;
+  if (sequential === undefined && config.rounds < 3)
     progress.warn(
       `${config.rounds} round(s): too few to estimate noise; changes are only flagged beyond the unverified threshold`,
     );
+  if (sequential !== undefined && sequential.minRounds < 3)
+    progress.warn(
+      `min-rounds ${sequential.minRounds}: a benchmark may stop after ${sequential.minRounds} rounds, too few to estimate its noise well; 3 or more is safer`,
+    );
+  // The core's look after each round from min-rounds on, with this run's settings and design
+  // (the same design every summary records, from which compare replays the looks).
+  let planNext: RoundPlanner | undefined;
+  if (sequential !== undefined) {
+    const design = { minRounds: sequential.minRounds, maxRounds: config.rounds };
+    planNext = (base, head) => planNextRound(base, head, settings, design);
+  }
   const { out } = request;
   const timings = new StepTimings();
   const interrupts = system.interrupts();
@@ -103,6 +127,7 @@ export async function runSession(request: SessionRequest, deps: CliDeps): Promis
         out,
         cacheDir: request.cacheDir,
         config,
+        ...(planNext === undefined ? {} : { planNext }),
       },
       {
         proc: timings.wrap(system.proc),
@@ -148,5 +173,13 @@ export async function runSession(request: SessionRequest, deps: CliDeps): Promis
     JSON.stringify(timing, null, 2) + "\n",
   );
   progress.line(describeTimings(timing));
-  return { config, report, markdown, reportFile, commentFile, progress };
+  return {
+    config,
+    report,
+    markdown,
+    reportFile,
+    commentFile,
+    progress,
+    rounds: { run: outcome.rounds, critcmp: outcome.critcmp.round },
+  };
 }

@@ -6,6 +6,7 @@ import {
   type CompareSettings,
 } from "../core/settings.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import { InputError } from "../errors.ts";
 import { booleanFlag, stringFlag, type FlagSpec, type ParsedArgs } from "./args.ts";
 
 export const SETTING_FLAGS: FlagSpec = {
@@ -17,6 +18,8 @@ export const SETTING_FLAGS: FlagSpec = {
   power: { kind: "string" },
   "fail-on-inconclusive": { kind: "boolean" },
   "no-crossover": { kind: "boolean" },
+  missing: { kind: "string" },
+  unpaired: { kind: "boolean" },
 };
 
 export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statistics: block):
@@ -27,7 +30,10 @@ export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statisti
   --confidence F            level of the reported intervals (default 0.95)
   --power F                 power at which the minimum detectable effect is quoted (default 0.8)
   --fail-on-inconclusive    exit 1 when a regression can be neither confirmed nor ruled out
-  --no-crossover            do not estimate and remove the run-order (period) effect
+  --no-crossover            do not fit the run-order effect in the round model
+  --missing fail|warn       a benchmark in base but not in head fails the gate (default) or warns
+  --unpaired                compare runs that are not paired by round number as independent
+                            samples (without it, rounds that do not pair are an error)
   F is a fraction (0.03) or a percentage (3%).`;
 
 const FRACTIONS = [
@@ -57,6 +63,13 @@ export function settingsFrom(
   if (booleanFlag(args, "fail-on-inconclusive")) overrides.failOnInconclusive = true;
   if (stats.crossover !== undefined) overrides.crossover = stats.crossover;
   if (booleanFlag(args, "no-crossover")) overrides.crossover = false;
+  const missing = stringFlag(args, "missing") ?? stats.missing;
+  if (missing !== undefined) {
+    if (missing !== "fail" && missing !== "warn")
+      throw new InputError(`--missing must be "fail" or "warn", got ${JSON.stringify(missing)}`);
+    overrides.missing = missing;
+  }
+  if (booleanFlag(args, "unpaired")) overrides.unpaired = true;
   const minPeriod = stats["min-benchmarks-for-period"];
   if (minPeriod !== undefined) overrides.minBenchmarksForPeriod = minPeriod;
   return resolveSettings(overrides);

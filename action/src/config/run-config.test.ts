@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import {
   DEFAULT_ROUNDS,
+  DEFAULT_SEQUENTIAL,
   DEFAULT_TIMEOUTS,
   parseDuration,
   resolveRunConfig,
+  type ResolveOptions,
   type RunConfig,
 } from "./run-config.ts";
+import { validateConfig } from "../schemas/validate.ts";
 import { errorOf } from "../../test/support/input-error.ts";
 
 const SOURCE = "benchgate.yml";
@@ -20,7 +23,7 @@ function doc(extra: Partial<BenchgateConfig> = {}): BenchgateConfig {
   };
 }
 
-const resolve = (d: BenchgateConfig, options: { needSuites: boolean; rounds?: number } = NEED) =>
+const resolve = (d: BenchgateConfig, options: ResolveOptions = NEED) =>
   resolveRunConfig(d, SOURCE, options);
 
 describe("resolveRunConfig: defaults", () => {
@@ -292,5 +295,148 @@ describe("resolveRunConfig: the result", () => {
     expect(() => {
       (config.suites as unknown as unknown[]).push({});
     }).toThrow(TypeError);
+  });
+});
+
+describe("resolveRunConfig: rounds: auto (sequential rounds)", () => {
+  it("auto: rounds is max-rounds, sequential holds min-rounds; defaults 3 and 15, no budget", () => {
+    expect(DEFAULT_SEQUENTIAL).toEqual({ minRounds: 3, maxRounds: 15 });
+    const config = resolve(doc({ rounds: "auto" }));
+    expect(config.rounds).toBe(15);
+    expect(config.sequential).toEqual({ minRounds: 3 });
+    expect(Object.isFrozen(config.sequential)).toBe(true);
+  });
+
+  it("min-rounds, max-rounds and time-budget from the file", () => {
+    const config = resolve(
+      doc({ rounds: "auto", "min-rounds": 4, "max-rounds": 8, "time-budget": "20m" }),
+    );
+    expect(config.rounds).toBe(8);
+    expect(config.sequential).toEqual({ minRounds: 4, timeBudgetMs: 1_200_000 });
+    // min = max is a fixed number of rounds that still says it was sequential.
+    expect(resolve(doc({ rounds: "auto", "min-rounds": 5, "max-rounds": 5 })).sequential).toEqual({
+      minRounds: 5,
+    });
+  });
+
+  it("a fixed count has no sequential block", () => {
+    expect(resolve(doc({ rounds: 7 })).sequential).toBeUndefined();
+    expect("sequential" in resolve(doc())).toBe(false);
+  });
+
+  it.each(["min-rounds", "max-rounds", "time-budget"] as const)(
+    "%s without rounds: auto is refused, naming the key",
+    (key) => {
+      const value = key === "time-budget" ? "10m" : 4;
+      for (const rounds of [5, undefined]) {
+        const error = errorOf(() =>
+          resolve(doc({ ...(rounds === undefined ? {} : { rounds }), [key]: value })),
+        );
+        expect(error.source).toBe(SOURCE);
+        expect(error.jsonPath).toBe(`/${key}`);
+        expect(error.describe()).toContain(`${SOURCE}: /${key}: only used with rounds: auto`);
+      }
+      // Also when a flag would make the run auto: the file itself is wrong.
+      expect(
+        errorOf(() => resolve(doc({ rounds: 5, [key]: value }), { ...NEED, rounds: "auto" }))
+          .jsonPath,
+      ).toBe(`/${key}`);
+    },
+  );
+
+  it("min-rounds above max-rounds is refused, naming the key that was written", () => {
+    const both = errorOf(() => resolve(doc({ rounds: "auto", "min-rounds": 9, "max-rounds": 8 })));
+    expect(both.jsonPath).toBe("/min-rounds");
+    expect(both.message).toBe("min-rounds 9 is more than max-rounds 8");
+    const onlyMax = errorOf(() => resolve(doc({ rounds: "auto", "max-rounds": 2 })));
+    expect(onlyMax.jsonPath).toBe("/max-rounds");
+    expect(onlyMax.message).toBe("min-rounds 3 (the default) is more than max-rounds 2");
+    const onlyMin = errorOf(() => resolve(doc({ rounds: "auto", "min-rounds": 20 })));
+    expect(onlyMin.jsonPath).toBe("/min-rounds");
+    expect(onlyMin.message).toContain("max-rounds 15 (the default)");
+  });
+
+  it("a bad time-budget names /time-budget", () => {
+    const error = errorOf(() => resolve(doc({ rounds: "auto", "time-budget": "soon" })));
+    expect(error.jsonPath).toBe("/time-budget");
+    expect(error.message).toContain("expected a duration");
+  });
+
+  it('the schema: rounds is an integer or "auto"; min/max 2–100', () => {
+    const check = (extra: Record<string, unknown>) => () =>
+      validateConfig({ version: 1, ...extra }, SOURCE);
+    expect(check({ rounds: "auto", "min-rounds": 2, "max-rounds": 100 })).not.toThrow();
+    expect(check({ rounds: 100 })).not.toThrow();
+    for (const [extra, key] of [
+      [{ rounds: "Auto" }, "/rounds"],
+      [{ rounds: 0 }, "/rounds"],
+      [{ rounds: "5" }, "/rounds"],
+      [{ rounds: "auto", "min-rounds": 1 }, "/min-rounds"],
+      [{ rounds: "auto", "max-rounds": 101 }, "/max-rounds"],
+      [{ rounds: "auto", "time-budget": "20 minutes" }, "/time-budget"],
+    ] as const)
+      expect(errorOf(check(extra)).jsonPath, JSON.stringify(extra)).toBe(key);
+  });
+});
+
+describe("resolveRunConfig: the command line's rounds over the file's", () => {
+  const auto = doc({ rounds: "auto", "min-rounds": 4, "max-rounds": 8, "time-budget": "20m" });
+
+  it("--rounds N turns a config's auto into N fixed rounds", () => {
+    const config = resolve(auto, { ...NEED, rounds: 7 });
+    expect(config.rounds).toBe(7);
+    expect(config.sequential).toBeUndefined();
+  });
+
+  it("--rounds auto turns a fixed config into sequential rounds with the defaults", () => {
+    const config = resolve(doc({ rounds: 5 }), { ...NEED, rounds: "auto" });
+    expect(config.rounds).toBe(DEFAULT_SEQUENTIAL.maxRounds);
+    expect(config.sequential).toEqual({ minRounds: DEFAULT_SEQUENTIAL.minRounds });
+  });
+
+  it("--rounds auto on an auto config keeps the file's design", () => {
+    const config = resolve(auto, { ...NEED, rounds: "auto" });
+    expect(config.rounds).toBe(8);
+    expect(config.sequential).toEqual({ minRounds: 4, timeBudgetMs: 1_200_000 });
+  });
+
+  it("--min-rounds, --max-rounds and --time-budget win over the file", () => {
+    const config = resolve(auto, {
+      ...NEED,
+      minRounds: 5,
+      maxRounds: 12,
+      timeBudgetMs: 60_000,
+    });
+    expect(config.rounds).toBe(12);
+    expect(config.sequential).toEqual({ minRounds: 5, timeBudgetMs: 60_000 });
+    const withAuto = resolve(doc(), { ...NEED, rounds: "auto", maxRounds: 6 });
+    expect(withAuto.rounds).toBe(6);
+    expect(withAuto.sequential).toEqual({ minRounds: 3 });
+  });
+
+  it.each([
+    ["--min-rounds", { minRounds: 3 }],
+    ["--max-rounds", { maxRounds: 9 }],
+    ["--time-budget", { timeBudgetMs: 1000 }],
+  ] as const)("%s without auto is refused, naming the flag", (flag, extra) => {
+    for (const [d, rounds] of [
+      [doc(), undefined],
+      [doc({ rounds: 4 }), undefined],
+      [auto, 6],
+    ] as const) {
+      const error = errorOf(() =>
+        resolve(d, { ...NEED, ...extra, ...(rounds === undefined ? {} : { rounds }) }),
+      );
+      expect(error.source).toBeUndefined();
+      expect(error.message).toMatch(new RegExp(`^${flag} is only used with rounds: auto`));
+    }
+  });
+
+  it("min above max across flag and file names the flag", () => {
+    const min = errorOf(() => resolve(auto, { ...NEED, minRounds: 9 }));
+    expect(min.source).toBeUndefined();
+    expect(min.message).toBe("--min-rounds: min-rounds 9 (--min-rounds) is more than max-rounds 8");
+    const max = errorOf(() => resolve(auto, { ...NEED, maxRounds: 3 }));
+    expect(max.message).toBe("--max-rounds: min-rounds 4 is more than max-rounds 3 (--max-rounds)");
   });
 });

@@ -11,6 +11,8 @@ import type {
 } from "../schemas/config.gen.ts";
 
 export const DEFAULT_ROUNDS = 5;
+/** rounds: auto without min-rounds / max-rounds. */
+export const DEFAULT_SEQUENTIAL = Object.freeze({ minRounds: 3, maxRounds: 15 });
 export const DEFAULT_TIMEOUTS = Object.freeze({
   build: 60 * 60_000,
   suite: 30 * 60_000,
@@ -58,9 +60,20 @@ export interface GoldenPlan {
   }[];
 }
 
+/** rounds: auto — sequential rounds; RunConfig.rounds is then max-rounds. */
+export interface SequentialPlan {
+  /** Every benchmark runs this many rounds before any may stop. */
+  readonly minRounds: number;
+  /** No round starts that would, by the earlier rounds' times, end after this (rounds only). */
+  readonly timeBudgetMs?: number;
+}
+
 export interface RunConfig {
   readonly source: string;
+  /** At most this many rounds: the fixed count, or max-rounds with rounds: auto. */
   readonly rounds: number;
+  /** Present only with rounds: auto. */
+  readonly sequential?: SequentialPlan;
   readonly build: readonly { readonly command: Argv; readonly timeoutMs: number }[];
   /** For the build steps benchgate adds itself (`cargo bench --no-run`). */
   readonly buildTimeoutMs: number;
@@ -183,13 +196,97 @@ function suitePlan(
 }
 
 /**
- * The run configuration from a schema-valid document. `needSuites` is false for `golden`,
- * which only needs the build and golden blocks.
+ * What the command line says about rounds; it wins over benchgate.yml. A fixed count turns a
+ * config's `auto` into that many rounds; "auto" turns a fixed config into sequential rounds with
+ * the defaults. min/max/budget are only valid when the result is auto.
  */
+export interface RoundsOverride {
+  readonly rounds?: number | "auto";
+  readonly minRounds?: number;
+  readonly maxRounds?: number;
+  readonly timeBudgetMs?: number;
+}
+
+export interface ResolveOptions extends RoundsOverride {
+  /** False for `golden`, which only needs the build and golden blocks. */
+  readonly needSuites: boolean;
+}
+
+const SEQUENTIAL_KEYS = ["min-rounds", "max-rounds", "time-budget"] as const;
+
+/** A value and where it came from, so a conflict names the flag or key to change. */
+interface Sourced {
+  readonly value: number;
+  readonly from: "flag" | "file" | "default";
+}
+
+function sourced(flag: number | undefined, file: number | undefined, fallback: number): Sourced {
+  if (flag !== undefined) return { value: flag, from: "flag" };
+  if (file !== undefined) return { value: file, from: "file" };
+  return { value: fallback, from: "default" };
+}
+
+function resolveRounds(
+  document: BenchgateConfig,
+  source: string,
+  options: RoundsOverride,
+): { rounds: number; sequential?: SequentialPlan } {
+  // Checked on the file alone: a key that does nothing in it is a mistake in the file, whatever
+  // a flag of one run says.
+  if (document.rounds !== "auto")
+    for (const key of SEQUENTIAL_KEYS)
+      if (document[key] !== undefined)
+        throw new InputError(
+          `only used with rounds: auto (this config has rounds: ${document.rounds ?? `${DEFAULT_ROUNDS}, the default`})`,
+          { source, jsonPath: `/${key}` },
+        );
+  const fileBudget =
+    document["time-budget"] === undefined
+      ? undefined
+      : parseDuration(document["time-budget"], "/time-budget", source);
+  const rounds = options.rounds ?? document.rounds ?? DEFAULT_ROUNDS;
+  if (rounds !== "auto") {
+    const flags = [
+      ["--min-rounds", options.minRounds],
+      ["--max-rounds", options.maxRounds],
+      ["--time-budget", options.timeBudgetMs],
+    ] as const;
+    const stray = flags.find(([, value]) => value !== undefined);
+    if (stray !== undefined)
+      throw new InputError(
+        `${stray[0]} is only used with rounds: auto (add --rounds auto, or set rounds: auto in the config)`,
+      );
+    return { rounds };
+  }
+  const min = sourced(options.minRounds, document["min-rounds"], DEFAULT_SEQUENTIAL.minRounds);
+  const max = sourced(options.maxRounds, document["max-rounds"], DEFAULT_SEQUENTIAL.maxRounds);
+  if (min.value > max.value) {
+    const origin = (s: Sourced, name: string): string =>
+      s.from === "flag" ? ` (--${name})` : s.from === "default" ? " (the default)" : "";
+    const message = `min-rounds ${min.value}${origin(min, "min-rounds")} is more than max-rounds ${max.value}${origin(max, "max-rounds")}`;
+    // Blame what was written: a flag before the file, min-rounds before max-rounds.
+    if (min.from === "flag") throw new InputError(`--min-rounds: ${message}`);
+    if (max.from === "flag") throw new InputError(`--max-rounds: ${message}`);
+    throw new InputError(message, {
+      source,
+      jsonPath: min.from === "file" ? "/min-rounds" : "/max-rounds",
+    });
+  }
+  const timeBudgetMs = options.timeBudgetMs ?? fileBudget;
+  return {
+    rounds: max.value,
+    sequential: {
+      minRounds: min.value,
+      ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
+    },
+  };
+}
+
+/** The run configuration from a schema-valid document. */
 export function resolveRunConfig(
   document: BenchgateConfig,
   source: string,
-  options: { needSuites: boolean; rounds?: number },
+  options: ResolveOptions,
 ): RunConfig {
   const timeouts = document.timeouts ?? {};
   const buildTimeout =
@@ -243,10 +340,11 @@ export function resolveRunConfig(
       })),
     };
   }
-  const rounds = options.rounds ?? document.rounds ?? DEFAULT_ROUNDS;
+  const { rounds, sequential } = resolveRounds(document, source, options);
   return deepFreeze({
     source,
     rounds,
+    ...(sequential === undefined ? {} : { sequential }),
     buildTimeoutMs: buildTimeout,
     build: (document.build ?? []).map((b, i) => ({
       command: argv(b, `/build/${i}`, source),

@@ -1,20 +1,31 @@
 // compare(): summaries of both sides → report.json. Pure: no I/O; the caller validates inputs
 // and writes outputs. A regression is a verdict in the report, never an exception.
-import type { BenchReport, Entry, SideStats } from "../schemas/report.gen.ts";
+import type { BenchReport, Entry, SideStats, SuiteResult } from "../schemas/report.gen.ts";
 import type { CompareSettings } from "./settings.ts";
-import { analyseSuite, type Decision } from "./decision.ts";
+import { decide, type Decision, type SuiteAnalysis, type SuiteDecision } from "./decision.ts";
 import { checkEnvironments } from "./environment.ts";
 import { pairSummaries, type Observation, type SourcedSummary } from "./pairing.ts";
+import { finalLooks, type SequentialDesign } from "./sequential.ts";
+import { analyseUnpaired } from "./unpaired.ts";
 import { median } from "./statistics.ts";
 
 export const METHOD = {
   rounds:
-    "paired rounds; log ratio of per-round medians; run-order effect removed when estimable; " +
-    "empirical-Bayes variance, never below own; one-sided t-test against the noise floor; Benjamini-Hochberg",
+    "paired rounds; log ratio of per-round medians; rounds as blocks (round shocks and run order " +
+    "estimated across each suite, their uncertainty in every interval); empirical-Bayes variance, " +
+    "never below own, with its own df; one-sided t-test against the noise floor; Benjamini-Hochberg " +
+    "over benchmarks and suite shifts",
   "single-run":
     "one run per side (unverified); log ratio of medians; within-run order-statistic interval; " +
     "fails only above the unverified threshold",
+  unpaired:
+    "unpaired runs (independent samples); difference of mean log medians; pooled empirical-Bayes " +
+    "variance, never below own; one-sided t-test against the noise floor; Benjamini-Hochberg",
+  sequential:
+    "; sequential rounds: Pocock-type error spending over the looks, futility by conditional power",
 } as const;
+
+export const SPENDING = "Lan-DeMets Pocock-type A(t)=ln(1+(e-1)t), Bonferroni over looks";
 
 export interface CompareOptions {
   readonly settings: CompareSettings;
@@ -70,12 +81,69 @@ function toEntry(d: Decision): Entry {
     mde: d.mde === undefined ? null : finiteOrNull(Math.expm1(d.mde)),
     sd: { own: finiteOrNull(d.sd.own), used: finiteOrNull(d.sd.used), df: finiteOrNull(d.sd.df) },
     unverified: d.unverified,
+    ...(d.stop === undefined
+      ? {}
+      : { stopped: { reason: d.stop.reason, after_round: d.stop.afterRound } }),
     notes: notes.slice(0, 32),
   };
 }
 
+function toSuite(s: SuiteDecision, unpaired: boolean): SuiteResult {
+  const l = s.look;
+  const shift = s.shift;
+  return {
+    suite: l.suite,
+    unit: l.unit,
+    benchmarks: l.benchmarks,
+    model: unpaired ? "unpaired" : l.model,
+    estimated_rounds: l.estimatedRounds,
+    order_effect: finiteOrNull(l.orderEffect),
+    round_sd: finiteOrNull(l.shockSd),
+    round_df: finiteOrNull(l.shockDf),
+    shift:
+      shift === undefined
+        ? null
+        : {
+            change: Math.expm1(shift.estimate),
+            ci: [Math.expm1(shift.interval[0]), Math.expm1(shift.interval[1])],
+            p: Math.min(1, shift.p),
+            q: Math.min(1, shift.q),
+            verdict: shift.verdict,
+          },
+  };
+}
+
+function analyse(
+  paired: ReturnType<typeof pairSummaries>,
+  settings: CompareSettings,
+): SuiteAnalysis {
+  if (settings.unpaired) {
+    const look = analyseUnpaired(paired.series, settings);
+    const finals = new Map(
+      [...look.benchmarks].map(([id, b]) => [
+        id,
+        {
+          look: b,
+          pUp: b.kind === "tested" ? b.pUp : 1,
+          pDown: b.kind === "tested" ? b.pDown : 1,
+          weight: 1,
+          stop: undefined,
+        },
+      ]),
+    );
+    return decide(paired.series, finals, [], settings);
+  }
+  const design: SequentialDesign | undefined = paired.sequential;
+  const { finals, suites } = finalLooks(paired.series, paired.order, settings, design);
+  return decide(paired.series, finals, suites, settings);
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? "+" : ""}${percent(x)}`;
 }
 
 function percent(x: number): string {
@@ -89,9 +157,10 @@ export function compare(
   options: CompareOptions,
 ): BenchReport {
   const { settings } = options;
-  const paired = pairSummaries(base, head);
-  const analysis = analyseSuite(paired.series, paired.order, settings);
+  const paired = pairSummaries(base, head, { unpaired: settings.unpaired });
+  const analysis = analyse(paired, settings);
   const entries = analysis.decisions.map(toEntry);
+  const suites = analysis.suites.map((s) => toSuite(s, settings.unpaired));
   const env = checkEnvironments(paired.environment.base, paired.environment.head);
 
   const counts = {
@@ -106,6 +175,17 @@ export function compare(
   for (const e of entries) counts[e.verdict]++;
 
   const reasons: string[] = [];
+  const shifted = suites.filter((s) => s.shift?.verdict === "regressed");
+  for (const s of shifted) {
+    const shift = s.shift as NonNullable<SuiteResult["shift"]>;
+    reasons.push(
+      `suite ${s.suite}: a suite-wide regression of ${signed(shift.change)} (every benchmark, CI ${signed(shift.ci[0])} to ${signed(shift.ci[1])})`,
+    );
+  }
+  if (counts.missing > 0)
+    reasons.push(
+      `${plural(counts.missing, "benchmark")} of base missing in head${settings.missing === "warn" ? " (missing: warn)" : ""}`,
+    );
   if (counts.regressed > 0)
     reasons.push(
       `${plural(counts.regressed, "benchmark")} regressed by at least ${percent(settings.failThreshold)}`,
@@ -127,13 +207,23 @@ export function compare(
   if (entries.length === 0) reasons.push("no benchmarks on either side");
 
   let verdict: BenchReport["verdict"] = "pass";
-  if (counts.regressed > 0 || (settings.failOnInconclusive && counts.inconclusive > 0))
+  if (
+    counts.regressed > 0 ||
+    shifted.length > 0 ||
+    (settings.missing === "fail" && counts.missing > 0) ||
+    (settings.failOnInconclusive && counts.inconclusive > 0)
+  )
     verdict = "fail";
   else if (counts.inconclusive > 0) verdict = "inconclusive";
 
   const sds = entries.map((e) => e.sd?.own).filter((x): x is number => typeof x === "number");
   const mdes = entries.map((e) => e.mde).filter((x): x is number => x !== null);
   const roundNumbers = [...paired.order.keys()].sort((a, b) => a - b);
+  const priorLook = analysis.suites.map((s) => s.look).find((l) => l.prior !== undefined);
+  const prior = priorLook?.prior;
+  const ordered = analysis.suites.find((s) => s.look.orderEffect !== undefined);
+  const design = settings.unpaired ? undefined : paired.sequential;
+  const method = `${METHOD[settings.unpaired && analysis.mode === "rounds" ? "unpaired" : analysis.mode]}${design === undefined ? "" : METHOD.sequential}`;
   const report: BenchReport = {
     schema_version: 1,
     ...(options.now === undefined ? {} : { generated_at: options.now }),
@@ -142,7 +232,7 @@ export function compare(
     reasons,
     mode: analysis.mode,
     settings: {
-      method: METHOD[analysis.mode],
+      method,
       statistic: "median",
       q: settings.q,
       noise_floor: settings.noiseFloor,
@@ -150,8 +240,20 @@ export function compare(
       unverified_threshold: settings.unverifiedThreshold,
       confidence: settings.confidence,
       rounds: roundNumbers.length,
-      crossover: analysis.periodEffect !== undefined,
+      crossover: ordered !== undefined,
       fail_on_inconclusive: settings.failOnInconclusive,
+      design:
+        design === undefined
+          ? { kind: "fixed" }
+          : {
+              kind: "sequential",
+              min_rounds: design.minRounds,
+              max_rounds: design.maxRounds,
+              spending: SPENDING,
+            },
+      missing: settings.missing,
+      unpaired: settings.unpaired,
+      min_benchmarks_for_rounds: settings.minBenchmarksForPeriod,
     },
     environment: {
       ...(paired.environment.base === undefined ? {} : { base: paired.environment.base }),
@@ -162,16 +264,14 @@ export function compare(
     },
     noise: {
       median_sd: sds.length > 0 ? median(sds) : null,
-      prior_sd: analysis.prior === undefined ? null : Math.sqrt(analysis.prior.variance),
-      prior_df:
-        analysis.prior === undefined || !Number.isFinite(analysis.prior.df)
-          ? null
-          : analysis.prior.df,
+      prior_sd: prior === undefined ? null : Math.sqrt(prior.variance),
+      prior_df: prior === undefined || !Number.isFinite(prior.df) ? null : prior.df,
       median_mde: mdes.length > 0 ? median(mdes) : null,
-      period_effect: analysis.periodEffect ?? null,
+      period_effect: ordered?.look.orderEffect ?? null,
     },
     rounds: roundNumbers.map((round) => ({ round, first: paired.order.get(round) ?? "unknown" })),
     counts,
+    suites,
     benchmarks: entries,
     budgets: [],
     golden: [],

@@ -1,23 +1,30 @@
-// The decision rule (SPEC §3.4, reference §6.3–6.7). Per benchmark, the per-round log ratio of
-// the statistic on the "slowdown" scale (positive = worse, whatever the metric's direction),
-// the run-order (period) effect removed, variance moderated across the suite but never below the
-// benchmark's own, a one-sided test against the noise floor δ0, Benjamini–Hochberg over all
-// benchmarks, and a verdict that also needs the estimate to reach the fail threshold.
+// From each benchmark's final look to its verdict. Benjamini–Hochberg runs over every benchmark of
+// every suite plus each suite's shift (a change that slowed the whole suite is one more
+// hypothesis); a regression needs significance against the noise floor δ0 *and* an estimate of
+// at least the fail threshold. With sequential rounds each look spends a share `weight` of the
+// error rate: p-values are divided by it and intervals widened to level 1 − (1 − confidence)·weight
+// (fixed rounds: one look, weight 1).
 import type { CompareSettings } from "./settings.ts";
-import type { BenchmarkSeries, Observation, RoundOrder } from "./pairing.ts";
-import { tCdf, tQuantile } from "./distributions.ts";
-import { fitVariancePrior, moderatedVariance, type VariancePrior } from "./moderation.ts";
+import type { BenchmarkSeries, Observation } from "./pairing.ts";
+import type { StopReason } from "./sequential.ts";
+import type { BenchmarkLook, SuiteLook, TestedLook } from "./look-analysis.ts";
+import { tQuantile } from "./distributions.ts";
 import { benjaminiHochberg } from "./multiple-testing.ts";
-import { mean, median, medianInterval, variance } from "./statistics.ts";
+import { medianInterval } from "./statistics.ts";
 
 export type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
+
+export interface Stop {
+  readonly reason: StopReason;
+  readonly afterRound: number;
+}
 
 export interface Decision {
   readonly series: BenchmarkSeries;
   readonly verdict: Verdict;
   /** Paired rounds used. */
   readonly rounds: number;
-  /** Mean slowdown on the log scale (positive = worse). */
+  /** Slowdown on the log scale (positive = worse). */
   readonly estimate: number | undefined;
   /** Confidence interval of the slowdown on the log scale. */
   readonly interval: readonly [number, number] | undefined;
@@ -27,95 +34,53 @@ export interface Decision {
   readonly mde: number | undefined;
   readonly sd: { own: number | undefined; used: number | undefined; df: number | undefined };
   readonly unverified: boolean;
+  readonly stop: Stop | undefined;
   readonly notes: readonly string[];
+}
+
+export interface SuiteDecision {
+  readonly look: SuiteLook;
+  readonly shift:
+    | {
+        readonly estimate: number;
+        readonly interval: readonly [number, number];
+        readonly p: number;
+        readonly q: number;
+        readonly verdict: "regressed" | "improved" | "unchanged" | "inconclusive";
+      }
+    | undefined;
+}
+
+/** A benchmark's look at which it stopped, with its sequential p-values. */
+export interface FinalLook {
+  readonly look: BenchmarkLook;
+  readonly pUp: number;
+  readonly pDown: number;
+  readonly weight: number;
+  readonly stop: Stop | undefined;
+}
+
+export interface FinalSuite {
+  readonly look: SuiteLook;
+  readonly pUp: number;
+  readonly pDown: number;
+  readonly weight: number;
 }
 
 export interface SuiteAnalysis {
   readonly decisions: readonly Decision[];
-  readonly prior: VariancePrior | undefined;
-  readonly periodEffect: number | undefined;
+  readonly suites: readonly SuiteDecision[];
   readonly mode: "rounds" | "single-run";
 }
 
-interface Paired {
-  readonly series: BenchmarkSeries;
-  readonly rounds: number[];
-  slowdowns: number[];
-  readonly orders: RoundOrder[];
-  readonly notes: string[];
+interface Thresholds {
+  readonly L: number;
+  readonly F: number;
+  readonly U: number;
+  readonly zCi: number;
 }
 
-/** Rates and times feel the run-order effect; other metrics (bytes, counts) are left alone. */
-function isTiming(unit: string): boolean {
-  return unit === "ns" || unit.endsWith("/s");
-}
-
-function pairRounds(series: BenchmarkSeries, order: ReadonlyMap<number, RoundOrder>): Paired {
-  const sign = series.direction === "smaller_is_better" ? 1 : -1;
-  const rounds: number[] = [];
-  const slowdowns: number[] = [];
-  const orders: RoundOrder[] = [];
-  const notes: string[] = [];
-  const common = [...series.base.keys()].filter((r) => series.head.has(r)).sort((a, b) => a - b);
-  for (const r of common) {
-    const b = (series.base.get(r) as Observation).value;
-    const h = (series.head.get(r) as Observation).value;
-    let d: number;
-    if (b === 0 && h === 0) d = 0;
-    else if (b <= 0 || h <= 0) {
-      notes.push(`round ${r} skipped: a value of zero has no ratio`);
-      continue;
-    } else d = sign * Math.log(h / b);
-    rounds.push(r);
-    slowdowns.push(d);
-    orders.push(order.get(r) ?? "unknown");
-  }
-  return { series, rounds, slowdowns, orders, notes };
-}
-
-/**
- * The suite-wide period effect: how much slower the process that runs first in a round is, on
- * the log scale. From each benchmark with rounds in both orders, half the difference between its
- * head-first and base-first means (orthogonal to the version effect); the median over benchmarks.
- */
-function estimatePeriodEffect(
-  paired: readonly Paired[],
-  settings: CompareSettings,
-): number | undefined {
-  if (!settings.crossover) return undefined;
-  const contrasts: number[] = [];
-  for (const p of paired) {
-    if (!isTiming(p.series.unit)) continue;
-    const headFirst = p.slowdowns.filter((_, i) => p.orders[i] === "head");
-    const baseFirst = p.slowdowns.filter((_, i) => p.orders[i] === "base");
-    if (headFirst.length > 0 && baseFirst.length > 0)
-      contrasts.push((mean(headFirst) - mean(baseFirst)) / 2);
-  }
-  if (contrasts.length < settings.minBenchmarksForPeriod) return undefined;
-  const estimate = median(contrasts);
-  // Removing a period effect that is mostly noise would make some benchmarks look quieter than
-  // they are: apply it only when it stands out from its own standard error (median of m
-  // contrasts: √(π/2)·σ/√m, σ from the MAD).
-  const mad = 1.4826 * median(contrasts.map((c) => Math.abs(c - estimate)));
-  const standardError = (Math.sqrt(Math.PI / 2) * mad) / Math.sqrt(contrasts.length);
-  return Math.abs(estimate) > 2 * standardError ? estimate : undefined;
-}
-
-/** One-sided p-value of `(x − null) / se` in the upper tail; se = 0 is a point mass. */
-function upperTail(x: number, nullValue: number, se: number, df: number): number {
-  if (se === 0) return x > nullValue ? 0 : 1;
-  return 1 - tCdf((x - nullValue) / se, df);
-}
-
-/** Log-scale half-width of a within-run interval of one side's statistic, as a standard error. */
-function withinRunSe(o: Observation, z: number): number | undefined {
-  const iv = medianInterval(o.samples, z) ?? o.interval;
-  if (iv === undefined || !(iv.lower > 0) || !(iv.upper > 0)) return undefined;
-  return (Math.log(iv.upper) - Math.log(iv.lower)) / (2 * z);
-}
-
-/** A benchmark that could not be tested: present on one side only, or never paired. */
-function untested(
+export function untested(
   series: BenchmarkSeries,
   verdict: "new" | "missing" | "inconclusive",
   notes: readonly string[] = [],
@@ -131,156 +96,81 @@ function untested(
     mde: undefined,
     sd: { own: undefined, used: undefined, df: undefined },
     unverified: false,
+    stop: undefined,
     notes,
   };
 }
 
-/** Analyses every benchmark of a suite together (moderation and BH are suite-wide). */
-export function analyseSuite(
-  all: readonly BenchmarkSeries[],
-  order: ReadonlyMap<number, RoundOrder>,
+function halfWidth(settings: CompareSettings, weight: number, df: number, se: number): number {
+  return tQuantile(1 - ((1 - settings.confidence) * weight) / 2, df) * se;
+}
+
+function tested(
+  t: TestedLook,
+  f: FinalLook,
+  q: { up: number; down: number },
+  m: number,
   settings: CompareSettings,
-): SuiteAnalysis {
-  const L = Math.log1p(settings.noiseFloor);
-  const F = Math.log1p(settings.failThreshold);
-  const U = Math.log1p(settings.unverifiedThreshold);
-  const zCi = tQuantile(1 - (1 - settings.confidence) / 2, Infinity);
+  c: Thresholds,
+): Decision {
+  const h = halfWidth(settings, f.weight, t.df, t.se);
+  const lo = t.estimate - h;
+  const hi = t.estimate + h;
+  // 80 %-power detectable slowdown at the level BH applies to a lone true regression (q/m, and
+  // this look's share of it), large enough that the estimate also clears the fail threshold.
+  const zAlpha = tQuantile(1 - (settings.q * f.weight) / m, t.df);
+  const zBeta = tQuantile(settings.power, t.df);
+  const mde = Math.max(c.L + (zAlpha + zBeta) * t.se, c.F + zBeta * t.se);
+  let verdict: Verdict;
+  if (q.up <= settings.q && t.estimate >= c.F) verdict = "regressed";
+  else if (q.down <= settings.q && t.estimate <= -c.F) verdict = "improved";
+  else if (hi > c.F) verdict = "inconclusive";
+  else verdict = "unchanged";
+  return {
+    series: t.series,
+    verdict,
+    rounds: t.rounds,
+    estimate: t.estimate,
+    interval: [lo, hi],
+    // A sequential p-value is p/w at its best look: capped at 1 like any p-value.
+    p: Math.min(1, t.estimate >= 0 ? f.pUp : f.pDown),
+    q: t.estimate >= 0 ? q.up : q.down,
+    mde,
+    sd: t.sd,
+    unverified: false,
+    stop: f.stop,
+    notes: t.notes,
+  };
+}
 
-  const paired = all
-    .filter((s) => s.base.size > 0 && s.head.size > 0)
-    .map((s) => pairRounds(s, order));
-  const periodEffect = estimatePeriodEffect(paired, settings);
-  if (periodEffect !== undefined) {
-    for (const p of paired) {
-      if (!isTiming(p.series.unit)) continue;
-      p.slowdowns = p.slowdowns.map((d, i) =>
-        p.orders[i] === "head" ? d - periodEffect : p.orders[i] === "base" ? d + periodEffect : d,
-      );
-    }
-  }
-
-  const replicated = paired.filter((p) => p.slowdowns.length >= 2);
-  const prior = fitVariancePrior(
-    replicated.map((p) => variance(p.slowdowns)),
-    replicated.map((p) => p.slowdowns.length - 1),
-  );
-  const mode = replicated.length > 0 ? "rounds" : "single-run";
-
-  // First pass: estimates, variances and p-values; BH needs all p-values before any verdict.
-  interface Tested {
-    p: Paired;
-    mu: number;
-    own: number | undefined;
-    used: number;
-    df: number;
-    se: number;
-    pUp: number;
-    pDown: number;
-  }
-  const tested: Tested[] = [];
-  const decisions = new Map<string, Decision>();
-  for (const p of paired) {
-    const k = p.slowdowns.length;
-    if (k === 0) {
-      decisions.set(
-        p.series.id,
-        untested(p.series, "inconclusive", [
-          ...p.notes,
-          "no round in which both sides produced a usable value",
-        ]),
-      );
-      continue;
-    }
-    const mu = mean(p.slowdowns);
-    const own = k >= 2 ? variance(p.slowdowns) : undefined;
-    let used: number;
-    let df: number;
-    if (prior !== undefined) {
-      // Moderation borrows strength but must never make a benchmark look quieter than its own
-      // rounds show (reference §6.7: heavy tails and heterogeneous noise on shared machines).
-      const moderated = moderatedVariance(prior, own ?? Number.NaN, own === undefined ? 0 : k - 1);
-      used = own === undefined ? moderated : Math.max(own, moderated);
-      df = prior.df + (k - 1);
-    } else if (own !== undefined) {
-      used = own;
-      df = k - 1;
-    } else {
-      decisions.set(p.series.id, singleRun(p, mu, { L, U, zCi }));
-      continue;
-    }
-    const se = Math.sqrt(used / k);
-    tested.push({
-      p,
-      mu,
-      own,
-      used,
-      df,
-      se,
-      pUp: upperTail(mu, L, se, df),
-      pDown: upperTail(-mu, L, se, df),
-    });
-  }
-
-  const qUp = benjaminiHochberg(tested.map((t) => t.pUp));
-  const qDown = benjaminiHochberg(tested.map((t) => t.pDown));
-  const m = Math.max(1, tested.length);
-  tested.forEach((t, i) => {
-    const up = qUp[i] as number;
-    const down = qDown[i] as number;
-    const h = tQuantile(1 - (1 - settings.confidence) / 2, t.df) * t.se;
-    const lo = t.mu - h;
-    const hi = t.mu + h;
-    // 80 %-power detectable slowdown at the level BH applies to a lone true regression (q/m), and
-    // large enough that the estimate clears the fail threshold with the same power.
-    const zAlpha = tQuantile(1 - settings.q / m, t.df);
-    const zBeta = tQuantile(settings.power, t.df);
-    const mde = Math.max(L + (zAlpha + zBeta) * t.se, F + zBeta * t.se);
-    let verdict: Verdict;
-    if (up <= settings.q && t.mu >= F) verdict = "regressed";
-    else if (down <= settings.q && t.mu <= -F) verdict = "improved";
-    else if (hi > F) verdict = "inconclusive";
-    else verdict = "unchanged";
-    decisions.set(t.p.series.id, {
-      series: t.p.series,
-      verdict,
-      rounds: t.p.slowdowns.length,
-      estimate: t.mu,
-      interval: [lo, hi],
-      p: t.mu >= 0 ? t.pUp : t.pDown,
-      q: t.mu >= 0 ? up : down,
-      mde,
-      sd: {
-        own: t.own === undefined ? undefined : Math.sqrt(t.own),
-        used: Math.sqrt(t.used),
-        df: t.df,
-      },
-      unverified: false,
-      notes: t.p.notes,
-    });
-  });
-
-  const ordered = all.map(
-    (s) => decisions.get(s.id) ?? untested(s, s.base.size === 0 ? "new" : "missing"),
-  );
-  return { decisions: ordered, prior, periodEffect, mode };
+/** Log-scale half-width of a within-run interval of one side's statistic, as a standard error. */
+function withinRunSe(o: Observation, z: number): number | undefined {
+  const iv = medianInterval(o.samples, z) ?? o.interval;
+  if (iv === undefined || !(iv.lower > 0) || !(iv.upper > 0)) return undefined;
+  return (Math.log(iv.upper) - Math.log(iv.lower)) / (2 * z);
 }
 
 /**
  * One run per side and nothing to borrow a variance from: the run-to-run noise is unknown, so
  * the within-run interval is only a lower bound on uncertainty. The result is labelled
- * unverified and can only fail on a large practical threshold (reference §6.4 case 3).
+ * unverified and can only fail on a large practical threshold.
  */
-function singleRun(p: Paired, mu: number, c: { L: number; U: number; zCi: number }): Decision {
-  const r = p.rounds[0] as number;
-  const seB = withinRunSe(p.series.base.get(r) as Observation, c.zCi);
-  const seH = withinRunSe(p.series.head.get(r) as Observation, c.zCi);
+export function singleRun(
+  series: BenchmarkSeries,
+  rounds: { base: number; head: number },
+  mu: number,
+  c: Thresholds,
+  notes: readonly string[],
+): Decision {
+  const seB = withinRunSe(series.base.get(rounds.base) as Observation, c.zCi);
+  const seH = withinRunSe(series.head.get(rounds.head) as Observation, c.zCi);
   const se = seB !== undefined && seH !== undefined ? Math.hypot(seB, seH) : undefined;
   const clearsNoise = (x: number): boolean => se === undefined || x - c.zCi * se > c.L;
   let verdict: Verdict = "unchanged";
   if (mu >= c.U && clearsNoise(mu)) verdict = "regressed";
   else if (-mu >= c.U && clearsNoise(-mu)) verdict = "improved";
   return {
-    series: p.series,
+    series,
     verdict,
     rounds: 1,
     estimate: mu,
@@ -290,6 +180,94 @@ function singleRun(p: Paired, mu: number, c: { L: number; U: number; zCi: number
     mde: undefined,
     sd: { own: undefined, used: se, df: undefined },
     unverified: true,
-    notes: [...p.notes, "one run per side: run-to-run noise unknown, interval is within-run only"],
+    stop: undefined,
+    notes: [...notes, "one run per side: run-to-run noise unknown, interval is within-run only"],
   };
+}
+
+export function thresholds(settings: CompareSettings): Thresholds {
+  return {
+    L: Math.log1p(settings.noiseFloor),
+    F: Math.log1p(settings.failThreshold),
+    U: Math.log1p(settings.unverifiedThreshold),
+    zCi: tQuantile(1 - (1 - settings.confidence) / 2, Infinity),
+  };
+}
+
+/** Benjamini–Hochberg over the tested benchmarks and the suite shifts, in both directions. */
+export function adjustAll(
+  finals: readonly FinalLook[],
+  suites: readonly FinalSuite[],
+): { up: number[]; down: number[] } {
+  const tests = finals.filter((f) => f.look.kind === "tested");
+  const withShift = suites.filter((s) => s.look.shift !== undefined);
+  const up = benjaminiHochberg([...tests.map((f) => f.pUp), ...withShift.map((s) => s.pUp)]);
+  const down = benjaminiHochberg([...tests.map((f) => f.pDown), ...withShift.map((s) => s.pDown)]);
+  return { up, down };
+}
+
+/** Every benchmark's verdict from its final look (in the order of `all`). */
+export function decide(
+  all: readonly BenchmarkSeries[],
+  finals: ReadonlyMap<string, FinalLook>,
+  suites: readonly FinalSuite[],
+  settings: CompareSettings,
+): SuiteAnalysis {
+  const c = thresholds(settings);
+  const list = [...finals.values()];
+  const tests = list.filter((f) => f.look.kind === "tested");
+  const withShift = suites.filter((s) => s.look.shift !== undefined);
+  const q = adjustAll(list, suites);
+  const m = Math.max(1, tests.length + withShift.length);
+  const decisions = new Map<string, Decision>();
+  tests.forEach((f, i) => {
+    const t = f.look as TestedLook;
+    decisions.set(
+      t.series.id,
+      tested(t, f, { up: q.up[i] as number, down: q.down[i] as number }, m, settings, c),
+    );
+  });
+  for (const f of list) {
+    const look = f.look;
+    if (look.kind === "single-run")
+      decisions.set(
+        look.series.id,
+        singleRun(look.series, look.rounds, look.estimate, c, look.notes),
+      );
+    else if (look.kind === "no-pair")
+      decisions.set(look.series.id, untested(look.series, "inconclusive", look.notes));
+  }
+  const suiteDecisions: SuiteDecision[] = suites.map((s) => {
+    const shift = s.look.shift;
+    if (shift === undefined) return { look: s.look, shift: undefined };
+    const i = tests.length + withShift.indexOf(s);
+    const up = q.up[i] as number;
+    const down = q.down[i] as number;
+    const h = halfWidth(settings, s.weight, shift.df, shift.se);
+    const interval = [shift.estimate - h, shift.estimate + h] as const;
+    const verdict =
+      up <= settings.q && shift.estimate >= c.F
+        ? "regressed"
+        : down <= settings.q && shift.estimate <= -c.F
+          ? "improved"
+          : interval[1] > c.F
+            ? "inconclusive"
+            : "unchanged";
+    const positive = shift.estimate >= 0;
+    return {
+      look: s.look,
+      shift: {
+        estimate: shift.estimate,
+        interval,
+        p: positive ? s.pUp : s.pDown,
+        q: positive ? up : down,
+        verdict,
+      },
+    };
+  });
+  const ordered = all.map(
+    (s) => decisions.get(s.id) ?? untested(s, s.base.size === 0 ? "new" : "missing"),
+  );
+  const replicated = tests.length > 0;
+  return { decisions: ordered, suites: suiteDecisions, mode: replicated ? "rounds" : "single-run" };
 }

@@ -39,6 +39,8 @@ export interface BenchmarkSeries {
 
 export interface PairedInput {
   readonly series: readonly BenchmarkSeries[];
+  /** The sequential design the runner declared in every summary (`rounds: auto`), if any. */
+  readonly sequential: { readonly minRounds: number; readonly maxRounds: number } | undefined;
   /** Round number → which side's process started first. */
   readonly order: ReadonlyMap<number, RoundOrder>;
   readonly environment: { base: Environment | undefined; head: Environment | undefined };
@@ -127,12 +129,77 @@ function environmentOf(files: readonly SourcedSummary[]): Environment | undefine
   return files.find((f) => f.summary.environment !== undefined)?.summary.environment;
 }
 
+export interface PairingOptions {
+  /** Compare rounds that do not pair as independent runs instead of refusing them. */
+  readonly unpaired: boolean;
+}
+
+function list(rounds: readonly number[]): string {
+  const shown = rounds.slice(0, 10).join(", ");
+  return rounds.length > 10 ? `${shown} and ${rounds.length - 10} more` : shown;
+}
+
+/**
+ * Rounds are paired by number; a base round without its head round (or the reverse) would
+ * silently turn the comparison into one run per side, which can only ever pass. Refuse it.
+ */
+function checkRoundsPair(
+  base: ReadonlyMap<number, SideRound>,
+  head: ReadonlyMap<number, SideRound>,
+): void {
+  const onlyBase = [...base.keys()].filter((r) => !head.has(r)).sort((a, b) => a - b);
+  const onlyHead = [...head.keys()].filter((r) => !base.has(r)).sort((a, b) => a - b);
+  if (onlyBase.length === 0 && onlyHead.length === 0) return;
+  const parts: string[] = [];
+  if (onlyBase.length > 0) parts.push(`base round ${list(onlyBase)} has no head round`);
+  if (onlyHead.length > 0) parts.push(`head round ${list(onlyHead)} has no base round`);
+  throw new InputError(
+    `rounds do not pair: ${parts.join("; ")} (base rounds ${list([...base.keys()].sort((a, b) => a - b))}, head rounds ${list([...head.keys()].sort((a, b) => a - b))}); rounds are paired by their number (--round), or pass --unpaired to compare the runs as independent samples`,
+  );
+}
+
+/** Every summary of a sequential run names the same design; mixing runs is refused. */
+function sequentialDesign(files: readonly SourcedSummary[]): PairedInput["sequential"] {
+  const declared = files.map((f) => f.summary.sequential);
+  const first = declared[0];
+  for (const [i, d] of declared.entries()) {
+    const same =
+      d === undefined
+        ? first === undefined
+        : first !== undefined &&
+          d.min_rounds === first.min_rounds &&
+          d.max_rounds === first.max_rounds;
+    if (!same)
+      throw new InputError(
+        "the summaries do not all come from one sequential run (their `sequential` blocks differ)",
+        { source: (files[i] as SourcedSummary).source },
+      );
+  }
+  if (first === undefined) return undefined;
+  if (first.min_rounds > first.max_rounds)
+    throw new InputError(
+      `sequential.min_rounds (${first.min_rounds}) is above max_rounds (${first.max_rounds})`,
+      { source: (files[0] as SourcedSummary).source },
+    );
+  return { minRounds: first.min_rounds, maxRounds: first.max_rounds };
+}
+
 /** Pairs base and head summaries by round and benchmark id. */
 export function pairSummaries(
   base: readonly SourcedSummary[],
   head: readonly SourcedSummary[],
+  options: PairingOptions = { unpaired: false },
 ): PairedInput {
   const sides = { base: collectSide(base), head: collectSide(head) };
+  // Zero benchmarks in head is a renamed suite, a filter typo or a harness that crashed after
+  // writing an empty file: never a pass.
+  if ([...sides.head.values()].every((r) => r.benchmarks.size === 0))
+    throw new InputError(
+      `head has no benchmarks (${head.length} file${head.length === 1 ? "" : "s"} read); check the suite names, filters and that the harness ran`,
+      head[0] === undefined ? {} : { source: head[0].source },
+    );
+  if (!options.unpaired) checkRoundsPair(sides.base, sides.head);
+  const sequential = sequentialDesign([...base, ...head]);
   const order = new Map<number, RoundOrder>();
   for (const [round, b] of sides.base) {
     const h = sides.head.get(round);
@@ -196,5 +263,10 @@ export function pairSummaries(
       head: bySide.head,
     });
   }
-  return { series, order, environment: { base: environmentOf(base), head: environmentOf(head) } };
+  return {
+    series,
+    order,
+    sequential,
+    environment: { base: environmentOf(base), head: environmentOf(head) },
+  };
 }

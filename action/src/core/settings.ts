@@ -19,8 +19,15 @@ export interface CompareSettings {
   readonly failOnInconclusive: boolean;
   /** Estimate and remove the run-order (period) effect when rounds alternate the order. */
   readonly crossover: boolean;
-  /** Fewest benchmarks with both run orders needed to estimate the period effect suite-wide. */
+  /**
+   * Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the
+   * run order) to be estimated across the suite; below it a suite is analysed per benchmark.
+   */
   readonly minBenchmarksForPeriod: number;
+  /** A benchmark in base but not in head fails the gate ("fail") or is only reported ("warn"). */
+  readonly missing: "fail" | "warn";
+  /** Compare runs that are not paired by round as independent samples instead of refusing. */
+  readonly unpaired: boolean;
 }
 
 export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
@@ -33,6 +40,8 @@ export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
   failOnInconclusive: false,
   crossover: true,
   minBenchmarksForPeriod: 10,
+  missing: "fail",
+  unpaired: false,
 });
 
 /** Names as they appear in benchgate.yml (`statistics:`) and as CLI flags. */
@@ -46,6 +55,8 @@ export const SETTING_KEYS = {
   failOnInconclusive: "fail-on-inconclusive",
   crossover: "crossover",
   minBenchmarksForPeriod: "min-benchmarks-for-period",
+  missing: "missing",
+  unpaired: "unpaired",
 } as const satisfies Record<keyof CompareSettings, string>;
 
 function fraction(key: string, value: number, { min, max }: { min: number; max: number }): number {
@@ -68,6 +79,8 @@ export function resolveSettings(overrides: Partial<CompareSettings> = {}): Compa
   if (!Number.isInteger(s.minBenchmarksForPeriod) || s.minBenchmarksForPeriod < 2) {
     throw new InputError(`${k.minBenchmarksForPeriod} must be an integer >= 2`);
   }
+  if (s.missing !== "fail" && s.missing !== "warn")
+    throw new InputError(`${k.missing} must be "fail" or "warn", got ${JSON.stringify(s.missing)}`);
   if (s.failThreshold < s.noiseFloor) {
     throw new InputError(
       `${k.failThreshold} (${s.failThreshold}) must be >= ${k.noiseFloor} (${s.noiseFloor})`,

@@ -4,6 +4,7 @@
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import { formatChange, formatCi, formatCount, formatPercent } from "./format.ts";
 import { code, tableRow, text, valueCell, verdictCell } from "./markdown-parts.ts";
+import { roundsCell } from "./rounds-summary.ts";
 
 /** The rendered table and how many rows it left out. */
 export interface BenchmarkTable {
@@ -14,8 +15,8 @@ export interface BenchmarkTable {
 function header(report: BenchReport): string {
   const confidence = formatPercent(report.settings.confidence).replace(".0 %", " %");
   return [
-    tableRow(["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict"]),
-    tableRow([":--", "--:", "--:", "--:", ":-:", ":--"]),
+    tableRow(["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict", "rounds"]),
+    tableRow([":--", "--:", "--:", "--:", ":-:", ":--", ":--"]),
   ].join("\n");
 }
 
@@ -30,6 +31,7 @@ export function benchmarkRow(entry: Entry): string {
     formatChange(entry.change),
     formatCi(entry.ci),
     verdict,
+    text(roundsCell(entry), 60),
   ]);
 }
 

@@ -4,6 +4,7 @@
 import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
+import { sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
 import {
   formatChange,
   formatCount,
@@ -52,8 +53,14 @@ function modeLine(report: BenchReport): string {
   const s = report.settings;
   const parts: string[] = [];
   if (report.mode === "rounds") {
-    const order = s.crossover ? "run order alternated and its effect removed" : "paired by round";
-    parts.push(`${formatCount(s.rounds)} interleaved rounds per side, ${order}`);
+    const order = s.crossover
+      ? "round shocks and the run-order effect fitted across each suite"
+      : "paired by round, round shocks fitted across each suite";
+    const rounds =
+      s.design?.kind === "sequential"
+        ? `sequential rounds (${formatCount(s.design.min_rounds ?? 0)}–${formatCount(s.design.max_rounds ?? 0)}; ${formatCount(s.rounds)} run)`
+        : `${formatCount(s.rounds)} interleaved rounds per side`;
+    parts.push(s.unpaired === true ? "unpaired runs (independent samples)" : `${rounds}, ${order}`);
     parts.push(
       `regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)}`,
     );
@@ -126,10 +133,17 @@ export function noiseSection(report: BenchReport): Section {
   }
   if (n.period_effect !== null) {
     const effect = formatChange(Math.expm1(n.period_effect));
-    const removed = report.settings.crossover ? "removed" : "not removed";
-    parts.push(`run-order effect ${effect} for whichever side ran first (${removed})`);
+    parts.push(`run-order effect ${effect} for whichever side ran first (fitted)`);
   }
   const rounds = `${formatCount(report.settings.rounds)} rounds`;
+  const suites = (report.suites ?? [])
+    .map((s) => ({ s, line: suiteShiftLine(s, report.settings.min_benchmarks_for_rounds) }))
+    .filter((x) => x.line !== "");
+  const sequential = sequentialLine(report);
+  const extra = [
+    ...suites.map((x) => `- ${code(x.s.suite, 60)}: ${text(x.line)}`),
+    ...(sequential === "" ? [] : [`- ${text(sequential)}`]),
+  ];
   if (parts.length === 0) {
     return fixed(
       report.mode === "rounds"
@@ -138,7 +152,9 @@ export function noiseSection(report: BenchReport): Section {
     );
   }
   if (report.mode === "rounds") parts.push(rounds);
-  return fixed(`**Noise:** ${parts.join(" · ")}.`);
+  const head = `**Noise:** ${parts.join(" · ")}.`;
+  if (extra.length === 0) return fixed(head);
+  return { priority: 2, levels: levels(`${head}\n\n${extra.join("\n")}`, head) };
 }
 
 export function environmentSection(report: BenchReport): Section {

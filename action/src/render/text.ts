@@ -4,6 +4,7 @@
 // carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
+import { roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import {
   formatChange,
@@ -81,9 +82,17 @@ function modeLine(report: BenchReport): string {
   const s = report.settings;
   const ci = `${formatPercent(s.confidence).replace(".0 %", " %")} CI`;
   if (report.mode === "single-run") return `single run per side · ${ci}`;
-  const order = s.crossover ? "run order alternated and its effect removed" : "paired by round";
+  const order = s.crossover
+    ? "round shocks and run-order effect fitted per suite"
+    : "paired by round, round shocks fitted per suite";
+  const rounds =
+    s.unpaired === true
+      ? "unpaired runs (independent samples)"
+      : s.design?.kind === "sequential"
+        ? `sequential rounds ${formatCount(s.design.min_rounds ?? 0)}–${formatCount(s.design.max_rounds ?? 0)} (${formatCount(s.rounds)} run), ${order}`
+        : `${formatCount(s.rounds)} interleaved rounds per side, ${order}`;
   return (
-    `${formatCount(s.rounds)} interleaved rounds per side, ${order} · ` +
+    `${rounds} · ` +
     `regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)} · ${ci}`
   );
 }
@@ -95,7 +104,7 @@ function table(
   paint: Paint,
 ): string[] {
   const confidence = formatPercent(report.settings.confidence).replace(".0 %", " %");
-  const header = ["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict"];
+  const header = ["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict", "rounds"];
   const shown = entries.slice(0, Math.max(0, maxRows));
   const cells = shown.map((e) => [
     plain(e.id, 60),
@@ -104,6 +113,7 @@ function table(
     formatChange(e.change),
     formatCi(e.ci),
     e.verdict + (e.unverified ? " (unverified)" : ""),
+    plain(roundsCell(e), 60),
   ]);
   const widths = header.map((h, i) =>
     Math.max(width(h), ...cells.map((row) => width(row[i] ?? ""))),
@@ -167,14 +177,21 @@ function noiseLine(report: BenchReport): string {
       `could detect regressions of about ${formatChange(n.median_mde)} or larger (median MDE)`,
     );
   }
-  if (n.period_effect !== null) {
-    const removed = report.settings.crossover ? "removed" : "not removed";
-    parts.push(`run-order effect ${formatChange(Math.expm1(n.period_effect))} (${removed})`);
-  }
+  if (n.period_effect !== null)
+    parts.push(`run-order effect ${formatChange(Math.expm1(n.period_effect))} (fitted)`);
   if (report.mode === "rounds") parts.push(`${formatCount(report.settings.rounds)} rounds`);
-  return parts.length === 0
-    ? "noise: not measurable from one run per side"
-    : `noise: ${parts.join(" · ")}`;
+  const head =
+    parts.length === 0
+      ? "noise: not measurable from one run per side"
+      : `noise: ${parts.join(" · ")}`;
+  const lines = [head];
+  for (const s of report.suites ?? []) {
+    const line = suiteShiftLine(s, report.settings.min_benchmarks_for_rounds);
+    if (line !== "") lines.push(`  ${plain(s.suite, 60)}: ${plain(line)}`);
+  }
+  const sequential = sequentialLine(report);
+  if (sequential !== "") lines.push(`  ${plain(sequential)}`);
+  return lines.join("\n");
 }
 
 function checks(report: BenchReport, paint: Paint): string[] {

@@ -8,10 +8,14 @@ import { suiteDir } from "./run-suite.ts";
 
 const MAX_TABLE_BYTES = 512 * 1024;
 
+/**
+ * critcmp's table of `round`: a round in which every benchmark ran (with sequential rounds, later
+ * rounds hold only the open benchmarks, and critcmp would show the rest as missing).
+ */
 export async function critcmpTables(
   suites: readonly SuitePlan[],
   out: string,
-  rounds: number,
+  round: number,
   deps: { readonly proc: ProcessPort; readonly env: Readonly<Record<string, string>> },
 ): Promise<{ table?: string; note?: string }> {
   const criterion = suites.filter((s) => s.kind === "criterion");
@@ -22,8 +26,8 @@ export async function critcmpTables(
       "critcmp",
       "--target-dir",
       suiteDir(out, suite),
-      baselineName("base", rounds),
-      baselineName("head", rounds),
+      baselineName("base", round),
+      baselineName("head", round),
     ];
     let result;
     try {

@@ -86,3 +86,34 @@ describe("Progress", () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe("Progress with sequential rounds", () => {
+  it("labels rounds 'of min–max' and gives a range until min-rounds, an upper estimate after", () => {
+    const { clock, advance } = fakeClock();
+    const progress = new Progress(() => undefined, clock);
+    progress.startRounds(8, 3);
+    expect(progress.roundLabel(2)).toBe("round 2 of 3–8");
+    progress.startRound();
+    advance(10_000);
+    expect(progress.finishRound(1)).toBe("round 1 of 3–8 done in 0:10, 0:20 to 1:10 left");
+    progress.startRound();
+    advance(10_000);
+    progress.finishRound(2);
+    progress.startRound();
+    advance(10_000);
+    expect(progress.finishRound(3)).toBe("round 3 of 3–8 done in 0:10, up to about 0:50 left");
+    // Later rounds run fewer benchmarks: the latest round, not the mean, bounds the rest.
+    progress.startRound();
+    advance(2_000);
+    expect(progress.finishRound(4)).toBe("round 4 of 3–8 done in 0:02, up to about 0:08 left");
+    progress.startRound();
+    expect(progress.finishRound(8)).toBe("round 8 of 3–8 done in 0:00");
+  });
+
+  it("a fixed count keeps 'round r/N'", () => {
+    const { clock } = fakeClock();
+    const progress = new Progress(() => undefined, clock);
+    progress.startRounds(5);
+    expect(progress.roundLabel(2)).toBe("round 2/5");
+  });
+});

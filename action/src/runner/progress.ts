@@ -1,6 +1,7 @@
 // Progress for a terminal and a CI log alike: whole lines only (no carriage-return animation
 // that turns into garbage in a log), each with the elapsed time, and after the first round an
-// estimate of the time left from the rounds measured so far.
+// estimate of the time left from the rounds measured so far. With sequential rounds the number
+// of rounds is not known in advance: the estimate is then a range (to min-rounds, to max-rounds).
 import type { Clock } from "./ports.ts";
 
 export function formatDuration(ms: number): string {
@@ -19,6 +20,7 @@ export class Progress {
   readonly #roundMs: number[] = [];
   #roundStarted = 0;
   #rounds = 0;
+  #minRounds: number | undefined;
 
   constructor(write: (text: string) => void, clock: Clock) {
     this.#write = write;
@@ -38,21 +40,39 @@ export class Progress {
     this.#write(`benchgate [${formatDuration(this.elapsedMs())}] warning: ${text}\n`);
   }
 
-  startRounds(rounds: number): void {
+  /** `rounds` is the most there can be; `minRounds` is given for sequential rounds only. */
+  startRounds(rounds: number, minRounds?: number): void {
     this.#rounds = rounds;
+    this.#minRounds = minRounds;
+  }
+
+  /** "round 2/5", or with sequential rounds "round 2 of 3–8". */
+  roundLabel(round: number): string {
+    return this.#minRounds === undefined
+      ? `round ${round}/${this.#rounds}`
+      : `round ${round} of ${this.#minRounds}–${this.#rounds}`;
   }
 
   startRound(): void {
     this.#roundStarted = this.#clock.now();
   }
 
-  /** Records a finished round; returns e.g. "round 2/5 done in 0:41, about 2:03 left". */
+  /**
+   * Records a finished round; returns e.g. "round 2/5 done in 0:41, about 2:03 left". With
+   * sequential rounds: until min-rounds the full rounds' mean gives a range ("0:41 to 4:06
+   * left"); after it, rounds shrink as benchmarks settle, so the latest round gives an upper
+   * estimate ("up to about 2:03 left").
+   */
   finishRound(round: number): string {
     const ms = this.#clock.now() - this.#roundStarted;
     this.#roundMs.push(ms);
     const mean = this.#roundMs.reduce((a, b) => a + b, 0) / this.#roundMs.length;
     const left = this.#rounds - round;
-    const eta = left > 0 ? `, about ${formatDuration(mean * left)} left` : "";
-    return `round ${round}/${this.#rounds} done in ${formatDuration(ms)}${eta}`;
+    const done = `${this.roundLabel(round)} done in ${formatDuration(ms)}`;
+    if (left <= 0) return done;
+    if (this.#minRounds === undefined) return `${done}, about ${formatDuration(mean * left)} left`;
+    if (round < this.#minRounds)
+      return `${done}, ${formatDuration(mean * (this.#minRounds - round))} to ${formatDuration(mean * left)} left`;
+    return `${done}, up to about ${formatDuration(ms * left)} left`;
   }
 }

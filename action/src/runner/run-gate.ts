@@ -1,6 +1,7 @@
 // `benchgate run`: the exact base and head commits in worktrees, each built once into a target
-// directory of its own, then k rounds that alternate which side runs first (A B | B A | …), every
-// output ingested and validated into one summary per side and round. The statistics happen
+// directory of its own, then rounds that alternate which side runs first (A B | B A | …; a fixed
+// count, or sequential rounds that stop once every benchmark is settled), every output ingested
+// and validated into one summary per side and round. The statistics happen
 // afterwards, on those files alone (the same `compare` a user can re-run by hand).
 import path from "node:path";
 import type { RunConfig } from "../config/run-config.ts";
@@ -12,9 +13,10 @@ import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "./git-worktrees.ts";
 import { checkGoldenIn, produceGoldenOutputs } from "./golden-step.ts";
 import type { Clock, DirPort, ProcessOptions, ProcessPort } from "./ports.ts";
-import type { Progress } from "./progress.ts";
+import { formatDuration, type Progress } from "./progress.ts";
 import { runStep } from "./run-step.ts";
 import { runRounds } from "./run-rounds.ts";
+import type { RoundPlanner } from "./sequential-rounds.ts";
 import {
   criterionBuildArgv,
   expandArgv,
@@ -47,14 +49,24 @@ export interface RunRequest {
   /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
   readonly cacheDir: string;
   readonly config: RunConfig;
+  /**
+   * With rounds: auto (config.sequential), the statistics core's look after each round from
+   * min-rounds on: which benchmarks the next round measures.
+   */
+  readonly planNext?: RoundPlanner;
 }
 
 export interface RunOutcome {
   readonly commits: Readonly<Record<Side, string>>;
   readonly summaries: Readonly<Record<Side, readonly { source: string; summary: BenchSummary }[]>>;
   readonly golden: readonly GoldenResult[];
-  /** critcmp's table of the last round, or why there is none. */
-  readonly critcmp: { readonly table?: string; readonly note?: string };
+  /** How many rounds ran (sequential rounds may stop before config.rounds). */
+  readonly rounds: number;
+  /**
+   * critcmp's table of the latest round in which every benchmark ran (the last round; with
+   * rounds: auto, min-rounds or a later round that was not narrowed), or why there is none.
+   */
+  readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
 }
 
 const MARKER = ".benchgate-run";
@@ -91,8 +103,12 @@ export async function runGate(request: RunRequest, deps: RunDeps): Promise<RunOu
     head: await resolveCommit(repo, request.headRef, git),
   };
   const suites = config.suites.map((s) => `${s.name} (${s.kind})`).join(", ");
+  const rounds =
+    config.sequential === undefined
+      ? `${config.rounds} round${config.rounds === 1 ? "" : "s"}`
+      : `sequential rounds (${config.sequential.minRounds} to ${config.rounds}${config.sequential.timeBudgetMs === undefined ? "" : `, time budget ${formatDuration(config.sequential.timeBudgetMs)}`})`;
   progress.line(
-    `base ${request.baseRef} = ${commits.base.slice(0, 12)}, head ${request.headRef} = ${commits.head.slice(0, 12)}; ${config.rounds} round${config.rounds === 1 ? "" : "s"} of ${suites}`,
+    `base ${request.baseRef} = ${commits.base.slice(0, 12)}, head ${request.headRef} = ${commits.head.slice(0, 12)}; ${rounds} of ${suites}`,
   );
   if (commits.base === commits.head)
     progress.line("base and head are the same commit: an A/A run, nothing should change");
@@ -167,9 +183,15 @@ async function runLocked(
       );
     }
 
-    const summaries = await runRounds(request, sides, commits, deps);
-    const critcmp = await critcmpTables(config.suites, out, config.rounds, deps);
-    return { commits, summaries, golden, critcmp };
+    const measured = await runRounds(request, sides, commits, deps);
+    const critcmp = await critcmpTables(config.suites, out, measured.fullRound, deps);
+    return {
+      commits,
+      summaries: measured.summaries,
+      golden,
+      rounds: measured.rounds,
+      critcmp: { ...critcmp, round: measured.fullRound },
+    };
   } finally {
     for (const side of added) await removeWorktree(repo, sides[side].worktree, git);
     await deps.dirs.remove(temp).catch(() => undefined);

@@ -46,9 +46,21 @@ export type SmellKinds = (
 export interface BenchgateConfig {
   version: 1;
   /**
-   * How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case).
+   * How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or "auto": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).
    */
-  rounds?: number;
+  rounds?: number | "auto";
+  /**
+   * With rounds: auto, the rounds every benchmark runs before any may stop (default 3).
+   */
+  "min-rounds"?: number;
+  /**
+   * With rounds: auto, the most rounds any benchmark runs (default 15).
+   */
+  "max-rounds"?: number;
+  /**
+   * With rounds: auto, how long the rounds may take ("20m"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.
+   */
+  "time-budget"?: string;
   /**
    * Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.
    *
@@ -115,7 +127,14 @@ export interface BenchgateConfig {
     power?: Fraction;
     "fail-on-inconclusive"?: boolean;
     crossover?: boolean;
+    /**
+     * Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.
+     */
     "min-benchmarks-for-period"?: number;
+    /**
+     * A benchmark present in base and absent in head: fail the gate (default) or only warn.
+     */
+    missing?: "fail" | "warn";
   };
   /**
    * Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).

@@ -46,10 +46,31 @@ export interface BenchReport {
     confidence: Fraction;
     rounds: number;
     /**
-     * Whether the period (run-order) effect was estimated from AB and BA rounds and removed.
+     * Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.
      */
     crossover: boolean;
     fail_on_inconclusive?: boolean;
+    /**
+     * How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.
+     */
+    design?: {
+      kind: "fixed" | "sequential";
+      min_rounds?: number;
+      max_rounds?: number;
+      spending?: Text;
+    };
+    /**
+     * What a benchmark present in base and absent in head does to the verdict.
+     */
+    missing?: "fail" | "warn";
+    /**
+     * Base and head runs were compared as independent samples (not paired by round).
+     */
+    unpaired?: boolean;
+    /**
+     * Fewest benchmarks of a suite in a round for its round effect to be estimated.
+     */
+    min_benchmarks_for_rounds?: number;
   };
   environment: {
     base?: Environment;
@@ -82,7 +103,7 @@ export interface BenchReport {
      */
     median_mde: number | null;
     /**
-     * Estimated log-scale slowdown of whichever process ran first in a round; null if not estimable.
+     * Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.
      */
     period_effect: number | null;
   };
@@ -118,6 +139,12 @@ export interface BenchReport {
    * @maxItems 1000
    */
   smells: Smell[];
+  /**
+   * Per suite (and kind of unit): how rounds were modelled and the suite-wide change.
+   *
+   * @maxItems 10000
+   */
+  suites?: SuiteResult[];
 }
 /**
  * Where the run happened (SPEC §3.6). Every field optional: adapters record what they know.
@@ -189,6 +216,21 @@ export interface Entry {
    * @maxItems 32
    */
   notes: Text[];
+  /**
+   * Sequential rounds: after which round this benchmark stopped and why.
+   */
+  stopped?: {
+    reason:
+      | "regressed"
+      | "improved"
+      | "ruled-out"
+      | "futile"
+      | "max-rounds"
+      | "time-budget"
+      | "not-measured"
+      | "fixed";
+    after_round: number;
+  };
 }
 export interface SideStats {
   /**
@@ -244,4 +286,34 @@ export interface Smell {
    * true when the config makes this kind fail the gate.
    */
   fails?: boolean;
+}
+export interface SuiteResult {
+  suite: string;
+  unit: string;
+  benchmarks: Count;
+  /**
+   * two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.
+   */
+  model: "two-way" | "per-benchmark" | "unpaired";
+  estimated_rounds: Count;
+  /**
+   * Fitted log-scale slowdown of whichever process ran first; null when not fitted.
+   */
+  order_effect: number | null;
+  /**
+   * SD of the round shocks shared by every benchmark of a round (log scale).
+   */
+  round_sd: number | null;
+  round_df: NullableNumber;
+  shift: null | {
+    change: Relative;
+    /**
+     * @minItems 2
+     * @maxItems 2
+     */
+    ci: [Relative, Relative, ...Relative[]];
+    p: Fraction;
+    q: Fraction;
+    verdict: "regressed" | "improved" | "unchanged" | "inconclusive";
+  };
 }

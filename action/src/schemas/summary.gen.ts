@@ -28,6 +28,13 @@ export interface BenchSummary {
    * Round number (1-based). Rounds of base and head with the same number are paired.
    */
   round: number;
+  /**
+   * Written by `benchgate run` with `rounds: auto`: the round was part of a sequential design that runs at least min_rounds and at most max_rounds rounds, and from min_rounds on runs only the benchmarks not yet settled. compare replays the same stopping rule from these numbers.
+   */
+  sequential?: {
+    min_rounds: number;
+    max_rounds: number;
+  };
   commit?: string;
   ref?: string;
   started_at?: Timestamp;

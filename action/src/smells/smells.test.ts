@@ -317,7 +317,7 @@ describe("underpowered", () => {
       }));
     const suite = shapedSuite({
       seed: 11,
-      roundNoise: 0.05,
+      roundNoise: 0.03,
       benchmarks: [...noisy("db"), ...noisy("net")],
     });
     const smells = ofKind(smellsOf(suite), "underpowered");
@@ -327,7 +327,7 @@ describe("underpowered", () => {
     ]);
     for (const s of smells) {
       expect(s.evidence).toMatch(
-        /^3 of 3 benchmarks could miss a regression of \+6\.0 % \(twice the \+3\.0 % fail threshold\) with 5 rounds: median MDE \+\d+ %, worst \+\d+ %; about \d+ rounds would bring the median to \+6\.0 %/,
+        /^3 of 3 benchmarks could miss a regression of \+6\.0 % \(twice the \+3\.0 % fail threshold\) with 5 rounds: median MDE \+[\d.]+ %, worst \+[\d.]+ %; about \d+ rounds would bring the median to \+6\.0 %/,
       );
       expect(s.fails).toBeUndefined();
     }

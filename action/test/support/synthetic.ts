@@ -34,6 +34,8 @@ export interface SyntheticSuite {
   readonly scale?: (index: number) => number;
   /** ln of the slowdown of whichever process runs first in a round. */
   readonly periodEffect?: number;
+  /** SD (log scale) of a shock that shifts one side's whole round, shared by every benchmark. */
+  readonly roundShock?: number;
   readonly unit?: string;
   readonly direction?: "smaller_is_better" | "bigger_is_better";
   readonly seed: number;
@@ -55,12 +57,14 @@ export function syntheticSuite(spec: SyntheticSuite): {
     // A B B A A B …: base first in odd rounds.
     const baseFirst = r % 2 === 1;
     for (const side of ["base", "head"] as const) {
+      // Drawn only when asked for, so suites without shocks keep their seeded values.
+      const shock = spec.roundShock === undefined ? 1 : Math.exp(spec.roundShock * normal());
       const first = (side === "base") === baseFirst;
       const benchmarks = [];
       for (let i = 0; i < spec.benchmarks; i++) {
         const truth = 1000 * (1 + i) * (side === "head" ? (spec.scale?.(i) ?? 1) : 1);
         const period = first ? Math.exp(spec.periodEffect ?? 0) : 1;
-        const runLevel = truth * period * Math.exp((levels[i] as number) * normal());
+        const runLevel = truth * period * shock * Math.exp((levels[i] as number) * normal());
         const samples = Array.from(
           { length: spec.samples },
           () => runLevel * Math.exp(0.03 * normal()),
@@ -90,4 +94,21 @@ export function syntheticSuite(spec: SyntheticSuite): {
     }
   }
   return { base, head };
+}
+
+/** The same files with every sample × factor(round, id): an injected change, or a round shock. */
+export function scaleSamples(
+  files: readonly SourcedSummary[],
+  factor: (round: number, id: string) => number,
+): SourcedSummary[] {
+  return files.map((f) => ({
+    ...f,
+    summary: {
+      ...f.summary,
+      benchmarks: f.summary.benchmarks.map((b) => ({
+        ...b,
+        samples: (b.samples ?? []).map((x) => x * factor(f.summary.round, b.id)),
+      })),
+    },
+  }));
 }

@@ -3,7 +3,8 @@ import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { renderText } from "../../render/text.ts";
 import { formatDuration } from "../../runner/progress.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
+import { parseDuration } from "../../config/run-config.ts";
+import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT, type CliDeps } from "../deps.ts";
 import { defaultCacheDir, runSession } from "../gate-session.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
@@ -21,7 +22,14 @@ Options:
   --head REF          the commit under test
   --config FILE       benchgate.yml to use; default: benchgate.yml as committed in the BASE
                       commit, so a change cannot loosen its own budgets or settings
-  --rounds N          rounds of base and head (default: the config's rounds:, else 5)
+  --rounds N|auto     rounds of base and head (default: the config's rounds:, else 5); auto:
+                      sequential rounds, where every benchmark runs --min-rounds rounds, then
+                      only the benchmarks whose answer is still open run again, up to
+                      --max-rounds or until --time-budget would be exceeded
+  --min-rounds N      with auto: rounds every benchmark runs (default: the config's, else 3)
+  --max-rounds N      with auto: the most rounds (default: the config's, else 15)
+  --time-budget D     with auto: how long the rounds may take, e.g. 20m (default: the
+                      config's time-budget:, else none); no round starts that would end later
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
   --repo DIR          the git repository (default: the current directory)
   --out DIR           output folder (default: .benchgate/run); replaced on every run
@@ -36,12 +44,49 @@ Ctrl-C (or SIGTERM, a timeout, a failing benchmark) stops the running tool and r
 worktrees. Exit codes: 0 pass or inconclusive, 1 the gate failed (regression confirmed, budget
 broken, golden output changed), 2 bad usage or invalid config, 3 a tool failed or interrupted.`;
 
+/** --rounds: a count, or "auto" for sequential rounds. */
+function roundsFlag(args: ParsedArgs): number | "auto" | undefined {
+  const raw = stringFlag(args, "rounds");
+  if (raw === undefined || raw === "auto") return raw;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 100)
+    throw new InputError(
+      `--rounds must be "auto" or an integer in [1, 100], got ${JSON.stringify(raw)}`,
+    );
+  return value;
+}
+
+function optionalInteger(
+  args: ParsedArgs,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  return stringFlag(args, name) === undefined ? undefined : integerFlag(args, name, 0, min, max);
+}
+
+/** A duration flag ("20m") in milliseconds; the error names the flag. */
+function durationFlag(args: ParsedArgs, name: string): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  try {
+    return parseDuration(raw, `--${name}`, "");
+  } catch (error) {
+    if (error instanceof InputError)
+      throw new InputError(`--${name}: ${error.message}`, {}, { cause: error });
+    throw error;
+  }
+}
+
 export async function runCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
   const args = parseArgs(argv, {
     base: { kind: "string" },
     head: { kind: "string" },
     config: { kind: "string" },
     rounds: { kind: "string" },
+    "min-rounds": { kind: "string" },
+    "max-rounds": { kind: "string" },
+    "time-budget": { kind: "string" },
     filter: { kind: "string" },
     repo: { kind: "string" },
     out: { kind: "string" },
@@ -74,17 +119,17 @@ export async function runCommand(argv: readonly string[], deps: CliDeps): Promis
         stringFlag(args, "cache-dir") ?? defaultCacheDir(system.env),
       ),
       configFile: stringFlag(args, "config"),
-      rounds:
-        stringFlag(args, "rounds") === undefined
-          ? undefined
-          : integerFlag(args, "rounds", 5, 1, 100),
+      rounds: roundsFlag(args),
+      minRounds: optionalInteger(args, "min-rounds", 2, 100),
+      maxRounds: optionalInteger(args, "max-rounds", 2, 100),
+      timeBudgetMs: durationFlag(args, "time-budget"),
       filter: stringFlag(args, "filter"),
       settings: (config) => settingsFrom(config.document, args),
       quiet,
     },
     deps,
   );
-  const { report, config, progress } = session;
+  const { report, progress, rounds } = session;
   deps.out(renderText(report, {}) + "\n");
   const rel = (p: string): string => path.relative(system.cwd, p) || ".";
   if (!quiet)
@@ -93,7 +138,7 @@ written to ${rel(out)}/ in ${formatDuration(progress.elapsedMs())}:
   report.json    the verdict and every benchmark with its CI and MDE
   comment.md     the PR comment
   summaries/     one validated summary.json per side and round
-  critcmp.txt    critcmp's table of round ${config.rounds} (when critcmp ran)
+  critcmp.txt    critcmp's table of round ${rounds.critcmp} (when critcmp ran)
   raw/, logs/    the tools' own output and logs; timings.json: where the time went
 `);
   return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;

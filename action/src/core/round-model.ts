@@ -1,0 +1,217 @@
+// Rounds as blocks. On a shared machine a whole round often runs faster or slower for every
+// benchmark in it, and the process that runs first in a round is slower. Both are shared by all
+// benchmarks of the round, so they are estimated once per round from the whole suite:
+//
+//   d[b,r] = δ_b + γ_r + ε[b,r],   γ_r = π·o_r + η_r,   o_r = +1 head ran first, −1 base first
+//
+// γ_r is fitted robustly across the benchmarks of round r (each benchmark's own level removed
+// first, so a round that ran only some benchmarks is not biased by which ones), π (the run-order
+// effect) by regressing the round effects on the order, and the round-to-round shocks η_r give
+// σ_η² with only |E| − p degrees of freedom. Each benchmark is then tested on its round-centred
+// values; its estimate still carries the mean shock of the rounds (a shift of the whole suite is
+// never normalised away), and its variance carries that term's uncertainty with its own small df.
+// A suite with fewer than `minBenchmarks` benchmarks in a round cannot estimate that round's
+// effect: such rounds stay as measured (their shock is part of each benchmark's own variance).
+import type { RoundOrder } from "./pairing.ts";
+import { biweightLocation, madScale } from "./robust.ts";
+import { mean } from "./statistics.ts";
+
+/** One benchmark's paired rounds on the slowdown scale (positive = worse). */
+export interface BenchmarkRounds {
+  readonly id: string;
+  readonly rounds: readonly number[];
+  readonly d: readonly number[];
+}
+
+export interface AdjustedRounds {
+  /** Round-centred values whose mean estimates δ_b (same rounds as the input). */
+  readonly x: readonly number[];
+  /** Variance of the error shared with every benchmark (the mean shock, the order estimate). */
+  readonly sharedVariance: number;
+  readonly sharedDf: number;
+  /** Degrees of freedom the round centres took from this benchmark's rounds. */
+  readonly dfLoss: number;
+}
+
+export interface SuiteShift {
+  readonly estimate: number;
+  readonly variance: number;
+  readonly df: number;
+  readonly benchmarks: number;
+}
+
+export interface RoundModel {
+  readonly kind: "two-way" | "per-benchmark";
+  /** Rounds whose effect was estimated (enough benchmarks in them). */
+  readonly estimatedRounds: readonly number[];
+  /** Fitted round effects γ_r, centred to mean zero over the estimated rounds. */
+  readonly roundEffects: ReadonlyMap<number, number>;
+  /** π: how much slower (log scale) the process that ran first was; undefined when not fitted. */
+  readonly orderEffect: number | undefined;
+  /** σ_η: round-to-round SD of the shocks, with its degrees of freedom. */
+  readonly shockSd: number | undefined;
+  readonly shockDf: number | undefined;
+  /** The suite-wide change (every benchmark at once), when the model could estimate it. */
+  readonly shift: SuiteShift | undefined;
+  readonly adjust: (b: BenchmarkRounds) => AdjustedRounds;
+}
+
+function orderCode(order: RoundOrder | undefined): number | undefined {
+  return order === "head" ? 1 : order === "base" ? -1 : undefined;
+}
+
+const PER_BENCHMARK: RoundModel = Object.freeze({
+  kind: "per-benchmark",
+  estimatedRounds: [],
+  roundEffects: new Map(),
+  orderEffect: undefined,
+  shockSd: undefined,
+  shockDf: undefined,
+  shift: undefined,
+  adjust: (b: BenchmarkRounds) => ({ x: b.d, sharedVariance: 0, sharedDf: Infinity, dfLoss: 0 }),
+});
+
+/** Alternates benchmark levels (means) and round centres (biweight) until they settle. */
+function backfit(
+  benchmarks: readonly BenchmarkRounds[],
+  estimated: ReadonlySet<number>,
+): { gamma: Map<number, number>; level: Map<string, number> } {
+  const gamma = new Map<number, number>([...estimated].map((r) => [r, 0]));
+  const level = new Map<string, number>();
+  for (let iteration = 0; iteration < 100; iteration++) {
+    for (const b of benchmarks) {
+      const xs: number[] = [];
+      b.rounds.forEach((r, i) => {
+        const g = gamma.get(r);
+        if (g !== undefined) xs.push((b.d[i] as number) - g);
+      });
+      if (xs.length > 0) level.set(b.id, mean(xs));
+    }
+    const perRound = new Map<number, number[]>();
+    for (const b of benchmarks) {
+      const mu = level.get(b.id);
+      if (mu === undefined) continue;
+      b.rounds.forEach((r, i) => {
+        if (!estimated.has(r)) return;
+        const list = perRound.get(r) ?? [];
+        list.push((b.d[i] as number) - mu);
+        perRound.set(r, list);
+      });
+    }
+    const raw = new Map<number, number>();
+    for (const r of estimated) raw.set(r, biweightLocation(perRound.get(r) ?? [0]));
+    const centre = mean([...raw.values()]);
+    let moved = 0;
+    for (const [r, v] of raw) {
+      moved = Math.max(moved, Math.abs(v - centre - (gamma.get(r) as number)));
+      gamma.set(r, v - centre);
+    }
+    if (moved < 1e-12) break;
+  }
+  return { gamma, level };
+}
+
+export interface RoundModelOptions {
+  readonly minBenchmarks: number;
+  /** Fit the run-order effect when the estimated rounds have both orders. */
+  readonly crossover: boolean;
+}
+
+export function fitRoundModel(
+  benchmarks: readonly BenchmarkRounds[],
+  order: ReadonlyMap<number, RoundOrder>,
+  options: RoundModelOptions,
+): RoundModel {
+  const count = new Map<number, number>();
+  for (const b of benchmarks) for (const r of b.rounds) count.set(r, (count.get(r) ?? 0) + 1);
+  const E = [...count]
+    .filter(([, n]) => n >= options.minBenchmarks)
+    .map(([r]) => r)
+    .sort((a, b) => a - b);
+  if (E.length < 2) return PER_BENCHMARK;
+  const estimated = new Set(E);
+  const { gamma, level } = backfit(benchmarks, estimated);
+
+  // The run-order term: only when every estimated round's order is known and each order has at
+  // least two rounds. With a lone round of one order, that round's shock and the order effect
+  // are the same number: the crossover estimate would give the lone round half the weight and
+  // its residual would be zero, so a one-off shock would pass for a precise suite-wide change.
+  // Then the order effect stays in the round-to-round variation, widening every interval.
+  const codes = E.map((r) => orderCode(order.get(r)));
+  const known = codes.every((c) => c !== undefined);
+  const o = codes.map((c) => c ?? 0);
+  const oBar = mean(o);
+  const Soo = o.reduce((s, v) => s + (v - oBar) ** 2, 0);
+  const headFirst = o.filter((v) => v > 0).length;
+  const withOrder = options.crossover && known && Math.min(headFirst, E.length - headFirst) >= 2;
+  const g = E.map((r) => gamma.get(r) as number);
+  const pi = withOrder ? o.reduce((s, v, i) => s + (v - oBar) * (g[i] as number), 0) / Soo : 0;
+  const residuals = g.map((v, i) => v - pi * ((o[i] as number) - oBar));
+  const shockDf = E.length - (withOrder ? 2 : 1);
+  const shockVar = residuals.reduce((s, v) => s + v * v, 0) / shockDf;
+  const orderAt = (r: number): number => orderCode(order.get(r)) ?? 0;
+  const mE = level.size;
+
+  const adjust = (b: BenchmarkRounds): AdjustedRounds => {
+    const k = b.rounds.length;
+    let nE = 0;
+    let orderSum = 0;
+    const x = b.rounds.map((r, i) => {
+      const d = b.d[i] as number;
+      const gr = gamma.get(r);
+      if (gr !== undefined) {
+        nE++;
+        orderSum += oBar;
+        return d - gr - pi * oBar;
+      }
+      orderSum += orderAt(r);
+      return d - pi * orderAt(r);
+    });
+    const wShock = nE / k;
+    const wOrder = orderSum / k;
+    const sharedVariance =
+      shockVar * ((wShock * wShock) / E.length + (withOrder ? (wOrder * wOrder) / Soo : 0));
+    return { x, sharedVariance, sharedDf: shockDf, dfLoss: nE > 1 ? (nE - 1) / mE : 0 };
+  };
+
+  // The suite-wide shift: the robust centre of the benchmarks' levels, order-corrected. Its
+  // uncertainty is the mean shock's (σ_η², few df) plus the centre's own sampling error over
+  // benchmarks (the median's π/2 factor, a bound for the biweight).
+  const levels = [...level.values()];
+  const shockPart = shockVar * (1 / E.length + (withOrder ? (oBar * oBar) / Soo : 0));
+  const spread = madScale(levels);
+  const centrePart = ((Math.PI / 2) * (spread * spread)) / levels.length;
+  const variance = shockPart + centrePart;
+  const df = welchDf([
+    [shockPart, shockDf],
+    [centrePart, levels.length - 1],
+  ]);
+  return {
+    kind: "two-way",
+    estimatedRounds: E,
+    roundEffects: gamma,
+    orderEffect: withOrder ? pi : undefined,
+    shockSd: Math.sqrt(shockVar),
+    shockDf,
+    shift: {
+      estimate: biweightLocation(levels) - pi * oBar,
+      variance,
+      df,
+      benchmarks: levels.length,
+    },
+    adjust,
+  };
+}
+
+/** Welch–Satterthwaite degrees of freedom of a sum of independent variance estimates. */
+export function welchDf(parts: readonly (readonly [variance: number, df: number])[]): number {
+  let total = 0;
+  let denominator = 0;
+  for (const [v, df] of parts) {
+    total += v;
+    if (v > 0) denominator += Number.isFinite(df) ? (v * v) / df : 0;
+  }
+  if (!(total > 0)) return Math.min(...parts.map(([, df]) => df));
+  if (denominator === 0) return Infinity;
+  return (total * total) / denominator;
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { compare } from "./compare.ts";
+import { resolveSettings } from "./settings.ts";
+import type { SourcedSummary } from "./pairing.ts";
+import { lookWeight, planNextRound, type SequentialDesign } from "./sequential.ts";
+import { scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";
+
+const settings = resolveSettings();
+
+function declare(files: readonly SourcedSummary[], d: SequentialDesign): SourcedSummary[] {
+  return files.map((f) => ({
+    ...f,
+    summary: { ...f.summary, sequential: { min_rounds: d.minRounds, max_rounds: d.maxRounds } },
+  }));
+}
+
+function scaleHead(
+  files: readonly SourcedSummary[],
+  factor: (id: string) => number,
+): SourcedSummary[] {
+  return scaleSamples(files, (_, id) => factor(id));
+}
+
+/** What a `rounds: auto` run measures: from min on, each round only the open benchmarks. */
+function simulate(
+  s: { base: SourcedSummary[]; head: SourcedSummary[] },
+  d: SequentialDesign,
+): { base: SourcedSummary[]; head: SourcedSummary[]; lines: string[] } {
+  const all = { base: declare(s.base, d), head: declare(s.head, d) };
+  const run = { base: [] as SourcedSummary[], head: [] as SourcedSummary[] };
+  const lines: string[] = [];
+  let active: ReadonlySet<string> | undefined;
+  for (let r = 0; r < d.maxRounds; r++) {
+    for (const side of ["base", "head"] as const) {
+      const f = all[side][r]!;
+      const keep = active;
+      run[side].push(
+        keep === undefined
+          ? f
+          : {
+              ...f,
+              summary: {
+                ...f.summary,
+                benchmarks: f.summary.benchmarks.filter((b) => keep.has(b.id)),
+              },
+            },
+      );
+    }
+    if (r + 1 >= d.minRounds) {
+      const next = planNextRound(run.base, run.head, settings, d);
+      lines.push(next.line);
+      active = next.active;
+      if (active.size === 0) break;
+    }
+  }
+  return { ...run, lines };
+}
+
+describe("lookWeight", () => {
+  it("spends the whole error rate over the looks min…max, most of it early", () => {
+    const d = { minRounds: 3, maxRounds: 15 };
+    let total = 0;
+    for (let k = 3; k <= 15; k++) total += lookWeight(d, k);
+    expect(total).toBeCloseTo(1, 10);
+    expect(lookWeight(d, 3)).toBeGreaterThan(lookWeight(d, 4));
+    expect(lookWeight(d, 4)).toBeGreaterThan(lookWeight(d, 15));
+  });
+});
+
+describe("sequential rounds", () => {
+  const d = { minRounds: 3, maxRounds: 10 };
+
+  it("stops a clear regression and the quiet unchanged benchmarks early", () => {
+    const s = syntheticSuite({ benchmarks: 20, rounds: 10, samples: 10, noise: 0.004, seed: 71 });
+    const data = {
+      base: s.base,
+      head: scaleHead(s.head, (id) => (id === "group/bench-2" ? 3 : 1)),
+    };
+    const run = simulate(data, d);
+    expect(run.lines[0]).toMatch(/^after round 3: \d+ of 20 benchmarks still open \(.*1 regressed/);
+    const report = compare(run.base, run.head, { settings });
+    expect(report.settings.design).toMatchObject({
+      kind: "sequential",
+      min_rounds: 3,
+      max_rounds: 10,
+    });
+    const regressed = report.benchmarks.filter((e) => e.verdict === "regressed");
+    expect(regressed.map((e) => e.id)).toEqual(["group/bench-2"]);
+    expect(regressed[0]!.stopped).toEqual({ reason: "regressed", after_round: 3 });
+    const spent = report.benchmarks.reduce((n, e) => n + e.stopped!.after_round, 0);
+    expect(spent).toBeLessThan(0.6 * 20 * 10);
+    // compare on every recorded round gives the same answer: later rounds of a settled
+    // benchmark are ignored.
+    const full = compare(declare(data.base, d), declare(data.head, d), { settings });
+    expect(full.benchmarks.map((e) => [e.id, e.verdict, e.stopped])).toEqual(
+      report.benchmarks.map((e) => [e.id, e.verdict, e.stopped]),
+    );
+  });
+
+  it("stops benchmarks that max rounds could not settle on a noisy machine (futility)", () => {
+    const s = syntheticSuite({ benchmarks: 30, rounds: 10, samples: 10, noise: 0.2, seed: 72 });
+    const run = simulate(s, d);
+    const report = compare(run.base, run.head, { settings });
+    expect(report.counts.regressed).toBe(0);
+    const reasons = report.benchmarks.map((e) => e.stopped!.reason);
+    expect(reasons.filter((r) => r === "futile").length).toBeGreaterThan(15);
+    for (const e of report.benchmarks)
+      if (e.stopped!.reason === "futile") expect(e.verdict).toBe("inconclusive");
+  });
+
+  it("says out of time for benchmarks still open when the rounds end before max", () => {
+    const s = syntheticSuite({ benchmarks: 12, rounds: 4, samples: 10, noise: 0.05, seed: 73 });
+    const report = compare(declare(s.base, d), declare(s.head, d), { settings });
+    const open = report.benchmarks.filter((e) => e.stopped!.reason === "time-budget");
+    for (const e of open) expect(e.stopped!.after_round).toBe(4);
+  });
+
+  it("keeps a regression settled at a look regressed in the final report", () => {
+    const s = syntheticSuite({ benchmarks: 40, rounds: 10, samples: 10, noise: 0.03, seed: 74 });
+    const slowed = new Set(["group/bench-1", "group/bench-5", "group/bench-9", "group/bench-13"]);
+    const data = { base: s.base, head: scaleHead(s.head, (id) => (slowed.has(id) ? 1.5 : 1)) };
+    const run = simulate(data, d);
+    const report = compare(run.base, run.head, { settings });
+    for (const e of report.benchmarks)
+      if (e.stopped!.reason === "regressed") expect(e.verdict).toBe("regressed");
+    for (const e of report.benchmarks)
+      if (e.verdict === "regressed") expect(slowed.has(e.id)).toBe(true);
+  });
+});

@@ -1,0 +1,267 @@
+// Sequential rounds (`rounds: auto`). Rounds 1…min run every benchmark; after each round from
+// min on (a "look") the benchmarks whose answer is known stop and only the others run again, up
+// to max rounds. The same replay serves the runner (which benchmarks run next) and compare (the
+// verdicts), so a run's report can be recomputed from its summaries alone.
+//
+// Error control over the looks: look k spends the share w_k = A(k/max) − A((k−1)/max) of the
+// error rate (Lan–DeMets spending with the Pocock-type A(t) = ln(1 + (e − 1)·t); the first look
+// gets A(min/max)). A benchmark's p-value at look k counts as p/w_k, and its sequential p-value
+// is the smallest over its looks: by the union bound P(p* ≤ u) ≤ Σ w_k·u ≤ u under the null, so
+// p* is a valid p-value whatever the correlation between looks. Benjamini–Hochberg then runs over
+// the p* of all benchmarks (and suite shifts). p* only falls as looks are added, and BH never
+// withdraws a rejection when other p-values fall, so a benchmark settled as regressed at a look
+// stays regressed in the final report. Intervals at look k have level 1 − (1 − confidence)·w_k,
+// so "ruled out" holds for all looks at once.
+import type { Entry } from "../schemas/report.gen.ts";
+import type { CompareSettings } from "./settings.ts";
+import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
+import { pairSummaries } from "./pairing.ts";
+import { tCdf, tQuantile } from "./distributions.ts";
+import { analyseLook, type SuiteLook, type TestedLook } from "./look-analysis.ts";
+import { adjustAll, thresholds, type FinalLook, type FinalSuite, type Stop } from "./decision.ts";
+
+/** Why a benchmark got the rounds it got (the report's `stopped.reason`). */
+export type StopReason = NonNullable<Entry["stopped"]>["reason"];
+
+export interface SequentialDesign {
+  readonly minRounds: number;
+  readonly maxRounds: number;
+}
+
+export interface NextRound {
+  /** Benchmark ids (unique across suites) to measure in the next round; empty: stop. */
+  readonly active: ReadonlySet<string>;
+  /** Ids settled so far, with the reason. */
+  readonly settled: ReadonlyMap<string, StopReason>;
+  /** One progress line, e.g. "after round 4: 12 of 70 still open (3 regressed, 40 ruled out …)". */
+  readonly line: string;
+}
+
+/**
+ * Stop for futility when, taking the current estimate as the truth, the chance that max rounds
+ * would settle the benchmark either way (rule a regression out, or confirm one) is below this:
+ * the classical conditional-power rule. More rounds would almost surely end "inconclusive".
+ */
+export const FUTILITY = 0.1;
+
+/** A(t): the share of the error rate spent by information fraction t. */
+function spent(t: number): number {
+  return Math.log(1 + (Math.E - 1) * Math.min(1, Math.max(0, t)));
+}
+
+/** The share of the error rate look k spends (k = min … max). */
+export function lookWeight(design: SequentialDesign, k: number): number {
+  const { minRounds: min, maxRounds: max } = design;
+  if (k <= min) return spent(k / max);
+  return spent(k / max) - spent((k - 1) / max);
+}
+
+interface ReplayResult {
+  readonly finals: Map<string, FinalLook>;
+  readonly suites: FinalSuite[];
+  readonly active: Set<string>;
+  readonly settled: Map<string, StopReason>;
+  readonly lastRound: number;
+}
+
+function suiteKey(s: SuiteLook): string {
+  return `${s.suite}\u0000${s.unit}`;
+}
+
+function normalCdf(x: number): number {
+  return tCdf(x, Infinity);
+}
+
+/** Could max rounds still settle this benchmark, judged at its current estimate? */
+function futile(
+  t: TestedLook,
+  look: number,
+  design: SequentialDesign,
+  settings: CompareSettings,
+  bh: { rejected: number; tests: number },
+): boolean {
+  const { L, F } = thresholds(settings);
+  const more = design.maxRounds - look;
+  if (more <= 0) return false;
+  const n = t.rounds;
+  const N = n + more;
+  const seN = t.se * Math.sqrt(n / N);
+  // Optimistic on purpose: as if all the error rate not yet spent went to one final look.
+  const remaining = Math.max(1e-12, 1 - spent(look / design.maxRounds));
+  const h = tQuantile(1 - ((1 - settings.confidence) * remaining) / 2, t.df) * seN;
+  const level = Math.min(0.5, (settings.q * remaining * (bh.rejected + 1)) / Math.max(1, bh.tests));
+  const c = tQuantile(1 - level, t.df);
+  const tau = (t.se * Math.sqrt(n * more)) / N;
+  if (!(tau > 0)) return false;
+  const ruleOut = normalCdf((F - h - t.estimate) / tau);
+  const confirm = 1 - normalCdf((Math.max(F, L + c * seN) - t.estimate) / tau);
+  return ruleOut + confirm < FUTILITY;
+}
+
+function settle(
+  t: TestedLook,
+  q: { up: number; down: number },
+  look: number,
+  weight: number,
+  design: SequentialDesign,
+  settings: CompareSettings,
+  bh: { rejected: number; tests: number },
+): StopReason | undefined {
+  const { F } = thresholds(settings);
+  if (q.up <= settings.q && t.estimate >= F) return "regressed";
+  if (q.down <= settings.q && t.estimate <= -F) return "improved";
+  const h = tQuantile(1 - ((1 - settings.confidence) * weight) / 2, t.df) * t.se;
+  if (t.estimate + h < F) return "ruled-out";
+  if (look >= design.maxRounds) return "max-rounds";
+  if (futile(t, look, design, settings, bh)) return "futile";
+  return undefined;
+}
+
+function lastRoundOf(series: readonly BenchmarkSeries[]): number {
+  let last = 0;
+  for (const s of series) for (const r of s.base.keys()) if (s.head.has(r) && r > last) last = r;
+  return last;
+}
+
+/** Replays the looks of a sequential design on the rounds measured so far. */
+function replay(
+  series: readonly BenchmarkSeries[],
+  order: ReadonlyMap<number, RoundOrder>,
+  settings: CompareSettings,
+  design: SequentialDesign,
+): ReplayResult {
+  const lastRound = Math.min(lastRoundOf(series), design.maxRounds);
+  const limitOf = new Map<string, number>();
+  const finals = new Map<string, FinalLook>();
+  const suites = new Map<string, FinalSuite>();
+  const settled = new Map<string, StopReason>();
+  const stopAt = new Map<string, Stop>();
+  const firstLook = Math.min(design.minRounds, lastRound);
+  for (let k = firstLook; k <= lastRound; k++) {
+    const look = analyseLook(series, order, settings, (id) => limitOf.get(id) ?? k);
+    // A run that ended before min rounds had no look yet: its one analysis spends what the
+    // looks up to that round would have.
+    const weight = k < design.minRounds ? spent(k / design.maxRounds) : lookWeight(design, k);
+    for (const [id, b] of look.benchmarks) {
+      if (settled.has(id)) continue;
+      // Open but absent from this round (its filter matched nothing): no new data, no new look.
+      if (b.kind === "tested" && b.lastRound < k && k > firstLook) continue;
+      const prev = finals.get(id);
+      const pUp = b.kind === "tested" ? b.pUp / weight : 1;
+      const pDown = b.kind === "tested" ? b.pDown / weight : 1;
+      finals.set(id, {
+        look: b,
+        pUp: Math.min(prev?.pUp ?? 1, pUp),
+        pDown: Math.min(prev?.pDown ?? 1, pDown),
+        weight,
+        stop: undefined,
+      });
+    }
+    for (const s of look.suites) {
+      const prev = suites.get(suiteKey(s));
+      suites.set(suiteKey(s), {
+        look: s,
+        pUp: Math.min(prev?.pUp ?? 1, (s.shift?.pUp ?? 1) / weight),
+        pDown: Math.min(prev?.pDown ?? 1, (s.shift?.pDown ?? 1) / weight),
+        weight,
+      });
+    }
+    const list = [...finals.values()];
+    const q = adjustAll(list, [...suites.values()]);
+    const tests = list.filter((f) => f.look.kind === "tested");
+    const bh = { rejected: q.up.filter((x) => x <= settings.q).length, tests: q.up.length };
+    tests.forEach((f, i) => {
+      const t = f.look as TestedLook;
+      if (settled.has(t.series.id)) return;
+      const reason =
+        t.lastRound < k && k > firstLook
+          ? "not-measured"
+          : settle(
+              t,
+              { up: q.up[i] as number, down: q.down[i] as number },
+              k,
+              weight,
+              design,
+              settings,
+              bh,
+            );
+      if (reason === undefined) return;
+      settled.set(t.series.id, reason);
+      stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
+      limitOf.set(t.series.id, t.lastRound);
+    });
+    for (const f of list)
+      if (f.look.kind !== "tested" && !settled.has(f.look.series.id)) {
+        settled.set(f.look.series.id, "futile");
+        limitOf.set(f.look.series.id, k);
+      }
+  }
+  const active = new Set<string>();
+  for (const [id, f] of finals) {
+    const stop = stopAt.get(id);
+    if (stop === undefined && f.look.kind === "tested") {
+      active.add(id);
+      // Still open when the data ends: the run stopped early (time budget) or is in progress.
+      finals.set(id, { ...f, stop: { reason: "time-budget", afterRound: f.look.lastRound } });
+    } else finals.set(id, { ...f, stop });
+  }
+  return { finals, suites: [...suites.values()], active, settled, lastRound };
+}
+
+/** The final looks of every benchmark: one look of weight 1 for a fixed design. */
+export function finalLooks(
+  series: readonly BenchmarkSeries[],
+  order: ReadonlyMap<number, RoundOrder>,
+  settings: CompareSettings,
+  design: SequentialDesign | undefined,
+): { finals: Map<string, FinalLook>; suites: FinalSuite[] } {
+  if (design !== undefined) return replay(series, order, settings, design);
+  const look = analyseLook(series, order, settings);
+  const finals = new Map<string, FinalLook>();
+  for (const [id, b] of look.benchmarks)
+    finals.set(id, {
+      look: b,
+      pUp: b.kind === "tested" ? b.pUp : 1,
+      pDown: b.kind === "tested" ? b.pDown : 1,
+      weight: 1,
+      stop: undefined,
+    });
+  const suites: FinalSuite[] = look.suites.map((s) => ({
+    look: s,
+    pUp: s.shift?.pUp ?? 1,
+    pDown: s.shift?.pDown ?? 1,
+    weight: 1,
+  }));
+  return { finals, suites };
+}
+
+const LABEL: Record<StopReason, string> = {
+  regressed: "regressed",
+  improved: "improved",
+  "ruled-out": "ruled out",
+  futile: "futile",
+  "max-rounds": "at max rounds",
+  "time-budget": "out of time",
+  "not-measured": "not measured",
+  fixed: "fixed",
+};
+
+/** After a round from min on: which benchmarks the next round measures. */
+export function planNextRound(
+  base: readonly SourcedSummary[],
+  head: readonly SourcedSummary[],
+  settings: CompareSettings,
+  design: SequentialDesign,
+): NextRound {
+  const paired = pairSummaries(base, head, { unpaired: false });
+  const r = replay(paired.series, paired.order, settings, design);
+  const total = r.finals.size;
+  const active = r.lastRound >= design.maxRounds ? new Set<string>() : r.active;
+  const counts = new Map<StopReason, number>();
+  for (const reason of r.settled.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const parts = [...counts].map(([reason, n]) => `${n} ${LABEL[reason]}`);
+  const line =
+    `after round ${r.lastRound}: ${active.size} of ${total} benchmark${total === 1 ? "" : "s"} still open` +
+    (parts.length > 0 ? ` (${parts.join(", ")})` : "");
+  return { active, settled: r.settled, line };
+}

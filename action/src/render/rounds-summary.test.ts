@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
+import { renderComment } from "./comment.ts";
+import { renderText } from "./text.ts";
+import { roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
+import type { SuiteResult } from "../schemas/report.gen.ts";
+
+const suite: SuiteResult = {
+  suite: "micro <b>",
+  unit: "ns",
+  benchmarks: 40,
+  model: "two-way",
+  estimated_rounds: 5,
+  order_effect: 0.02,
+  round_sd: 0.011,
+  round_df: 3,
+  shift: { change: 0.052, ci: [0.031, 0.074], p: 0.001, q: 0.004, verdict: "regressed" },
+};
+
+function sequentialReport() {
+  const base = makeReport();
+  return makeReport({
+    settings: {
+      ...base.settings,
+      rounds: 7,
+      design: { kind: "sequential", min_rounds: 3, max_rounds: 15 },
+    },
+    suites: [suite],
+    benchmarks: [
+      makeEntry({
+        id: "micro/a",
+        change: 0.9,
+        verdict: "regressed",
+        rounds: 3,
+        stopped: { reason: "regressed", after_round: 3 },
+      }),
+      makeEntry({
+        id: "micro/b",
+        change: 0.2,
+        ci: [-0.1, 0.5],
+        verdict: "inconclusive",
+        rounds: 3,
+        stopped: { reason: "futile", after_round: 3 },
+      }),
+      makeEntry({
+        id: "micro/c",
+        change: 0.001,
+        verdict: "unchanged",
+        rounds: 7,
+        stopped: { reason: "ruled-out", after_round: 7 },
+      }),
+    ],
+  });
+}
+
+describe("rounds in the comment and the terminal", () => {
+  it("says how many rounds each benchmark got and why it stopped", () => {
+    const r = sequentialReport();
+    expect(r.benchmarks.map(roundsCell)).toEqual([
+      "3 · regression confirmed",
+      "3 · more rounds could not settle it",
+      "7 · regression ruled out",
+    ]);
+    expect(sequentialLine(r)).toBe(
+      "sequential rounds 3–15: 3 benchmarks got 3–7 rounds (13 benchmark-runs): 1 regression confirmed, 1 more rounds could not settle it, 1 regression ruled out",
+    );
+    const comment = renderComment(r);
+    expect(comment).toContain("sequential rounds (3–15; 7 run)");
+    expect(comment).toContain("| 🔴 regressed | 3 · regression confirmed |");
+    expect(comment).toContain("<code>micro &lt;b&gt;</code>: suite-wide +5.2 %");
+    expect(comment).not.toContain("micro <b>");
+    const text = renderText(r, { color: false });
+    expect(text).toContain("3 · more rounds could not settle it");
+    expect(text).toContain("micro <b>: suite-wide +5.2 % (CI +3.1 % to +7.4 %, regressed)");
+  });
+
+  it("keeps a fixed design's rounds cell to the number", () => {
+    expect(roundsCell(makeEntry({ id: "x/y", rounds: 5 }))).toBe("5");
+    expect(sequentialLine(makeReport())).toBe("");
+  });
+
+  it("names a suite analysed per benchmark", () => {
+    const line = suiteShiftLine(
+      { ...suite, model: "per-benchmark", shift: null, round_sd: null, order_effect: null },
+      10,
+    );
+    expect(line).toBe("analysed per benchmark (fewer than 10 per round)");
+  });
+});

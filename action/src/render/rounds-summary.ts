@@ -1,0 +1,82 @@
+// What the comment and the terminal say about rounds: how many each benchmark got and why it
+// stopped (sequential rounds), and the suite-wide change the round model estimated. Plain text
+// out; the callers escape it for their medium.
+
+import type { BenchReport, Entry, SuiteResult } from "../schemas/report.gen.ts";
+import { formatChange, formatCount, formatPercent } from "./format.ts";
+
+type StopReason = NonNullable<Entry["stopped"]>["reason"];
+
+/** Why a benchmark stopped, in words a reader of the PR understands. */
+export const STOP_WORDS: Readonly<Record<StopReason, string>> = {
+  regressed: "regression confirmed",
+  improved: "improvement confirmed",
+  "ruled-out": "regression ruled out",
+  futile: "more rounds could not settle it",
+  "max-rounds": "max rounds reached",
+  "time-budget": "time budget spent",
+  "not-measured": "not measured in a later round",
+  fixed: "fixed rounds",
+};
+
+/** The table's rounds cell: "5", or "3 · regression confirmed" for sequential rounds. */
+export function roundsCell(entry: Entry): string {
+  const rounds = formatCount(entry.rounds);
+  const stop = entry.stopped;
+  return stop === undefined || stop.reason === "fixed"
+    ? rounds
+    : `${rounds} · ${STOP_WORDS[stop.reason]}`;
+}
+
+/**
+ * "sequential rounds 3–15: 70 benchmarks got 3–9 rounds (412 benchmark-runs): 12 regression
+ * confirmed, 40 regression ruled out, …". Empty for a fixed design.
+ */
+export function sequentialLine(report: BenchReport): string {
+  const design = report.settings.design;
+  if (design?.kind !== "sequential") return "";
+  const stopped = report.benchmarks.filter((e) => e.stopped !== undefined);
+  if (stopped.length === 0) return "";
+  const rounds = stopped.map((e) => (e.stopped as NonNullable<Entry["stopped"]>).after_round);
+  const spent = rounds.reduce((s, r) => s + r, 0);
+  const byReason = new Map<StopReason, number>();
+  for (const e of stopped) {
+    const reason = (e.stopped as NonNullable<Entry["stopped"]>).reason;
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  const range =
+    Math.min(...rounds) === Math.max(...rounds)
+      ? `${formatCount(rounds[0] as number)}`
+      : `${formatCount(Math.min(...rounds))}–${formatCount(Math.max(...rounds))}`;
+  const reasons = [...byReason].map(([r, n]) => `${formatCount(n)} ${STOP_WORDS[r]}`).join(", ");
+  return (
+    `sequential rounds ${formatCount(design.min_rounds ?? 0)}–${formatCount(design.max_rounds ?? 0)}: ` +
+    `${formatCount(stopped.length)} benchmarks got ${range} rounds ` +
+    `(${formatCount(spent)} benchmark-runs): ${reasons}`
+  );
+}
+
+/**
+ * One suite's round model and shift, e.g. "suite-wide +0.4 % (CI −1.2 % to +2.0 %), round-to-round
+ * SD 1.1 %". `minBenchmarks` is the settings' fewest benchmarks per round for a round model.
+ */
+export function suiteShiftLine(suite: SuiteResult, minBenchmarks: number | undefined): string {
+  const parts: string[] = [];
+  if (suite.shift !== null) {
+    const s = suite.shift;
+    const verdict = s.verdict === "regressed" || s.verdict === "improved" ? `, ${s.verdict}` : "";
+    parts.push(
+      `suite-wide ${formatChange(s.change)} (CI ${formatChange(s.ci[0])} to ${formatChange(s.ci[1])}${verdict})`,
+    );
+  }
+  if (suite.round_sd !== null) parts.push(`round-to-round SD ${formatPercent(suite.round_sd)}`);
+  if (suite.order_effect !== null)
+    parts.push(`run-order effect ${formatChange(Math.expm1(suite.order_effect))} (fitted)`);
+  if (suite.model === "per-benchmark")
+    parts.push(
+      minBenchmarks === undefined
+        ? "analysed per benchmark"
+        : `analysed per benchmark (fewer than ${formatCount(minBenchmarks)} per round)`,
+    );
+  return parts.join(", ");
+}
