@@ -2,59 +2,37 @@
 // nothing changed, and the share of injected slowdowns found, for benchgate (all rounds
 // together) and for what peers decide on one run per side (Criterion's verdict, critcmp -t 5,
 // github-action-benchmark at 110 % and 200 %), on the same data.
+// A/A stress cases (every run order of k = 4, 5, 8 rounds, shared round shocks) come from
+// bench/aa-stress.ts; sequential rounds are in bench/sequential-replay.ts.
 // Usage: node bench/detection-quality.ts [--suite aa-bs58-0.5.1] [--subsets 20] [--resamples 2000]
+//   [--stress-designs 5]
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { ingestCriterionTree } from "../action/src/ingest/criterion-tree.ts";
-import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
-import { median as med } from "../action/src/core/statistics.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
-import type { BenchSummary, Benchmark, Estimate } from "../action/src/schemas/summary.gen.ts";
+import type { Benchmark, Estimate } from "../action/src/schemas/summary.gen.ts";
 import { rng } from "../action/test/support/synthetic.ts";
+import { loadAaSuite, scaleBenchmark as scale } from "./aa-data.ts";
+import { stress } from "./aa-stress.ts";
 import { criterionVerdict, critcmpRow, gabAlert } from "./peers.ts";
 import { ROOT, option, writeResult } from "./support.ts";
 
 const FACTORS = [1.05, 1.1, 1.25, 1.5, 2, 3] as const;
+/** The fixed-design analyses use the first rounds of every suite, so suites compare alike. */
+const FIXED_ROUNDS = 5;
 const subsets = Number(option("subsets", "20"));
 const resamples = Number(option("resamples", "2000"));
+const stressDesigns = Number(option("stress-designs", "5"));
 const only = option("suite", "");
 const dataDir = path.join(ROOT, "bench/data");
 const suites = readdirSync(dataDir).filter(
   (d) => d.startsWith("aa-") && (only === "" || d === only),
 );
 
-interface RoundInfo {
-  round: number;
-  first: string;
-  base: { started_at: string; finished_at: string };
-  head: { started_at: string; finished_at: string };
-}
-
 function point(e: Estimate | undefined): number {
   return estimatePoint(e) ?? Number.NaN;
-}
-
-function scale(b: Benchmark, f: number): Benchmark {
-  const s = (e: Estimate | undefined): Estimate | undefined =>
-    e === undefined
-      ? undefined
-      : typeof e === "number"
-        ? e * f
-        : {
-            ...e,
-            point: e.point * f,
-            ...(e.lower === undefined ? {} : { lower: e.lower * f }),
-            ...(e.upper === undefined ? {} : { upper: e.upper * f }),
-          };
-  const estimates: Benchmark["estimates"] = {};
-  for (const [k, v] of Object.entries(b.estimates)) {
-    const scaled = k === "std_dev" ? v : s(v);
-    if (scaled !== undefined) estimates[k as keyof Benchmark["estimates"]] = scaled;
-  }
-  return { ...b, samples: (b.samples ?? []).map((x) => x * f), estimates };
 }
 
 function withHead(files: SourcedSummary[], f: (b: Benchmark) => Benchmark): SourcedSummary[] {
@@ -67,25 +45,15 @@ function withHead(files: SourcedSummary[], f: (b: Benchmark) => Benchmark): Sour
 const results: Record<string, unknown> = {};
 for (const suite of suites) {
   const dir = path.join(dataDir, suite);
-  const rounds = JSON.parse(readFileSync(path.join(dir, "rounds.json"), "utf8")) as RoundInfo[];
-  if (!existsSync(path.join(dir, "criterion"))) continue;
-  const k = rounds.length;
-  const sides = { base: [] as SourcedSummary[], head: [] as SourcedSummary[] };
-  for (const r of rounds) {
-    for (const side of ["base", "head"] as const) {
-      const summary: BenchSummary = await ingestCriterionTree(
-        path.join(dir, "criterion"),
-        { baseline: `${side}-${r.round}`, side, round: r.round, suite: suite },
-        nodeFileReader,
-      );
-      summary.started_at = r[side].started_at;
-      summary.finished_at = r[side].finished_at;
-      sides[side].push({ source: `${suite}/${side}-${r.round}`, summary });
-    }
-  }
-  const ids = sides.base[0]!.summary.benchmarks.map((b) => b.id);
+  const loaded = await loadAaSuite(dir);
+  if (loaded === undefined) continue;
+  const k = Math.min(FIXED_ROUNDS, loaded.rounds);
+  const sides = { base: loaded.base.slice(0, k), head: loaded.head.slice(0, k) };
+  const ids = loaded.ids;
   const m = ids.length;
-  process.stderr.write(`${suite}: ${m} benchmarks × ${k} rounds\n`);
+  process.stderr.write(
+    `${suite}: ${m} benchmarks × ${loaded.rounds} rounds (fixed designs: first ${k})\n`,
+  );
   const settings = resolveSettings();
 
   // ── benchgate on A/A: all k rounds, and the first 3.
@@ -259,13 +227,23 @@ for (const suite of suites) {
     }
   }
 
+  // ── A/A stress: every run-order pattern of k = 4, 5, 8 rounds, a shared round shock (one round
+  // of head × 1.10 or × 0.90 for every benchmark) in each round position, and both together.
+  const stressCases: Record<string, unknown> = {};
+  for (const sk of [4, 5, 8]) {
+    if (sk > loaded.rounds) continue;
+    stressCases[`k${sk}`] = stress(loaded, sk, ["none", "shock+", "shock-"], stressDesigns);
+  }
+
   const share = (x: { detected: number; injected: number }) => x.detected / x.injected;
   results[suite] = {
     benchmarks: m,
     rounds: k,
+    recorded_rounds: loaded.rounds,
     noise_median_sd: aaAll.noise.median_sd,
     period_effect: aaAll.noise.period_effect,
     benchgate: {
+      aa_stress: stressCases,
       aa_false_regressions: aaFalse,
       aa_replicates: aaMany,
       aa_inconclusive: { [`k${k}`]: aaAll.counts.inconclusive, k3: aa3.counts.inconclusive },
@@ -295,6 +273,5 @@ for (const suite of suites) {
       gab_200: { aa_alerts: peers.gab200.aaFlags, detected: peers.gab200.detect },
     },
   };
-  void med;
 }
 writeResult("detection-quality", results);
