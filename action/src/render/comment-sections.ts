@@ -4,7 +4,7 @@
 import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
-import { sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
+import { roundModelPhrase, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
 import {
   formatChange,
   formatCount,
@@ -53,9 +53,7 @@ function modeLine(report: BenchReport): string {
   const s = report.settings;
   const parts: string[] = [];
   if (report.mode === "rounds") {
-    const order = s.crossover
-      ? "round shocks and the run-order effect fitted across each suite"
-      : "paired by round, round shocks fitted across each suite";
+    const order = roundModelPhrase(report);
     const rounds =
       s.design?.kind === "sequential"
         ? `sequential rounds (${formatCount(s.design.min_rounds ?? 0)}–${formatCount(s.design.max_rounds ?? 0)}; ${formatCount(s.rounds)} run)`

@@ -65,7 +65,15 @@ describe("rounds in the comment and the terminal", () => {
       "sequential rounds 3–15: 3 benchmarks got 3–7 rounds (13 benchmark-runs): 1 regression confirmed, 1 more rounds could not settle it, 1 regression ruled out",
     );
     const comment = renderComment(r);
-    expect(comment).toContain("sequential rounds (3–15; 7 run)");
+    expect(comment).toContain(
+      "sequential rounds (3–15; 7 run), round shocks and the run-order effect fitted across each suite",
+    );
+    // A report whose suites were all analysed per benchmark does not claim a round model.
+    const perBenchmark = renderComment({
+      ...r,
+      suites: [{ ...suite, model: "per-benchmark", shift: null }],
+    });
+    expect(perBenchmark).toContain("sequential rounds (3–15; 7 run), paired by round ·");
     expect(comment).toContain("| 🔴 regressed | 3 · regression confirmed |");
     expect(comment).toContain("<code>micro &lt;b&gt;</code>: suite-wide +5.2 %");
     expect(comment).not.toContain("micro <b>");

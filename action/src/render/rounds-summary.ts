@@ -80,3 +80,12 @@ export function suiteShiftLine(suite: SuiteResult, minBenchmarks: number | undef
     );
   return parts.join(", ");
 }
+
+/** How rounds were modelled, for the mode line: only what the suites really did. */
+export function roundModelPhrase(report: BenchReport): string {
+  const twoWay = (report.suites ?? []).some((s) => s.model === "two-way");
+  if (!twoWay) return "paired by round";
+  return report.settings.crossover
+    ? "round shocks and the run-order effect fitted across each suite"
+    : "paired by round, round shocks fitted across each suite";
+}

@@ -4,7 +4,7 @@
 // carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
-import { roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
+import { roundModelPhrase, roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import {
   formatChange,
@@ -82,9 +82,7 @@ function modeLine(report: BenchReport): string {
   const s = report.settings;
   const ci = `${formatPercent(s.confidence).replace(".0 %", " %")} CI`;
   if (report.mode === "single-run") return `single run per side · ${ci}`;
-  const order = s.crossover
-    ? "round shocks and run-order effect fitted per suite"
-    : "paired by round, round shocks fitted per suite";
+  const order = roundModelPhrase(report);
   const rounds =
     s.unpaired === true
       ? "unpaired runs (independent samples)"
