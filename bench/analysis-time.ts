@@ -92,7 +92,43 @@ try {
     };
     cliMedian = (results[0]?.median ?? Number.NaN) * 1000;
   }
+  // Sequential rounds (rounds: auto, 3..15): compare replays every look, and the runner asks
+  // for the next round after each one, so a run costs one replay per look. Measured on 15
+  // rounds of every benchmark (the worst case: nothing settles early; small per-round noise
+  // would settle most at once), 20 % of them noisy enough to stay open.
+  const long = syntheticSuite({
+    benchmarks,
+    rounds: 15,
+    samples: 20,
+    noise: 0.05,
+    noiseSpread: 1.5,
+    seed: 2,
+    scale: (i) => (i % 50 === 0 ? 1.5 : 1),
+  });
+  const declared = (fs: typeof long.base) =>
+    fs.map((f) => ({
+      ...f,
+      summary: { ...f.summary, sequential: { min_rounds: 3, max_rounds: 15 } },
+    }));
+  const seqMs: number[] = [];
+  const fixed15Ms: number[] = [];
+  let looks = 0;
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    const t0 = performance.now();
+    const r = compare(declared(long.base), declared(long.head), { settings });
+    const t1 = performance.now();
+    compare(long.base, long.head, { settings });
+    const t2 = performance.now();
+    seqMs.push(t1 - t0);
+    fixed15Ms.push(t2 - t1);
+    looks = Math.max(...r.benchmarks.map((e) => e.stopped?.after_round ?? 0)) - 2;
+  }
   const result = {
+    sequential_15_rounds: {
+      looks,
+      compare_ms_median: median(seqMs),
+      fixed_15_rounds_compare_ms_median: median(fixed15Ms),
+    },
     benchmarks,
     rounds: 5,
     samples: 100,
