@@ -86,9 +86,14 @@ function futile(
   const n = t.rounds;
   const N = n + more;
   const seN = t.se * Math.sqrt(n / N);
-  // Optimistic on purpose: as if all the error rate not yet spent went to one final look.
+  // Asymmetric on purpose. Confirming is judged generously, as if all the error rate not yet
+  // spent went to one final look: a benchmark that might still turn out regressed keeps
+  // running. Ruling out is judged at the level the last look really has: it is what max rounds
+  // would show, and a benchmark that could only be ruled out there is not worth every round
+  // until then (its verdict stays "inconclusive", which does not fail the gate).
   const remaining = Math.max(1e-12, 1 - spent(look / design.maxRounds));
-  const h = tQuantile(1 - ((1 - settings.confidence) * remaining) / 2, t.df) * seN;
+  const last = lookWeight(design, design.maxRounds);
+  const h = tQuantile(1 - ((1 - settings.confidence) * last) / 2, t.df) * seN;
   const level = Math.min(0.5, (settings.q * remaining * (bh.rejected + 1)) / Math.max(1, bh.tests));
   const c = tQuantile(1 - level, t.df);
   const tau = (t.se * Math.sqrt(n * more)) / N;
