@@ -9,7 +9,10 @@ const node = process.execPath;
 const steps: [string, string[]][] = [
   ["bundle", ["scripts/build.ts"]],
   ["analysis time (1,000 × 5 × 2 × 100)", ["bench/analysis-time.ts"]],
-  ["detection quality on recorded A/A suites, with the stress cases", ["bench/detection-quality.ts"]],
+  [
+    "detection quality on recorded A/A suites, with the stress cases",
+    ["bench/detection-quality.ts"],
+  ],
   ["sequential rounds replayed on the 15-round A/A suites", ["bench/sequential-replay.ts"]],
   ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
   ["history page, 200 benchmarks × 1,000 commits, headless Chromium", ["bench/history-page.ts"]],
