@@ -5,7 +5,7 @@ import type { CompareSettings } from "./settings.ts";
 import { decide, type Decision, type SuiteAnalysis, type SuiteDecision } from "./decision.ts";
 import { checkEnvironments } from "./environment.ts";
 import { pairSummaries, type Observation, type SourcedSummary } from "./pairing.ts";
-import { finalLooks, type SequentialDesign } from "./sequential.ts";
+import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
 import { analyseUnpaired } from "./unpaired.ts";
 import { median } from "./statistics.ts";
 
@@ -118,20 +118,8 @@ function analyse(
   settings: CompareSettings,
 ): SuiteAnalysis {
   if (settings.unpaired) {
-    const look = analyseUnpaired(paired.series, settings);
-    const finals = new Map(
-      [...look.benchmarks].map(([id, b]) => [
-        id,
-        {
-          look: b,
-          pUp: b.kind === "tested" ? b.pUp : 1,
-          pDown: b.kind === "tested" ? b.pDown : 1,
-          weight: 1,
-          stop: undefined,
-        },
-      ]),
-    );
-    return decide(paired.series, finals, [], settings);
+    const { finals, suites } = oneLook(analyseUnpaired(paired.series, settings));
+    return decide(paired.series, finals, suites, settings);
   }
   const design: SequentialDesign | undefined = paired.sequential;
   const { finals, suites } = finalLooks(paired.series, paired.order, settings, design);

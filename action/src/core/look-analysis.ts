@@ -70,6 +70,11 @@ export function isTiming(unit: string): boolean {
   return unit === "ns" || unit.endsWith("/s");
 }
 
+/** The group a benchmark is analysed in: its suite, and timings apart from each other unit. */
+export function groupKey(series: BenchmarkSeries): string {
+  return `${series.suite}\u0000${isTiming(series.unit) ? "time" : series.unit}`;
+}
+
 interface Paired extends BenchmarkRounds {
   readonly series: BenchmarkSeries;
   readonly notes: string[];
@@ -238,7 +243,7 @@ export function analyseLook(
   const groups = new Map<string, Paired[]>();
   for (const s of series) {
     if (s.base.size === 0 || s.head.size === 0) continue;
-    const key = `${s.suite}\u0000${isTiming(s.unit) ? "time" : s.unit}`;
+    const key = groupKey(s);
     const list = groups.get(key) ?? [];
     list.push(pairRounds(s, limit(s.id)));
     groups.set(key, list);

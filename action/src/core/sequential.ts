@@ -17,7 +17,7 @@ import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
-import { analyseLook, type SuiteLook, type TestedLook } from "./look-analysis.ts";
+import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
 import { adjustAll, thresholds, type FinalLook, type FinalSuite, type Stop } from "./decision.ts";
 
 /** Why a benchmark got the rounds it got (the report's `stopped.reason`). */
@@ -72,16 +72,23 @@ function normalCdf(x: number): number {
   return tCdf(x, Infinity);
 }
 
+/** What every benchmark's decision at one look shares: computed once per look. */
+interface LookContext {
+  readonly k: number;
+  readonly weight: number;
+  readonly design: SequentialDesign;
+  readonly settings: CompareSettings;
+  readonly L: number;
+  readonly F: number;
+  /** Benjamini–Hochberg at this look: rejections so far and hypotheses. */
+  readonly rejected: number;
+  readonly tests: number;
+}
+
 /** Could max rounds still settle this benchmark, judged at its current estimate? */
-function futile(
-  t: TestedLook,
-  look: number,
-  design: SequentialDesign,
-  settings: CompareSettings,
-  bh: { rejected: number; tests: number },
-): boolean {
-  const { L, F } = thresholds(settings);
-  const more = design.maxRounds - look;
+function futile(t: TestedLook, x: LookContext): boolean {
+  const { design, settings, L, F } = x;
+  const more = design.maxRounds - x.k;
   if (more <= 0) return false;
   const n = t.rounds;
   const N = n + more;
@@ -91,10 +98,10 @@ function futile(
   // running. Ruling out is judged at the level the last look really has: it is what max rounds
   // would show, and a benchmark that could only be ruled out there is not worth every round
   // until then (its verdict stays "inconclusive", which does not fail the gate).
-  const remaining = Math.max(1e-12, 1 - spent(look / design.maxRounds));
+  const remaining = Math.max(1e-12, 1 - spent(x.k / design.maxRounds));
   const last = lookWeight(design, design.maxRounds);
   const h = tQuantile(1 - ((1 - settings.confidence) * last) / 2, t.df) * seN;
-  const level = Math.min(0.5, (settings.q * remaining * (bh.rejected + 1)) / Math.max(1, bh.tests));
+  const level = Math.min(0.5, (settings.q * remaining * (x.rejected + 1)) / Math.max(1, x.tests));
   const c = tQuantile(1 - level, t.df);
   const tau = (t.se * Math.sqrt(n * more)) / N;
   if (!(tau > 0)) return false;
@@ -106,19 +113,15 @@ function futile(
 function settle(
   t: TestedLook,
   q: { up: number; down: number },
-  look: number,
-  weight: number,
-  design: SequentialDesign,
-  settings: CompareSettings,
-  bh: { rejected: number; tests: number },
+  x: LookContext,
 ): StopReason | undefined {
-  const { F } = thresholds(settings);
+  const { settings, F } = x;
   if (q.up <= settings.q && t.estimate >= F) return "regressed";
   if (q.down <= settings.q && t.estimate <= -F) return "improved";
-  const h = tQuantile(1 - ((1 - settings.confidence) * weight) / 2, t.df) * t.se;
+  const h = tQuantile(1 - ((1 - settings.confidence) * x.weight) / 2, t.df) * t.se;
   if (t.estimate + h < F) return "ruled-out";
-  if (look >= design.maxRounds) return "max-rounds";
-  if (futile(t, look, design, settings, bh)) return "futile";
+  if (x.k >= x.design.maxRounds) return "max-rounds";
+  if (futile(t, x)) return "futile";
   return undefined;
 }
 
@@ -142,11 +145,12 @@ function replay(
   const settled = new Map<string, StopReason>();
   const stopAt = new Map<string, Stop>();
   const firstLook = Math.min(design.minRounds, lastRound);
+  const { L, F } = thresholds(settings);
   for (let k = firstLook; k <= lastRound; k++) {
     const look = analyseLook(series, order, settings, (id) => limitOf.get(id) ?? k);
     // A run that ended before min rounds had no look yet: its one analysis spends what the
-    // looks up to that round would have.
-    const weight = k < design.minRounds ? spent(k / design.maxRounds) : lookWeight(design, k);
+    // looks up to that round would have (lookWeight of k ≤ min is A(k/max)).
+    const weight = lookWeight(design, k);
     for (const [id, b] of look.benchmarks) {
       if (settled.has(id)) continue;
       // Open but absent from this round (its filter matched nothing): no new data, no new look.
@@ -174,22 +178,23 @@ function replay(
     const list = [...finals.values()];
     const q = adjustAll(list, [...suites.values()]);
     const tests = list.filter((f) => f.look.kind === "tested");
-    const bh = { rejected: q.up.filter((x) => x <= settings.q).length, tests: q.up.length };
+    const context: LookContext = {
+      k,
+      weight,
+      design,
+      settings,
+      L,
+      F,
+      rejected: q.up.filter((x) => x <= settings.q).length,
+      tests: q.up.length,
+    };
     tests.forEach((f, i) => {
       const t = f.look as TestedLook;
       if (settled.has(t.series.id)) return;
       const reason =
         t.lastRound < k && k > firstLook
           ? "not-measured"
-          : settle(
-              t,
-              { up: q.up[i] as number, down: q.down[i] as number },
-              k,
-              weight,
-              design,
-              settings,
-              bh,
-            );
+          : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
       if (reason === undefined) return;
       settled.set(t.series.id, reason);
       stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
@@ -213,15 +218,8 @@ function replay(
   return { finals, suites: [...suites.values()], active, settled, lastRound };
 }
 
-/** The final looks of every benchmark: one look of weight 1 for a fixed design. */
-export function finalLooks(
-  series: readonly BenchmarkSeries[],
-  order: ReadonlyMap<number, RoundOrder>,
-  settings: CompareSettings,
-  design: SequentialDesign | undefined,
-): { finals: Map<string, FinalLook>; suites: FinalSuite[] } {
-  if (design !== undefined) return replay(series, order, settings, design);
-  const look = analyseLook(series, order, settings);
+/** A single look of weight 1 (fixed rounds, unpaired runs) as every benchmark's final look. */
+export function oneLook(look: Look): { finals: Map<string, FinalLook>; suites: FinalSuite[] } {
   const finals = new Map<string, FinalLook>();
   for (const [id, b] of look.benchmarks)
     finals.set(id, {
@@ -238,6 +236,17 @@ export function finalLooks(
     weight: 1,
   }));
   return { finals, suites };
+}
+
+/** The final looks of every benchmark: one look of weight 1 for a fixed design. */
+export function finalLooks(
+  series: readonly BenchmarkSeries[],
+  order: ReadonlyMap<number, RoundOrder>,
+  settings: CompareSettings,
+  design: SequentialDesign | undefined,
+): { finals: Map<string, FinalLook>; suites: FinalSuite[] } {
+  if (design !== undefined) return replay(series, order, settings, design);
+  return oneLook(analyseLook(series, order, settings));
 }
 
 const LABEL: Record<StopReason, string> = {

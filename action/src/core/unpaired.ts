@@ -8,7 +8,7 @@ import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries } from "./pairing.ts";
 import { fitVariancePrior } from "./moderation.ts";
 import {
-  isTiming,
+  groupKey,
   upperTail,
   usedVariance,
   type BenchmarkLook,
@@ -62,7 +62,7 @@ export function analyseUnpaired(
       head: logs(s.head, notes, "head"),
       notes,
     };
-    const key = `${s.suite}\u0000${isTiming(s.unit) ? "time" : s.unit}`;
+    const key = groupKey(s);
     groups.set(key, [...(groups.get(key) ?? []), sample]);
   }
   const benchmarks = new Map<string, BenchmarkLook>();
