@@ -2,11 +2,12 @@
 // from them: in an A/A round either side may be called "head", so swapping the labels of any
 // set of rounds is another valid A/A comparison with another run order (the timestamps move
 // with the files, so the order stays true); a shared round shock multiplies one round of head.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ingestCriterionTree } from "../action/src/ingest/criterion-tree.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import type { SourcedSummary } from "../action/src/core/pairing.ts";
+import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import type { Benchmark, BenchSummary, Estimate } from "../action/src/schemas/summary.gen.ts";
 
 export interface RoundInfo {
@@ -120,4 +121,31 @@ export function subsets(n: number, k: number): number[][] {
   };
   pick(0, []);
   return out;
+}
+
+/** Every recorded suite under `dataDir` (`aa-*` with rounds), or only the one named `only`. */
+export async function* aaSuites(dataDir: string, only: string): AsyncGenerator<AaSuite> {
+  for (const name of readdirSync(dataDir).filter((d) => d.startsWith("aa-"))) {
+    if (only !== "" && name !== only) continue;
+    const suite = await loadAaSuite(path.join(dataDir, name));
+    if (suite !== undefined) yield suite;
+  }
+}
+
+/** Whether a report fails the gate on the statistics: a regressed benchmark or suite shift. */
+export function gateFailure(report: BenchReport): { gate: boolean; shift: boolean } {
+  const shift = (report.suites ?? []).some((s) => s.shift?.verdict === "regressed");
+  return { gate: report.counts.regressed > 0 || shift, shift };
+}
+
+/** The same summaries as written by a `rounds: auto` run with this design. */
+export function declareSequential(
+  files: readonly SourcedSummary[],
+  min: number,
+  max: number,
+): SourcedSummary[] {
+  return files.map((f) => ({
+    ...f,
+    summary: { ...f.summary, sequential: { min_rounds: min, max_rounds: max } },
+  }));
 }

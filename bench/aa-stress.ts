@@ -3,12 +3,10 @@
 // in every round position, and both together. The share of comparisons that fail the gate must
 // stay at or below the false-discovery level q in every case.
 // Usage: node bench/aa-stress.ts [--suite NAME] [--k 4,5,8] [--designs 5]
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
-import type { BenchReport } from "../action/src/schemas/report.gen.ts";
-import { loadAaSuite, shockRound, subsets, swapped, type AaSuite } from "./aa-data.ts";
+import { aaSuites, gateFailure, shockRound, subsets, swapped, type AaSuite } from "./aa-data.ts";
 import { ROOT, option, writeResult } from "./support.ts";
 
 export interface StressCase {
@@ -17,15 +15,6 @@ export interface StressCase {
   readonly falseRegressions: number;
   readonly suiteShiftFailures: number;
   readonly share: number;
-}
-
-function failed(report: BenchReport): { gate: boolean; flagged: number; shift: boolean } {
-  const shift = (report.suites ?? []).some((s) => s.shift?.verdict === "regressed");
-  return {
-    gate: report.counts.regressed > 0 || shift,
-    flagged: report.counts.regressed,
-    shift,
-  };
 }
 
 /**
@@ -63,11 +52,12 @@ export function stress(
             ? [aa.head]
             : rounds.map((_, i) => shockRound(aa.head, i, variant === "shock+" ? 1.1 : 0.9));
         for (const head of heads) {
-          const f = failed(compare(aa.base, head, { settings }));
+          const report = compare(aa.base, head, { settings });
+          const f = gateFailure(report);
           designComparisons++;
           if (f.gate) designFailures++;
           if (f.shift) suiteShiftFailures++;
-          falseRegressions += f.flagged;
+          falseRegressions += report.counts.regressed;
         }
       }
       comparisons += designComparisons;
@@ -90,12 +80,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = option("suite", "");
   const ks = option("k", "4,5,8").split(",").map(Number);
   const maxDesigns = Number(option("designs", "5"));
-  const dataDir = path.join(ROOT, "bench/data");
   const results: Record<string, unknown> = {};
-  for (const name of readdirSync(dataDir).filter((d) => d.startsWith("aa-"))) {
-    if (only !== "" && name !== only) continue;
-    const suite = await loadAaSuite(path.join(dataDir, name));
-    if (suite === undefined) continue;
+  for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
+    const name = suite.name;
     const perK: Record<string, unknown> = {};
     for (const k of ks) {
       if (k > suite.rounds) continue;

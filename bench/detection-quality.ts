@@ -6,7 +6,7 @@
 // bench/aa-stress.ts; sequential rounds are in bench/sequential-replay.ts.
 // Usage: node bench/detection-quality.ts [--suite aa-bs58-0.5.1] [--subsets 20] [--resamples 2000]
 //   [--stress-designs 5]
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { compare } from "../action/src/core/compare.ts";
@@ -14,7 +14,7 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import type { Benchmark, Estimate } from "../action/src/schemas/summary.gen.ts";
 import { rng } from "../action/test/support/synthetic.ts";
-import { loadAaSuite, scaleBenchmark as scale } from "./aa-data.ts";
+import { aaSuites, scaleBenchmark as scale } from "./aa-data.ts";
 import { stress } from "./aa-stress.ts";
 import { criterionVerdict, critcmpRow, gabAlert } from "./peers.ts";
 import { ROOT, option, writeResult } from "./support.ts";
@@ -27,9 +27,6 @@ const resamples = Number(option("resamples", "2000"));
 const stressDesigns = Number(option("stress-designs", "5"));
 const only = option("suite", "");
 const dataDir = path.join(ROOT, "bench/data");
-const suites = readdirSync(dataDir).filter(
-  (d) => d.startsWith("aa-") && (only === "" || d === only),
-);
 
 function point(e: Estimate | undefined): number {
   return estimatePoint(e) ?? Number.NaN;
@@ -43,10 +40,9 @@ function withHead(files: SourcedSummary[], f: (b: Benchmark) => Benchmark): Sour
 }
 
 const results: Record<string, unknown> = {};
-for (const suite of suites) {
-  const dir = path.join(dataDir, suite);
-  const loaded = await loadAaSuite(dir);
-  if (loaded === undefined) continue;
+for await (const loaded of aaSuites(dataDir, only)) {
+  const suite = loaded.name;
+  const dir = loaded.dir;
   const k = Math.min(FIXED_ROUNDS, loaded.rounds);
   const sides = { base: loaded.base.slice(0, k), head: loaded.head.slice(0, k) };
   const ids = loaded.ids;

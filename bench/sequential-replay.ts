@@ -6,7 +6,6 @@
 // Benchmark-runs spent = Σ over benchmarks of the rounds it got.
 // Usage: node bench/sequential-replay.ts [--suite NAME] [--min 3] [--max 15] [--masks 64]
 //   [--subsets 20]
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
@@ -14,7 +13,9 @@ import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import { rng } from "../action/test/support/synthetic.ts";
 import {
-  loadAaSuite,
+  aaSuites,
+  declareSequential,
+  gateFailure,
   mapBenchmarks,
   scaleBenchmark,
   shockRound,
@@ -25,16 +26,7 @@ import { ROOT, median, option, writeResult } from "./support.ts";
 
 const settings = resolveSettings();
 
-function declare(files: readonly SourcedSummary[], min: number, max: number): SourcedSummary[] {
-  return files.map((f) => ({
-    ...f,
-    summary: { ...f.summary, sequential: { min_rounds: min, max_rounds: max } },
-  }));
-}
-
-function fails(r: BenchReport): boolean {
-  return r.counts.regressed > 0 || (r.suites ?? []).some((s) => s.shift?.verdict === "regressed");
-}
+const fails = (r: BenchReport): boolean => gateFailure(r).gate;
 
 function runsSpent(r: BenchReport): number {
   return r.benchmarks.reduce((s, e) => s + (e.stopped?.after_round ?? e.rounds), 0);
@@ -56,9 +48,13 @@ function designs(min: number, max: number): Design[] {
     {
       label: `auto ${min}..${max}`,
       run: (b, h) =>
-        compare(declare(b.slice(0, max), min, max), declare(h.slice(0, max), min, max), {
-          settings,
-        }),
+        compare(
+          declareSequential(b.slice(0, max), min, max),
+          declareSequential(h.slice(0, max), min, max),
+          {
+            settings,
+          },
+        ),
     },
   ];
 }
@@ -144,12 +140,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const maxWanted = Number(option("max", "15"));
   const masks = Number(option("masks", "64"));
   const subsets = Number(option("subsets", "20"));
-  const dataDir = path.join(ROOT, "bench/data");
   const results: Record<string, unknown> = {};
-  for (const name of readdirSync(dataDir).filter((d) => d.startsWith("aa-"))) {
-    if (only !== "" && name !== only) continue;
-    const suite = await loadAaSuite(path.join(dataDir, name));
-    if (suite === undefined || suite.rounds < 10) continue;
+  for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
+    if (suite.rounds < 10) continue;
+    const name = suite.name;
     const max = Math.min(maxWanted, suite.rounds);
     results[name] = {
       benchmarks: suite.ids.length,

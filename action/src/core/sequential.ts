@@ -205,6 +205,9 @@ function replay(
         settled.set(f.look.series.id, "futile");
         limitOf.set(f.look.series.id, k);
       }
+    // Nothing open: a run stops here, so a replay on more rounds (a custom harness that ran
+    // whole, compare on a recording) stops too — later looks would see the same data.
+    if (list.every((f) => settled.has(f.look.series.id))) break;
   }
   const active = new Set<string>();
   for (const [id, f] of finals) {
