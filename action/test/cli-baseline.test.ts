@@ -13,7 +13,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { baselineCommand } from "../src/cli/commands/baseline.ts";
 import { compareCommand } from "../src/cli/commands/compare.ts";
-import { EXIT } from "../src/cli/deps.ts";
+import { EXIT } from "../src/cli/exit-codes.ts";
 import { InputError } from "../src/errors.ts";
 import { ingest } from "../src/ingest/index.ts";
 import { nodeFileReader } from "../src/io/node-files.ts";

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { historyImportCommand } from "../src/cli/commands/history-import.ts";
-import { EXIT } from "../src/cli/deps.ts";
+import { EXIT } from "../src/cli/exit-codes.ts";
 import { InputError } from "../src/errors.ts";
 import { exportGabDataJs } from "../src/history/gab-export.ts";
 import { readHistoryFile } from "../src/schemas/read-document.ts";

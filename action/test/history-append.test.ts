@@ -15,14 +15,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.ts";
-import type { CliDeps } from "../src/cli/deps.ts";
-import { nodeDeps } from "../src/cli/node-deps.ts";
+import type { Machine } from "../src/ports/machine.ts";
+import { nodeMachine } from "../src/io/node-machine.ts";
 import { InputError } from "../src/errors.ts";
 import { writePagesHistory, type PagesWriterDeps } from "../src/history/pages-writer.ts";
 import { nodeDirs } from "../src/io/node-dirs.ts";
 import { nodeFileWriter } from "../src/io/node-files.ts";
 import { nodeProcess } from "../src/io/node-process.ts";
-import type { ProcessPort } from "../src/runner/ports.ts";
+import type { ProcessPort } from "../src/ports/process.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import { validateHistory } from "../src/schemas/validate.ts";
 import { commitAll, git } from "./support/git-repo.ts";
@@ -124,33 +124,30 @@ const recordingProc: ProcessPort = (argv, options) => {
 async function cli(args: readonly string[], options: RunOptions = {}): Promise<Run> {
   let out = "";
   let err = "";
-  const system = nodeDeps.system;
-  const deps: CliDeps = {
-    ...nodeDeps,
+  const machine = nodeMachine();
+  const deps: Machine = {
+    ...machine,
     out: (t) => (out += t),
     err: (t) => {
       err += t;
       options.onErr?.(t);
     },
-    now: () => options.now ?? new Date(),
-    system: {
-      ...system,
-      proc: options.proc ?? recordingProc,
-      env: { ...baseEnv(), ...(options.env ?? {}) },
-      cwd: scratch,
-      dirs: {
-        ...nodeDirs,
-        makeTemp: async (prefix) => {
-          const dir = await nodeDirs.makeTemp(prefix);
-          options.temps?.push(dir);
-          return dir;
-        },
+    clock: { ...machine.clock, date: () => options.now ?? new Date() },
+    proc: options.proc ?? recordingProc,
+    env: { ...baseEnv(), ...(options.env ?? {}) },
+    cwd: scratch,
+    dirs: {
+      ...nodeDirs,
+      makeTemp: async (prefix) => {
+        const dir = await nodeDirs.makeTemp(prefix);
+        options.temps?.push(dir);
+        return dir;
       },
-      interrupts: () => ({
-        signal: options.signal ?? new AbortController().signal,
-        dispose: () => undefined,
-      }),
     },
+    interrupts: () => ({
+      signal: options.signal ?? new AbortController().signal,
+      dispose: () => undefined,
+    }),
   };
   const status = await main(args, deps);
   return { status, out, err };

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { InputError } from "../src/errors.ts";
 import { historySiteCommand } from "../src/cli/commands/history-site.ts";
-import { nodeDeps } from "../src/cli/node-deps.ts";
-import type { CliDeps } from "../src/cli/deps.ts";
+import { nodeMachine } from "../src/io/node-machine.ts";
+import type { Machine } from "../src/ports/machine.ts";
 import { SITE_FILES, historySiteFiles } from "../src/site/site-files.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import { MEDIAN_PIXELS_ON_SCREEN, launchChromium, waitForAllCharts } from "./support/chromium.ts";
@@ -38,10 +38,10 @@ let browser: Browser;
 let history: BenchHistory;
 const out = (): string => path.join(dir, "site");
 
-function capture(): { deps: CliDeps; stdout: () => string } {
+function capture(): { deps: Machine; stdout: () => string } {
   let text = "";
   return {
-    deps: { ...nodeDeps, out: (t) => (text += t), err: (t) => (text += t) },
+    deps: { ...nodeMachine(), out: (t) => (text += t), err: (t) => (text += t) },
     stdout: () => text,
   };
 }
@@ -140,12 +140,12 @@ describe("benchgate history site from a dist bundle", () => {
     try {
       const entry = path.join(dir, "site-entry.ts");
       const command = path.join(ROOT, "action/src/cli/commands/history-site.ts");
-      const deps = path.join(ROOT, "action/src/cli/node-deps.ts");
+      const machine = path.join(ROOT, "action/src/io/node-machine.ts");
       writeFileSync(
         entry,
         `import { historySiteCommand } from ${JSON.stringify(command)};\n` +
-          `import { nodeDeps } from ${JSON.stringify(deps)};\n` +
-          `process.exitCode = await historySiteCommand(process.argv.slice(2), nodeDeps);\n`,
+          `import { nodeMachine } from ${JSON.stringify(machine)};\n` +
+          `process.exitCode = await historySiteCommand(process.argv.slice(2), nodeMachine());\n`,
       );
       const bundle = path.join(bundleDir, "benchgate.js");
       await buildNodeBundle(entry, bundle, await buildSiteBundle());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import { readActionConfig } from "./action-config.ts";
-import { parseEvent } from "./event.ts";
+import { parseEvent } from "../github/event.ts";
 import { gateTarget } from "./gate.ts";
 
 const ENV = {

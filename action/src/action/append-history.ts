@@ -6,10 +6,10 @@
 // environment, under a name of our own.
 import path from "node:path";
 import { historyCommand } from "../cli/commands/history.ts";
-import type { CliDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { describeFailure } from "../errors.ts";
 import type { ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
+import type { StepIO } from "../ports/step-io.ts";
 import type { GateTarget } from "./publish-verdict.ts";
 
 const TOKEN_VARIABLE = "BENCHGATE_PAGES_TOKEN";
@@ -19,8 +19,8 @@ export async function appendHistory(
   config: ActionConfig,
   target: GateTarget,
   reportFile: string,
-  cli: CliDeps,
-  io: ActionIO,
+  machine: Machine,
+  io: StepIO,
 ): Promise<boolean> {
   const history = config.history;
   if (history === undefined) return true;
@@ -44,11 +44,11 @@ export async function appendHistory(
     workspace,
     ...(history.maxCommits === undefined ? [] : ["--max-commits", String(history.maxCommits)]),
     ...(remote.startsWith("https://") ? ["--token-env", TOKEN_VARIABLE] : []),
-    ...((await cli.reader.kindOf(configFile)) === "file" ? ["--config", configFile] : []),
+    ...((await machine.reader.kindOf(configFile)) === "file" ? ["--config", configFile] : []),
   ];
-  const deps: CliDeps = {
-    ...cli,
-    system: { ...cli.system, env: { ...cli.system.env, [TOKEN_VARIABLE]: config.token } },
+  const deps: Machine = {
+    ...machine,
+    env: { ...machine.env, [TOKEN_VARIABLE]: config.token },
     out: (text) => io.info(text.trimEnd()),
     err: (text) => io.info(text.trimEnd()),
   };

@@ -2,17 +2,17 @@
 // then the verdict is published (publish-verdict.ts). mode: measure runs the same session and
 // reports nothing; mode: report publishes what a measure job produced.
 import path from "node:path";
-import type { CliDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { defaultCacheDir, runSession, type SessionResult } from "../cli/gate-session.ts";
 import { resolveSettings, type CompareSettings } from "../core/settings.ts";
 import { InputError } from "../errors.ts";
-import type { GitHubPort } from "../github/github-port.ts";
+import type { GitHubPort } from "../ports/github.ts";
 import { GATE_MARKER } from "../github/sticky-comment.ts";
 import { settingsFrom } from "../cli/settings-input.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
-import type { GateEvent } from "./event.ts";
+import type { StepIO } from "../ports/step-io.ts";
+import type { GateEvent } from "../github/event.ts";
 import {
   describeError,
   openCheck,
@@ -69,7 +69,7 @@ export function actionSettings(config: ActionConfig): (run: RunConfig) => Compar
 export function measure(
   config: ActionConfig,
   target: GateTarget,
-  cli: CliDeps,
+  machine: Machine,
 ): Promise<SessionResult> {
   const repo = path.resolve(config.github.workspace);
   return runSession(
@@ -78,7 +78,7 @@ export function measure(
       baseRef: target.baseSha,
       headRef: target.headSha,
       out: path.resolve(repo, config.out),
-      cacheDir: defaultCacheDir(cli.system.env),
+      cacheDir: defaultCacheDir(machine.env),
       configPath: config.configPath,
       rounds: config.rounds,
       filter: config.filter,
@@ -86,7 +86,7 @@ export function measure(
       quiet: false,
       comment: { marker: GATE_MARKER },
     },
-    cli,
+    machine,
   );
 }
 
@@ -94,13 +94,13 @@ export async function runGateMode(
   config: ActionConfig,
   event: GateEvent,
   github: GitHubPort,
-  io: ActionIO,
-  cli: CliDeps,
+  io: StepIO,
+  machine: Machine,
 ): Promise<GateOutcome> {
   const target = gateTarget(config, event);
   const ctx = { config, github, io, target };
   const checkId = await openCheck(ctx);
-  const session = await measure(config, target, cli).catch(async (error: unknown) => {
+  const session = await measure(config, target, machine).catch(async (error: unknown) => {
     await publishError(ctx, checkId, describeError(error));
     throw error;
   });

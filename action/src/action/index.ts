@@ -1,13 +1,12 @@
 // The action's bundle entry (dist/benchgate-action.js): wiring only.
-import { nodeDeps } from "../cli/node-deps.ts";
-import { nodeSystem } from "../io/node-system.ts";
-import { actionsIO } from "../io/actions-io.ts";
+import { actionsStepIO } from "../io/actions-step-io.ts";
 import { nodeFileReader } from "../io/node-files.ts";
+import { nodeMachine } from "../io/node-machine.ts";
 import { octokitGitHub } from "../io/octokit-github.ts";
 import { runAction } from "./main.ts";
 
 await runAction({
-  io: actionsIO,
+  io: actionsStepIO,
   env: process.env,
   reader: nodeFileReader,
   github: (config) =>
@@ -16,13 +15,12 @@ await runAction({
       owner: config.github.owner,
       repo: config.github.repo,
       baseUrl: config.github.apiUrl,
-      log: actionsIO.warning,
+      log: actionsStepIO.warning,
     }),
-  cli: {
-    ...nodeDeps,
-    // cargo, build scripts and benchmarks run the PR's code: they get no token.
-    system: nodeSystem({ scrubCredentials: true }),
-    out: (text) => process.stdout.write(text),
+  // cargo, build scripts and benchmarks run the PR's code: they get no token. Progress goes to
+  // the step's log (standard output) like everything else the action prints.
+  machine: nodeMachine({
+    scrubCredentials: true,
     err: (text) => process.stdout.write(text),
-  },
+  }),
 });

@@ -2,13 +2,13 @@
 // event parsed, then authorize, measure, report or gate. A regression is a verdict (the step fails after the
 // comment, summary and check are out); only a crash is an exception.
 import { authorize } from "../bot/authorize.ts";
-import type { CliDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { describeFailure, InputError } from "../errors.ts";
-import type { GitHubPort } from "../github/github-port.ts";
-import type { FileReader } from "../ports.ts";
+import type { GitHubPort } from "../ports/github.ts";
+import type { FileReader } from "../ports/files.ts";
 import { readActionConfig, type ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
-import { parseEvent } from "./event.ts";
+import type { StepIO } from "../ports/step-io.ts";
+import { parseEvent } from "../github/event.ts";
 import { runGateMode } from "./gate.ts";
 import { runMeasureMode } from "./measure.ts";
 import { runReportMode } from "./report.ts";
@@ -18,11 +18,11 @@ import { parseJsonText } from "../schemas/parse-json.ts";
 const MAX_EVENT_BYTES = 25 * 1024 * 1024;
 
 export interface ActionDeps {
-  readonly io: ActionIO;
+  readonly io: StepIO;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly reader: FileReader;
   readonly github: (config: ActionConfig) => GitHubPort;
-  readonly cli: CliDeps;
+  readonly machine: Machine;
 }
 
 export async function runAction(deps: ActionDeps): Promise<void> {
@@ -36,7 +36,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     );
     if (config.mode === "measure") {
       // No GitHub client is even built: this job runs the pull request's code.
-      await runMeasureMode(config, event, io, deps.cli);
+      await runMeasureMode(config, event, io, deps.machine);
       return;
     }
     const github = deps.github(config);
@@ -63,8 +63,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     }
     const outcome =
       config.mode === "report"
-        ? await runReportMode(config, event, github, io, deps.cli)
-        : await runGateMode(config, event, github, io, deps.cli);
+        ? await runReportMode(config, event, github, io, deps.machine)
+        : await runGateMode(config, event, github, io, deps.machine);
     if (outcome.failed)
       io.fail(
         `benchgate: the gate failed (${outcome.verdict}); see the PR comment or the job summary`,

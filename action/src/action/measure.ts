@@ -3,19 +3,19 @@
 // the output folder (the artifact the report job reads) and the job summary, and succeeds
 // whenever a comparison was made: whether the change regressed is for the report job to decide
 // from the summaries, with the config of the base commit.
-import type { CliDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import type { ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
-import type { GateEvent } from "./event.ts";
+import type { StepIO } from "../ports/step-io.ts";
+import type { GateEvent } from "../github/event.ts";
 import { gateTarget, measure } from "./gate.ts";
 
 export async function runMeasureMode(
   config: ActionConfig,
   event: GateEvent,
-  io: ActionIO,
-  cli: CliDeps,
+  io: StepIO,
+  machine: Machine,
 ): Promise<void> {
-  const session = await measure(config, gateTarget(config, event), cli);
+  const session = await measure(config, gateTarget(config, event), machine);
   await io.summary(session.markdown);
   io.setOutput("verdict", session.report.verdict);
   io.setOutput("report-path", session.reportFile);

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { RunConfig } from "../config/run-config.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import { readReportFile, readSummaryFile } from "../schemas/read-document.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { GateTarget } from "./publish-verdict.ts";

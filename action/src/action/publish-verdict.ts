@@ -6,12 +6,12 @@
 import { CHECK_NAME } from "../bot/authorize.ts";
 import { InputError } from "../errors.ts";
 import { findAcceptance, type Acceptance } from "../github/acceptance.ts";
-import type { CheckConclusion, GitHubPort } from "../github/github-port.ts";
+import type { CheckConclusion, GitHubPort } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { codeBlock } from "../render/code-block.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
+import type { StepIO } from "../ports/step-io.ts";
 import { gateAnnotations } from "./annotations.ts";
 
 export interface GateTarget {
@@ -23,7 +23,7 @@ export interface GateTarget {
 export interface PublishContext {
   readonly config: ActionConfig;
   readonly github: GitHubPort;
-  readonly io: ActionIO;
+  readonly io: StepIO;
   readonly target: GateTarget;
 }
 
@@ -43,7 +43,7 @@ function conclusionOf(
   return "success";
 }
 
-function warnOf(io: ActionIO): (what: string, error: unknown) => void {
+function warnOf(io: StepIO): (what: string, error: unknown) => void {
   return (what, error) => io.warning(`${what}: ${(error as Error).message}`);
 }
 

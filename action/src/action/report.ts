@@ -5,16 +5,16 @@
 // change nor the artifact can loosen its own gate), and publishes it. A measure job that did not
 // succeed is a failed check, never a pass or a neutral one (§7 F7).
 import path from "node:path";
-import type { CliDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { defaultCacheDir, loadRunConfig } from "../cli/gate-session.ts";
 import { budgetRules, gateReport } from "../cli/gate-report.ts";
 import { InputError } from "../errors.ts";
-import type { GitHubPort } from "../github/github-port.ts";
+import type { GitHubPort } from "../ports/github.ts";
 import { GATE_MARKER } from "../github/sticky-comment.ts";
 import { renderComment } from "../render/comment.ts";
 import type { ActionConfig } from "./action-config.ts";
-import type { ActionIO } from "./action-io.ts";
-import type { GateEvent } from "./event.ts";
+import type { StepIO } from "../ports/step-io.ts";
+import type { GateEvent } from "../github/event.ts";
 import { actionSettings, gateTarget } from "./gate.ts";
 import { appendHistory } from "./append-history.ts";
 import { readMeasuredResults } from "./measured-results.ts";
@@ -36,8 +36,8 @@ export async function runReportMode(
   config: ActionConfig,
   event: GateEvent,
   github: GitHubPort,
-  io: ActionIO,
-  cli: CliDeps,
+  io: StepIO,
+  machine: Machine,
 ): Promise<GateOutcome> {
   const target = gateTarget(config, event);
   const ctx = { config, github, io, target };
@@ -60,16 +60,16 @@ export async function runReportMode(
         baseRef: target.baseSha,
         headRef: target.headSha,
         out,
-        cacheDir: defaultCacheDir(cli.system.env),
+        cacheDir: defaultCacheDir(machine.env),
         configPath: config.configPath,
         rounds: config.rounds,
         settings: actionSettings(config),
         quiet: true,
       },
-      cli,
+      machine,
     );
     // The rounds the trusted config asked for (a fixed count, or rounds: auto's design).
-    const measured = await readMeasuredResults(cli.reader, results, target, run);
+    const measured = await readMeasuredResults(machine.reader, results, target, run);
     // The golden outputs the base config names, no more and no fewer: an artifact cannot drop
     // a changed output from the verdict.
     const wanted = (run.golden?.commands ?? []).map((c) => c.name).sort();
@@ -87,7 +87,7 @@ export async function runReportMode(
       filtered: config.filter !== undefined,
       golden: measured.golden,
       smells: run.document.smells,
-      now: cli.now(),
+      now: machine.clock.date(),
     });
     const markdown = renderComment(report, {
       marker: GATE_MARKER,
@@ -95,9 +95,9 @@ export async function runReportMode(
     });
     // Our own copies, beside nothing the measure job wrote.
     const reportFile = path.join(out, "report.json");
-    await cli.system.dirs.ensure(out);
-    await cli.writer.writeText(reportFile, JSON.stringify(report, null, 2) + "\n");
-    await cli.writer.writeText(path.join(out, "comment.md"), markdown);
+    await machine.dirs.ensure(out);
+    await machine.writer.writeText(reportFile, JSON.stringify(report, null, 2) + "\n");
+    await machine.writer.writeText(path.join(out, "comment.md"), markdown);
     computed = { report, markdown, reportFile };
   } catch (error) {
     await publishError(ctx, undefined, describeError(error));
@@ -105,6 +105,6 @@ export async function runReportMode(
   }
   const outcome = await publishVerdict(ctx, computed, undefined);
   // A history that could not be written fails the step by itself (io.fail), after the verdict.
-  await appendHistory(config, target, computed.reportFile, cli, io);
+  await appendHistory(config, target, computed.reportFile, machine, io);
   return outcome;
 }

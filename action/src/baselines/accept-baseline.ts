@@ -15,7 +15,7 @@
 import { stringify } from "yaml";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
-import type { Sha256 } from "../golden/check-golden.ts";
+import type { Sha256 } from "../ports/machine.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";

@@ -2,10 +2,10 @@
 // deletions, plain issues, bots, other text), checks the commenter's permission through the API
 // before any work (never author_association; any error denies), reacts 👀 and then 🚀 or 👎, and
 // pins the PR's head SHA *now*, so a push after the command cannot change what is benchmarked.
-import type { CommentEvent } from "../action/event.ts";
+import type { CommentEvent } from "../github/event.ts";
 import { escapeMarkdown } from "../render/escape-markdown.ts";
 import { acceptanceBody, type Acceptance } from "../github/acceptance.ts";
-import type { GitHubPort, Permission } from "../github/github-port.ts";
+import type { GitHubPort, Permission } from "../ports/github.ts";
 import { parseCommand, USAGE } from "./parse-command.ts";
 
 export interface AuthorizeResult {

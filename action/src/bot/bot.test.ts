@@ -2,7 +2,7 @@
 // in-memory GitHub.
 import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
-import type { CommentEvent } from "../action/event.ts";
+import type { CommentEvent } from "../github/event.ts";
 import { findAcceptance } from "../github/acceptance.ts";
 import { authorize, STALE_CHECK_MS, type AuthorizeOptions } from "./authorize.ts";
 import { parseCommand } from "./parse-command.ts";

@@ -16,7 +16,7 @@ import { describeTimings, StepTimings } from "../runner/step-timings.ts";
 import { MAX_BYTES, parseYamlText, readConfigFile } from "../schemas/read-document.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { validateConfig } from "../schemas/validate.ts";
-import type { CliDeps } from "./deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { budgetRules, gateReport } from "./gate-report.ts";
 import { withFilter } from "../config/run-filter.ts";
 
@@ -65,7 +65,7 @@ export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
 }
 
 /** The config from `file`, else from the base commit, so a change cannot loosen its own gate. */
-export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Promise<RunConfig> {
+export async function loadRunConfig(request: SessionRequest, deps: Machine): Promise<RunConfig> {
   const opts = {
     needSuites: true,
     ...(request.rounds === undefined ? {} : { rounds: request.rounds }),
@@ -80,7 +80,7 @@ export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Pro
       opts,
     );
   const configPath = request.configPath ?? "benchgate.yml";
-  const git = { proc: deps.system.proc, dirs: deps.system.dirs, env: deps.system.env };
+  const git = { proc: deps.proc, dirs: deps.dirs, env: deps.env };
   const sha = await resolveCommit(request.repo, request.baseRef, git);
   const text = await fileAtCommit(request.repo, sha, configPath, MAX_BYTES.config, git);
   const source = `${configPath} at ${request.baseRef} (${sha.slice(0, 12)})`;
@@ -91,8 +91,8 @@ export async function loadRunConfig(request: SessionRequest, deps: CliDeps): Pro
   return resolveRunConfig(validateConfig(parseYamlText(text, source), source), source, opts);
 }
 
-export async function runSession(request: SessionRequest, deps: CliDeps): Promise<SessionResult> {
-  const { system } = deps;
+export async function runSession(request: SessionRequest, deps: Machine): Promise<SessionResult> {
+  const system = deps;
   const loaded = await loadRunConfig(request, deps);
   const config = request.filter === undefined ? loaded : withFilter(loaded, request.filter);
   const settings = request.settings(config);
@@ -154,7 +154,7 @@ export async function runSession(request: SessionRequest, deps: CliDeps): Promis
     filtered: request.filter !== undefined,
     golden: outcome.golden,
     smells: config.document.smells,
-    now: deps.now(),
+    now: deps.clock.date(),
   });
   const reportFile = path.join(out, "report.json");
   const commentFile = path.join(out, "comment.md");

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
+import { nodeMachine } from "../io/node-machine.ts";
 import { main } from "./main.ts";
-import { nodeDeps } from "./node-deps.ts";
 
 process.exitCode = await main(
   process.argv.slice(2),
-  nodeDeps,
+  nodeMachine(),
   process.env["BENCHGATE_DEBUG"] === "1",
 );

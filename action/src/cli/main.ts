@@ -2,7 +2,8 @@
 // (SPEC §3.3); a regression is not an error but exit code 1 from the verdict.
 import { InputError, ToolError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import { EXIT, type CliDeps } from "./deps.ts";
+import { EXIT } from "./exit-codes.ts";
+import type { Machine } from "../ports/machine.ts";
 import { baselineCommand } from "./commands/baseline.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { ingestCommand } from "./commands/ingest.ts";
@@ -13,7 +14,7 @@ import { runCommand } from "./commands/run.ts";
 import { runnerHookCommand } from "./commands/runner-hook.ts";
 import { validateCommand } from "./commands/validate.ts";
 
-type Command = (argv: readonly string[], deps: CliDeps) => Promise<number>;
+type Command = (argv: readonly string[], deps: Machine) => Promise<number>;
 
 const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map([
   [
@@ -64,7 +65,7 @@ Exit codes: 0 pass, 1 the gate failed, 2 bad usage or invalid input, 3 tool or e
 }
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
-export async function main(argv: readonly string[], deps: CliDeps, debug = false): Promise<number> {
+export async function main(argv: readonly string[], deps: Machine, debug = false): Promise<number> {
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === "-h" || name === "--help" || name === "help") {

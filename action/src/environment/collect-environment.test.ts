@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import type { Environment } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { collectEnvironment, parseCpuList, type RunCommand } from "./collect-environment.ts";

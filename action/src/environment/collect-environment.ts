@@ -4,7 +4,7 @@
 // throws for the machine being unusual. Every read is capped.
 import { createHash } from "node:crypto";
 import { InputError } from "../errors.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import type { Environment } from "../schemas/summary.gen.ts";
 import { fingerprintFields } from "./fingerprint.ts";
 

@@ -1,7 +1,7 @@
 // Accepting a known regression (SPEC §3.7): a maintainer's `/benchgate accept <reason>` is
 // recorded by the bot as a comment of its own, bound to the exact head SHA. The gate honours
 // only records the bot wrote (by user id) for the SHA it measured; a new push needs a new one.
-import type { IssueComment } from "./github-port.ts";
+import type { IssueComment } from "../ports/github.ts";
 
 export interface Acceptance {
   readonly sha: string;

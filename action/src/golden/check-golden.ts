@@ -9,8 +9,7 @@
 // written by `golden update` should hold exactly this text, so the diff covers the exit code too.
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { ChecksumEntry } from "./checksums.ts";
-
-export type Sha256 = (data: Uint8Array) => string;
+import type { Sha256 } from "../ports/machine.ts";
 
 export interface GoldenOutput {
   readonly name: string;

@@ -4,7 +4,7 @@
 // ProcessPort (no shell), in the C locale so that git's rejection messages can be recognised.
 import { InputError, ToolError } from "../errors.ts";
 import { gitEnv } from "../runner/git-worktrees.ts";
-import type { ProcessPort, ProcessResult } from "../runner/ports.ts";
+import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import { InterruptedError } from "../runner/run-step.ts";
 
 export interface GitPorts {

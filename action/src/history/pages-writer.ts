@@ -14,8 +14,9 @@
 //   github-action-benchmark, the page). Their paths are checked here; callers must not derive
 //   them from benchmark names.
 import { InputError, ToolError } from "../errors.ts";
-import type { FileWriter } from "../ports.ts";
-import type { DirPort, ProcessPort } from "../runner/ports.ts";
+import type { FileWriter } from "../ports/files.ts";
+import type { DirPort } from "../ports/dirs.ts";
+import type { ProcessPort } from "../ports/process.ts";
 import { InterruptedError } from "../runner/run-step.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 import { MAX_BYTES } from "../schemas/read-document.ts";

@@ -4,7 +4,7 @@
 // so a path is never an id). The tree was written by untrusted code: the walk is bounded in
 // depth, entries and bytes, symlinks are never followed (the FileReader refuses them), and two
 // directories claiming one id is an error rather than a silent overwrite.
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import { mapConcurrent } from "./map-concurrent.ts";
 import { InputError } from "../errors.ts";
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";

@@ -3,7 +3,7 @@
 // walker read files, through the FileReader port passed in. The result is always validated
 // against schemas/summary.v1.schema.json before it is returned.
 import { InputError } from "../errors.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { parseCritcmp } from "./critcmp.ts";

@@ -1,6 +1,6 @@
 // Reading one untrusted JSON file: byte cap (by the reader, before any byte is decoded), then
 // character and depth caps (before JSON.parse), then a scan for "__proto__" keys.
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 import { assertNoProtoKeys, rootAt } from "./json-guards.ts";
 

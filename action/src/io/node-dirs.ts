@@ -2,7 +2,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { DirPort } from "../runner/ports.ts";
+import type { DirPort } from "../ports/dirs.ts";
 
 /** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
 export function processAlive(pid: number): boolean {

@@ -5,7 +5,7 @@ import { lstat, open, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { InputError } from "../errors.ts";
-import type { DirEntry, FileReader, FileWriter } from "../ports.ts";
+import type { DirEntry, FileReader, FileWriter } from "../ports/files.ts";
 
 function isErrno(error: unknown, code: string): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === code;

@@ -2,7 +2,7 @@
 // `cargo bench` *and* the bench binary it started, output teed to a log file.
 import { spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
-import type { ProcessOptions, ProcessPort, ProcessResult } from "../runner/ports.ts";
+import type { ProcessOptions, ProcessPort, ProcessResult } from "../ports/process.ts";
 
 /** How long a child gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;

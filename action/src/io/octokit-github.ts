@@ -12,7 +12,7 @@ import {
   type GitHubPort,
   type IssueComment,
   type Permission,
-} from "../github/github-port.ts";
+} from "../ports/github.ts";
 
 const BenchgateOctokit = Octokit.plugin(retry, throttling);
 

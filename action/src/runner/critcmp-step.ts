@@ -2,7 +2,7 @@
 // critcmp is missing or fails, the report says why and the run goes on.
 import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
-import type { ProcessPort } from "./ports.ts";
+import type { ProcessPort } from "../ports/process.ts";
 import { baselineName } from "./suite-commands.ts";
 import { suiteDir } from "./run-suite.ts";
 

@@ -2,7 +2,8 @@
 // built from clean trees and the user's checkout is never touched. Refs are resolved to SHAs
 // once, up front: a branch that moves during the run does not change what is measured.
 import { InputError, ToolError } from "../errors.ts";
-import type { DirPort, ProcessPort } from "./ports.ts";
+import type { DirPort } from "../ports/dirs.ts";
+import type { ProcessPort } from "../ports/process.ts";
 import { InterruptedError } from "./run-step.ts";
 
 export interface GitDeps {

@@ -5,13 +5,14 @@
 import path from "node:path";
 import type { GoldenPlan } from "../config/run-config.ts";
 import { ToolError } from "../errors.ts";
-import { checkGolden, goldenText, type GoldenOutput, type Sha256 } from "../golden/check-golden.ts";
+import { checkGolden, goldenText, type GoldenOutput } from "../golden/check-golden.ts";
+import type { Sha256 } from "../ports/machine.ts";
 import { formatChecksums, parseChecksums } from "../golden/checksums.ts";
 import { goldenHash } from "../golden/check-golden.ts";
 import { MAX_GOLDEN_STDOUT_BYTES, runGolden, type ExecPort } from "../golden/run-golden.ts";
-import type { FileReader, FileWriter } from "../ports.ts";
+import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { ProcessPort } from "./ports.ts";
+import type { ProcessPort } from "../ports/process.ts";
 import { InterruptedError } from "./run-step.ts";
 import { expandArgv, type Placeholders } from "./suite-commands.ts";
 

@@ -2,7 +2,7 @@
 // that turns into garbage in a log), each with the elapsed time, and after the first round an
 // estimate of the time left from the rounds measured so far. With sequential rounds the number
 // of rounds is not known in advance: the estimate is then a range (to min-rounds, to max-rounds).
-import type { Clock } from "./ports.ts";
+import type { Clock } from "../ports/clock.ts";
 
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));

@@ -22,7 +22,7 @@ import { nodeFileReader, nodeFileWriter } from "../io/node-files.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";
-import type { ProcessOptions, ProcessResult } from "./ports.ts";
+import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
 import { Progress } from "./progress.ts";
 import type { RunDeps } from "./run-gate.ts";
 import { runRounds } from "./run-rounds.ts";

@@ -2,7 +2,7 @@
 // into a clear error: what failed, how, the tail of its stderr and where the full log is. A
 // failing benchmark is always an error, never a silently missing row.
 import { ToolError } from "../errors.ts";
-import type { ProcessOptions, ProcessPort, ProcessResult } from "./ports.ts";
+import type { ProcessOptions, ProcessPort, ProcessResult } from "../ports/process.ts";
 
 /** Raised when Ctrl-C or SIGTERM stopped the run; the CLI reports it and exits 3. */
 export class InterruptedError extends ToolError {

@@ -4,10 +4,11 @@ import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
 import { ToolError } from "../errors.ts";
 import { ingest } from "../ingest/index.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 import { VERSION } from "../version.ts";
-import type { DirPort, ProcessPort } from "./ports.ts";
+import type { DirPort } from "../ports/dirs.ts";
+import type { ProcessPort } from "../ports/process.ts";
 import { runStep } from "./run-step.ts";
 import {
   baselineName,

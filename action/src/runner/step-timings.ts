@@ -2,7 +2,7 @@
 // build, hyperfine, git, …), so what is left over is benchgate's own orchestration overhead.
 // The run writes this to OUT/timings.json and prints a one-line breakdown.
 import path from "node:path";
-import type { ProcessPort } from "./ports.ts";
+import type { ProcessPort } from "../ports/process.ts";
 
 export interface TimingEntry {
   readonly step: string;

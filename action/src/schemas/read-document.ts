@@ -2,7 +2,7 @@
 // before JSON.parse, then the schema. One InputError naming the file on any failure.
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { InputError } from "../errors.ts";
-import type { FileReader } from "../ports.ts";
+import type { FileReader } from "../ports/files.ts";
 import { parseJsonText } from "./parse-json.ts";
 import {
   validateConfig,

@@ -9,7 +9,7 @@ import {
   type Permission,
   type PullRequest,
   type Reaction,
-} from "../../src/github/github-port.ts";
+} from "../../src/ports/github.ts";
 
 export const BOT = { id: 41898282, login: "github-actions[bot]", type: "Bot" } as const;
 

@@ -6,7 +6,8 @@ import type { SourcedSummary } from "../../core/pairing.ts";
 import { InputError } from "../../errors.ts";
 import { readSummaryFile } from "../../schemas/read-document.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const BASELINE_HELP = `Usage: benchgate baseline accept NAME (--from DIR | SUMMARY...) [options]
 
@@ -38,7 +39,7 @@ function shellWord(text: string): string {
 }
 
 /** The summaries of one side of a `benchgate run` output folder, in round order. */
-async function runSummaries(dir: string, side: string, deps: CliDeps): Promise<string[]> {
+async function runSummaries(dir: string, side: string, deps: Machine): Promise<string[]> {
   const folder = path.join(dir, "summaries");
   const rounds: [number, string][] = [];
   for (const entry of await deps.reader.list(folder)) {
@@ -58,7 +59,7 @@ async function inputFiles(
   from: string | undefined,
   side: string | undefined,
   files: readonly string[],
-  deps: CliDeps,
+  deps: Machine,
 ): Promise<readonly string[]> {
   if (from !== undefined && files.length > 0)
     throw new InputError("give --from DIR or SUMMARY files, not both");
@@ -74,7 +75,7 @@ async function inputFiles(
   return runSummaries(from, chosen, deps);
 }
 
-export async function baselineCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function baselineCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     from: { kind: "string" },
     side: { kind: "string" },
@@ -102,14 +103,14 @@ export async function baselineCommand(argv: readonly string[], deps: CliDeps): P
   const plan = planBaseline({
     name,
     summaries,
-    acceptedAt: deps.now().toISOString(),
+    acceptedAt: deps.clock.date().toISOString(),
     by: stringFlag(args, "by"),
     reason: stringFlag(args, "reason"),
     commit: stringFlag(args, "commit"),
-    sha256: deps.system.sha256,
+    sha256: deps.sha256,
   });
 
-  const { cwd, dirs } = deps.system;
+  const { cwd, dirs } = deps;
   const target = path.resolve(cwd, stringFlag(args, "dir") ?? "baselines", name);
   const relative = path.relative(cwd, target);
   const shown = relative !== "" && !relative.startsWith("..") ? relative : target;

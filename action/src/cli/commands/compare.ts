@@ -6,7 +6,8 @@ import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts"
 import { renderComment } from "../../render/comment.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
 
 /** critcmp's table is shown folded; a larger file is not a table worth reading. */
@@ -43,7 +44,7 @@ ignore kinds or make them fail the gate (smells: {fail-on: [flat-scaling]}).
 Exit codes: 0 pass or inconclusive, 1 regression confirmed or a budget broken (or inconclusive
 with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
 
-export async function compareCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function compareCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     base: { kind: "variadic" },
     head: { kind: "variadic" },
@@ -90,7 +91,7 @@ export async function compareCommand(argv: readonly string[], deps: CliDeps): Pr
     settings,
     budgets: rules,
     smells: config?.smells,
-    now: deps.now(),
+    now: deps.clock.date(),
   });
 
   const jsonFile = stringFlag(args, "json");

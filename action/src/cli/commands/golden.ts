@@ -8,7 +8,8 @@ import { runStep } from "../../runner/run-step.ts";
 import { expandArgv } from "../../runner/suite-commands.ts";
 import { readConfigFile } from "../../schemas/read-document.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const GOLDEN_HELP = `Usage: benchgate golden check|update [options]
 
@@ -29,7 +30,7 @@ Options:
 Exit codes: 0 all outputs match (or updated), 1 an output changed, 2 bad usage or config,
 3 a command could not run.`;
 
-export async function goldenCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function goldenCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     config: { kind: "string" },
     repo: { kind: "string" },
@@ -45,7 +46,7 @@ export async function goldenCommand(argv: readonly string[], deps: CliDeps): Pro
   if (action !== "check" && action !== "update")
     throw new InputError("golden needs an action: benchgate golden check|update (see --help)");
   if (extra.length > 0) throw new InputError(`unexpected argument ${JSON.stringify(extra[0])}`);
-  const { system } = deps;
+  const system = deps;
   const repo = path.resolve(system.cwd, stringFlag(args, "repo") ?? ".");
   const configFile = path.resolve(
     system.cwd,

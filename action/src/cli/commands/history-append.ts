@@ -25,7 +25,8 @@ import type { BenchHistory } from "../../schemas/history.gen.ts";
 import { GENERATOR } from "../../version.ts";
 import { budgetRules } from "../gate-report.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 /** github-action-benchmark's page and tools read this file; we keep it beside ours. */
 const GAB_DATA_FILE = "data.js";
@@ -101,8 +102,8 @@ function isUrl(remote: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+@[^/]+:/.test(remote);
 }
 
-async function readEventPayload(deps: CliDeps): Promise<unknown> {
-  const file = deps.system.env["GITHUB_EVENT_PATH"];
+async function readEventPayload(deps: Machine): Promise<unknown> {
+  const file = deps.env["GITHUB_EVENT_PATH"];
   if (file === undefined || file === "") return undefined;
   return parseJsonText(await deps.reader.readText(file, MAX_EVENT_BYTES), file, {
     maxChars: MAX_EVENT_BYTES,
@@ -115,9 +116,9 @@ async function commitInfo(
   args: ParsedArgs,
   payload: unknown,
   ref: string,
-  deps: CliDeps,
+  deps: Machine,
 ): Promise<CommitInfo> {
-  const env = deps.system.env;
+  const env = deps.env;
   const given = {
     sha: stringFlag(args, "sha") ?? env["GITHUB_SHA"],
     message: stringFlag(args, "message"),
@@ -141,8 +142,8 @@ async function commitInfo(
   ) {
     commit = { sha: known.sha, message: known.message, author: known.author, date: known.date };
   } else {
-    const repo = path.resolve(deps.system.cwd, stringFlag(args, "repo") ?? ".");
-    const fromGit = await commitFromGit(repo, known.sha ?? "HEAD", { proc: deps.system.proc, env });
+    const repo = path.resolve(deps.cwd, stringFlag(args, "repo") ?? ".");
+    const fromGit = await commitFromGit(repo, known.sha ?? "HEAD", { proc: deps.proc, env });
     if (known.sha !== undefined && fromGit.sha !== known.sha)
       throw new InputError(
         `--sha ${known.sha} is ${fromGit.sha} in ${repo}; give the full 40-hex SHA`,
@@ -180,7 +181,7 @@ function describeOutcome(outcome: MergeOutcome, sha: string): string {
 
 export async function historyAppendCommand(
   argv: readonly string[],
-  deps: CliDeps,
+  deps: Machine,
 ): Promise<number> {
   const args = parseArgs(argv, {
     ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { kind: "string" } as const])),
@@ -201,7 +202,7 @@ export async function historyAppendCommand(
       ? undefined
       : integerFlag(args, "max-commits", 0, 1, 100_000);
   const attempts = integerFlag(args, "attempts", DEFAULT_MAX_ATTEMPTS, 1, 100);
-  const { system } = deps;
+  const system = deps;
 
   // The guard comes first: a refused run reads and writes nothing.
   const payload = await readEventPayload(deps);
@@ -222,7 +223,7 @@ export async function historyAppendCommand(
       ? []
       : budgetRules(await readConfigFile(deps.reader, configFile), configFile);
   const info = await commitInfo(args, payload, context.ref, deps);
-  const now = deps.now().toISOString();
+  const now = deps.clock.date().toISOString();
   const record = buildHistoryRecord(report, info, { recordedAt: now, budgets });
 
   const remote = isUrl(remoteFlag) ? remoteFlag : path.resolve(system.cwd, remoteFlag);

@@ -7,7 +7,8 @@ import { importGabDataText } from "../../history/gab-import.ts";
 import { serializeHistory } from "../../history/history-json.ts";
 import { readHistoryFile } from "../../schemas/read-document.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const HISTORY_IMPORT_HELP = `Usage: benchgate history import FILE -o OUT [--into HISTORY] [--strict]
 
@@ -34,7 +35,7 @@ Exit codes: 0 written, 2 bad usage or invalid input (one line naming the file an
 
 export async function historyImportCommand(
   argv: readonly string[],
-  deps: CliDeps,
+  deps: Machine,
 ): Promise<number> {
   const args = parseArgs(argv, {
     output: { kind: "string", short: "o" },
@@ -58,7 +59,7 @@ export async function historyImportCommand(
   const text = await deps.reader.readText(file, MAX_GAB_DATA_BYTES);
   const { history, counts, warnings, data } = importGabDataText(text, file, {
     existing,
-    now: deps.now().toISOString(),
+    now: deps.clock.date().toISOString(),
   });
   for (const line of warnings) deps.err(`benchgate: warning: ${line}\n`);
   // Values already in the --into history are kept, just not twice.

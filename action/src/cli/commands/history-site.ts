@@ -5,7 +5,8 @@ import { readHistoryFile } from "../../schemas/read-document.ts";
 import { loadSiteAssets } from "../../site/site-assets.ts";
 import { DEFAULT_TITLE, SITE_FILES, renderSite } from "../../site/site-files.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 const MAX_TITLE = 200;
 
@@ -35,7 +36,7 @@ rank-based seeded binary segmentation, robust to outliers and noise, at least 5 
 Exit codes: 0 written, 2 bad usage, an invalid history or a DIR that cannot be written, 3 the
 page's script could not be built (running from sources without esbuild installed).`;
 
-export async function historySiteCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function historySiteCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     history: { kind: "string" },
     out: { kind: "string" },
@@ -61,7 +62,7 @@ export async function historySiteCommand(argv: readonly string[], deps: CliDeps)
 
   const history = await readHistoryFile(deps.reader, historyFile);
   const { files, model } = renderSite(history, await loadSiteAssets(), { title });
-  await deps.system.dirs.ensure(out);
+  await deps.dirs.ensure(out);
   // The page last, so that a reader never gets a new page with the previous data.
   const order = [...files.keys()].sort(
     (a, b) => Number(a === SITE_FILES.html) - Number(b === SITE_FILES.html),

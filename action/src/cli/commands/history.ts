@@ -1,12 +1,13 @@
 // benchgate history <subcommand>: the default branch's history on gh-pages (SPEC §3.8).
 // Each subcommand lives in its own file as `history<Name>Command(argv, deps)`.
 import { InputError } from "../../errors.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 import { historyAppendCommand } from "./history-append.ts";
 import { historyImportCommand } from "./history-import.ts";
 import { historySiteCommand } from "./history-site.ts";
 
-type Subcommand = (argv: readonly string[], deps: CliDeps) => Promise<number>;
+type Subcommand = (argv: readonly string[], deps: Machine) => Promise<number>;
 
 const SUBCOMMANDS: ReadonlyMap<string, { run: Subcommand; summary: string }> = new Map([
   [
@@ -36,7 +37,7 @@ Subcommands:
 ${lines.join("\n")}`;
 }
 
-export async function historyCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function historyCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "-h" || name === "--help" || name === "help") {
     deps.out(historyHelp() + "\n");

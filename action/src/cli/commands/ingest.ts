@@ -5,7 +5,8 @@ import { validateSummary } from "../../schemas/validate.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
 import { VERSION } from "../../version.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
 
@@ -39,7 +40,7 @@ function isIngestKind(value: string): value is IngestKind {
   return (INGEST_KINDS as readonly string[]).includes(value);
 }
 
-export async function ingestCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function ingestCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     output: { kind: "string", short: "o" },
     baseline: { kind: "string" },

@@ -13,7 +13,8 @@ import {
   renderWorkflows,
 } from "../../init/workflows.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner-labels A,B] [--bench NAME...]
 
@@ -56,7 +57,7 @@ Next steps:
      comments /rebench; benchgate reads benchgate.yml from the base, so it gates from the
      first pull request after this one is merged.`;
 
-async function detectBenches(dir: string, deps: CliDeps): Promise<readonly string[]> {
+async function detectBenches(dir: string, deps: Machine): Promise<readonly string[]> {
   const file = path.join(dir, "Cargo.toml");
   if ((await deps.reader.kindOf(file)) === undefined) {
     deps.err(
@@ -74,7 +75,7 @@ async function detectBenches(dir: string, deps: CliDeps): Promise<readonly strin
   return found.benches;
 }
 
-export async function initCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function initCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     dir: { kind: "string" },
     "action-ref": { kind: "string" },
@@ -91,7 +92,7 @@ export async function initCommand(argv: readonly string[], deps: CliDeps): Promi
   }
   if (args.positionals.length > 0)
     throw new InputError(`init takes no arguments, got ${JSON.stringify(args.positionals[0])}`);
-  const dir = stringFlag(args, "dir") ?? deps.system.cwd;
+  const dir = stringFlag(args, "dir") ?? deps.cwd;
   if ((await deps.reader.kindOf(dir)) !== "dir")
     throw new InputError("--dir is not a directory", { source: dir });
   const labels = stringFlag(args, "runner-labels");
@@ -125,7 +126,7 @@ export async function initCommand(argv: readonly string[], deps: CliDeps): Promi
     const benches = given.length > 0 ? given : await detectBenches(dir, deps);
     files.set(CONFIG_FILE, starterConfig({ benches }));
   }
-  await deps.system.dirs.ensure(path.join(dir, ".github/workflows"));
+  await deps.dirs.ensure(path.join(dir, ".github/workflows"));
   for (const [file, text] of files) {
     await deps.writer.writeText(path.join(dir, file), text);
     deps.out(`wrote ${path.join(dir, file)}\n`);

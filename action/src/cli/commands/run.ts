@@ -5,7 +5,8 @@ import { renderText } from "../../render/text.ts";
 import { formatDuration } from "../../runner/progress.ts";
 import { parseDuration } from "../../config/run-config.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 import { defaultCacheDir, runSession } from "../gate-session.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
 
@@ -78,7 +79,7 @@ function durationFlag(args: ParsedArgs, name: string): number | undefined {
   }
 }
 
-export async function runCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function runCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     base: { kind: "string" },
     head: { kind: "string" },
@@ -105,7 +106,7 @@ export async function runCommand(argv: readonly string[], deps: CliDeps): Promis
   const headRef = stringFlag(args, "head");
   if (baseRef === undefined || headRef === undefined)
     throw new InputError("run needs --base REF and --head REF (see --help)");
-  const { system } = deps;
+  const system = deps;
   const out = path.resolve(system.cwd, stringFlag(args, "out") ?? ".benchgate/run");
   const quiet = booleanFlag(args, "quiet");
   const session = await runSession(

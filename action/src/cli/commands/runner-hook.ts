@@ -6,7 +6,8 @@ import { InputError } from "../../errors.ts";
 import { decideJob } from "../../runner-policy/job-policy.ts";
 import { parseJsonText } from "../../schemas/parse-json.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 const MAX_EVENT_BYTES = 25 * 1024 * 1024;
 const DEFAULT_WORKFLOWS = "benchgate-pr.yml,benchgate-command.yml,benchgate-main.yml";
@@ -29,7 +30,7 @@ Options:
 
 Exit codes: 0 the job may run, 1 refused, 2 bad usage or an unreadable event.`;
 
-export async function runnerHookCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function runnerHookCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     "default-branch": { kind: "string" },
     workflows: { kind: "string" },
@@ -41,7 +42,7 @@ export async function runnerHookCommand(argv: readonly string[], deps: CliDeps):
   }
   if (args.positionals.length > 0)
     throw new InputError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
-  const env = deps.system.env;
+  const env = deps.env;
   const need = (name: string): string => {
     const value = env[name];
     if (value === undefined || value === "")

@@ -3,7 +3,8 @@ import { InputError } from "../../errors.ts";
 import { MAX_BYTES, parseYamlText, readJsonFile } from "../../schemas/read-document.ts";
 import { DOCUMENT_KINDS, validateDocument, type DocumentKind } from "../../schemas/validate.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
-import { EXIT, type CliDeps } from "../deps.ts";
+import { EXIT } from "../exit-codes.ts";
+import type { Machine } from "../../ports/machine.ts";
 
 export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config|history]
 
@@ -23,7 +24,7 @@ function isDocumentKind(value: string): value is DocumentKind {
   return (DOCUMENT_KINDS as readonly string[]).includes(value);
 }
 
-export async function validateCommand(argv: readonly string[], deps: CliDeps): Promise<number> {
+export async function validateCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     schema: { kind: "string" },
     help: { kind: "boolean", short: "h" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutCredentials } from "./node-system.ts";
+import { withoutCredentials } from "./node-machine.ts";
 
 describe("withoutCredentials", () => {
   it("keeps PATH and the GitHub context, drops inputs and runner tokens", () => {

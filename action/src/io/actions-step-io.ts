@@ -1,11 +1,11 @@
-// ActionIO on @actions/core: inputs from INPUT_*, outputs to GITHUB_OUTPUT, the job summary to
+// StepIO on @actions/core: inputs from INPUT_*, outputs to GITHUB_OUTPUT, the job summary to
 // GITHUB_STEP_SUMMARY (capped below GitHub's 1 MiB), annotations as workflow commands.
 import * as core from "@actions/core";
-import type { ActionIO } from "../action/action-io.ts";
+import type { StepIO } from "../ports/step-io.ts";
 
 const MAX_SUMMARY_CHARS = 1000 * 1000;
 
-export const actionsIO: ActionIO = {
+export const actionsStepIO: StepIO = {
   input: (name) => core.getInput(name),
   setOutput: (name, value) => core.setOutput(name, value),
   summary: async (markdown) => {

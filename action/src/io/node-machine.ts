@@ -1,9 +1,10 @@
-// SystemDeps on Node: child processes, directories, signals, SHA-256 and the fingerprint.
+// The Machine on Node: files, child processes, directories, signals, SHA-256, the fingerprint and
+// the console.
 import { createHash } from "node:crypto";
-import type { SystemDeps } from "../cli/deps.ts";
+import type { Machine } from "../ports/machine.ts";
 import { collectEnvironment } from "../environment/collect-environment.ts";
 import { nodeDirs } from "./node-dirs.ts";
-import { nodeFileReader } from "./node-files.ts";
+import { nodeFileReader, nodeFileWriter } from "./node-files.ts";
 import { nodeProcess } from "./node-process.ts";
 
 function stringEnv(): Record<string, string> {
@@ -28,9 +29,20 @@ export function withoutCredentials(env: Readonly<Record<string, string>>): Recor
   return kept;
 }
 
-export function nodeSystem(options: { scrubCredentials?: boolean } = {}): SystemDeps {
+export interface NodeMachineOptions {
+  /** Children get no credentials (the action: cargo and benchmarks run the PR's code). */
+  readonly scrubCredentials?: boolean;
+  /** Where progress and errors go; standard error unless given (the action logs to stdout). */
+  readonly err?: (text: string) => void;
+}
+
+export function nodeMachine(options: NodeMachineOptions = {}): Machine {
   const env = options.scrubCredentials === true ? withoutCredentials(stringEnv()) : stringEnv();
   return {
+    reader: nodeFileReader,
+    writer: nodeFileWriter,
+    out: (text) => process.stdout.write(text),
+    err: options.err ?? ((text) => process.stderr.write(text)),
     proc: nodeProcess,
     dirs: nodeDirs,
     clock: { now: () => performance.now(), date: () => new Date() },

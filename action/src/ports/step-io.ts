@@ -1,6 +1,6 @@
 // The action's side effects in our words: inputs, outputs, the job summary, annotations and the
 // log. The real one wraps @actions/core; tests pass a recording one.
-export interface ActionIO {
+export interface StepIO {
   readonly input: (name: string) => string;
   readonly setOutput: (name: string, value: string) => void;
   /** Appends markdown to the job summary. */

@@ -1,5 +1,5 @@
-// What the runner needs from the machine, in our words. The real implementations live in io/;
-// the runner itself only sequences steps and never touches child_process or fs directly.
+// Running a program without a shell, in our words. The real implementation is io/node-process.ts;
+// the runner and git steps only sequence calls and never touch child_process directly.
 
 export interface ProcessOptions {
   readonly cwd: string;
@@ -33,28 +33,3 @@ export type ProcessPort = (
   argv: readonly string[],
   options: ProcessOptions,
 ) => Promise<ProcessResult>;
-
-/** Directories the runner creates and removes. */
-export interface DirPort {
-  /** A new empty directory under the system temp dir. */
-  makeTemp(prefix: string): Promise<string>;
-  ensure(dir: string): Promise<void>;
-  /** Removes a directory tree; no error when it is already gone. */
-  remove(dir: string): Promise<void>;
-  /** Copies a directory tree, keeping modification times (Cargo's fingerprints use them). */
-  copyTree(from: string, to: string): Promise<void>;
-  /**
-   * Creates `file` exclusively, holding this process's id, or reports who holds it. A lock whose
-   * process is gone is taken over.
-   */
-  lock(file: string): Promise<{ release(): Promise<void> } | { heldBy: string }>;
-  /** Names in a directory, or [] when it does not exist. */
-  names(dir: string): Promise<readonly string[]>;
-}
-
-export interface Clock {
-  /** Milliseconds, monotonic. */
-  readonly now: () => number;
-  /** Wall-clock time for summaries. */
-  readonly date: () => Date;
-}
