@@ -1,5 +1,5 @@
 // Errors someone branches on. A regression is never an exception: it is a verdict in the report.
-// The CLI maps these to exit codes (SPEC §3.3): InputError → 2, ToolError → 3.
+// The CLI maps these to exit codes (docs/cli.md): InputError → 2, ToolError → 3.
 
 /** Bad usage or invalid input: a file that is missing, too large, malformed or of the wrong schema. */
 export class InputError extends Error {
@@ -47,4 +47,13 @@ export function describeFailure(error: unknown): string {
   if (error instanceof ToolError)
     return `${error.message}${error.details === undefined ? "" : `\n${error.details}`}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * The failure as a PR comment or a check run states it: an InputError's file, JSON path and
+ * problem, else the message alone. A ToolError's details (a process's output) stay in the log.
+ */
+export function failureHeadline(error: unknown): string {
+  if (error instanceof InputError) return error.describe();
+  return error instanceof Error ? error.message : String(error);
 }

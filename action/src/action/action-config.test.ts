@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import { readActionConfig } from "./action-config.ts";
 import { parseEvent } from "../github/event.ts";
-import { gateTarget } from "./gate.ts";
+import { gateTarget } from "./gate-target.ts";
 
 const ENV = {
   GITHUB_REPOSITORY: "octo/repo",
@@ -82,7 +82,7 @@ describe("gateTarget", () => {
     expect(gateTarget(config, pr("octo/repo"))).toEqual({ baseSha: A, headSha: B, prNumber: 3 });
   });
 
-  it("A15: a fork's pull_request never reaches the runner", () => {
+  it("R1: a fork's pull_request never reaches the runner", () => {
     expect(() => gateTarget(config, pr("evil/repo"))).toThrow(/fork/);
   });
 

@@ -10,7 +10,7 @@ import type { Machine } from "../ports/machine.ts";
 import { describeFailure } from "../errors.ts";
 import type { ActionConfig } from "./action-config.ts";
 import type { StepIO } from "../ports/step-io.ts";
-import type { GateTarget } from "./publish-verdict.ts";
+import type { GateTarget } from "../gate/publish.ts";
 
 const TOKEN_VARIABLE = "BENCHGATE_PAGES_TOKEN";
 

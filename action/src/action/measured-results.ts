@@ -10,7 +10,7 @@ import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import { readReportFile, readSummaryFile } from "../schemas/read-document.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { GateTarget } from "./publish-verdict.ts";
+import type { GateTarget } from "../gate/publish.ts";
 
 const SUMMARY_NAME = /^(base|head)-([1-9][0-9]{0,3})\.json$/;
 /** benchgate run writes one summary per side and round; 100 rounds is the config's maximum. */

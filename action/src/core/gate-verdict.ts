@@ -1,6 +1,7 @@
 // Folds budget and golden results into a report: a broken budget or a changed golden output fails
-// the gate like a confirmed regression does (SPEC §3.5), and the reasons say which. Pure: returns
+// the gate like a confirmed regression does (docs/budgets-and-golden.md), and the reasons say which. Pure: returns
 // a new report.
+import type { CheckConclusion } from "../ports/github.ts";
 import type { BenchReport, BudgetResult, GoldenResult } from "../schemas/report.gen.ts";
 
 export function withBudgets(report: BenchReport, budgets: readonly BudgetResult[]): BenchReport {
@@ -38,4 +39,20 @@ export function withGolden(report: BenchReport, golden: readonly GoldenResult[])
     reasons,
     golden: [...golden],
   };
+}
+
+/**
+ * The one place a verdict becomes a check run's conclusion.
+ * A failed gate fails the check unless a maintainer accepted this head commit's result; an error
+ * (no comparison) always fails it, so it can never pass by not running; an inconclusive result
+ * is neutral (with fail-on-inconclusive the verdict is already "fail").
+ */
+export function checkConclusion(
+  verdict: BenchReport["verdict"],
+  accepted: boolean,
+): CheckConclusion {
+  if (verdict === "fail") return accepted ? "success" : "failure";
+  if (verdict === "error") return "failure";
+  if (verdict === "inconclusive") return "neutral";
+  return "success";
 }

@@ -24,7 +24,7 @@ import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";
 import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
 import { Progress } from "./progress.ts";
-import type { RunDeps } from "./run-gate.ts";
+import type { RunDeps } from "./run-request.ts";
 import { runRounds } from "./run-rounds.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
 

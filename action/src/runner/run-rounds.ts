@@ -11,7 +11,7 @@ import type { SuitePlan } from "../config/run-config.ts";
 import type { Benchmark, BenchSummary } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";
-import type { RunDeps, RunOutcome, RunRequest } from "./run-gate.ts";
+import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import { InterruptedError } from "./run-step.ts";
 import { runSuite } from "./run-suite.ts";
 import { budgetStop, estimateRoundMs, narrowSuites, type SuiteTime } from "./sequential-rounds.ts";

@@ -16,7 +16,7 @@ export function stderrTail(text: string, lines = TAIL_LINES): string {
   return kept.map((l) => `    ${l}`).join("\n");
 }
 
-export function describeFailure(
+export function describeStepFailure(
   label: string,
   result: ProcessResult,
   timeoutMs: number,
@@ -53,7 +53,7 @@ export async function runStep(
   }
   if (result.aborted) throw new InterruptedError(`interrupted during ${label}`);
   if (result.timedOut || result.exitCode !== 0)
-    throw new ToolError(describeFailure(label, result, options.timeoutMs, options.logFile), {
+    throw new ToolError(describeStepFailure(label, result, options.timeoutMs, options.logFile), {
       details:
         result.stderrTail.trim() === ""
           ? undefined

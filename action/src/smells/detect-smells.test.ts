@@ -1,7 +1,7 @@
 // benchgate.yml's `smells:` block (ignore / fail-on, globally and per suite), withSmells folding
 // failing smells into the verdict, and gateReport running it all into a valid report.
 import { describe, expect, it } from "vitest";
-import { gateReport } from "../cli/gate-report.ts";
+import { gateReport } from "../gate/decide.ts";
 import { resolveSettings } from "../core/settings.ts";
 import {
   kindsOf,

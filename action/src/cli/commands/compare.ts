@@ -1,14 +1,14 @@
 // benchgate compare --base FILE... --head FILE... : the decision rule on summaries → report.
 import { InputError } from "../../errors.ts";
-import { budgetRules, gateReport } from "../gate-report.ts";
+import { decide } from "../../gate/decide.ts";
+import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts";
-import { renderComment } from "../../render/comment.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
-import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
+import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
 /** critcmp's table is shown folded; a larger file is not a table worth reading. */
 const MAX_CRITCMP_BYTES = 1024 * 1024;
@@ -70,11 +70,12 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   if (baseFiles.length === 0 || headFiles.length === 0) {
     throw new InputError("compare needs --base FILE... and --head FILE... (see --help)");
   }
+  // Flags first: a bad flag is reported before any file is read.
+  const statistics = statisticsOverrides(args);
   const configFile = stringFlag(args, "config");
   const config =
     configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
-  const settings = settingsFrom(config, args);
-  const rules = budgetRules(config, configFile);
+  const judgement = judgementFrom(config, configFile, { statistics });
 
   const load = async (files: readonly string[]): Promise<SourcedSummary[]> => {
     const out: SourcedSummary[] = [];
@@ -84,33 +85,21 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   };
   const base = await load(baseFiles);
   const head = await load(headFiles);
-
-  const report = gateReport({
-    base,
-    head,
-    settings,
-    budgets: rules,
-    smells: config?.smells,
-    now: deps.clock.date(),
-  });
-
-  const jsonFile = stringFlag(args, "json");
-  const markdownFile = stringFlag(args, "markdown");
   const critcmpFile = stringFlag(args, "critcmp");
   const critcmpTable =
     critcmpFile === undefined
       ? undefined
       : await deps.reader.readText(critcmpFile, MAX_CRITCMP_BYTES);
-  const markdown =
-    markdownFile === undefined
-      ? undefined
-      : renderComment(report, critcmpTable === undefined ? {} : { critcmpTable });
+  const { report, markdown } = decide(judgement, { base, head, critcmpTable }, deps.clock.date());
+
+  const jsonFile = stringFlag(args, "json");
+  const markdownFile = stringFlag(args, "markdown");
   const emit = async (file: string, text: string): Promise<void> => {
     if (file === "-") deps.out(text);
     else await deps.writer.writeText(file, text);
   };
   if (jsonFile !== undefined) await emit(jsonFile, JSON.stringify(report, null, 2) + "\n");
-  if (markdownFile !== undefined && markdown !== undefined) await emit(markdownFile, markdown);
+  if (markdownFile !== undefined) await emit(markdownFile, markdown);
   const toStdout = jsonFile === "-" || markdownFile === "-";
   if (!booleanFlag(args, "quiet") && !toStdout) deps.out(renderText(report, {}) + "\n");
   return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;

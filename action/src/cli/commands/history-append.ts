@@ -23,7 +23,7 @@ import { MAX_EXTRA_FILE_BYTES } from "../../history/pages-paths.ts";
 import { readConfigFile, readReportFile } from "../../schemas/read-document.ts";
 import type { BenchHistory } from "../../schemas/history.gen.ts";
 import { GENERATOR } from "../../version.ts";
-import { budgetRules } from "../gate-report.ts";
+import { budgetRules } from "../../gate/plan.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";

@@ -7,8 +7,11 @@ import { parseDuration } from "../../config/run-config.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
-import { defaultCacheDir, runSession } from "../gate-session.ts";
-import { SETTING_FLAGS, SETTING_FLAGS_HELP, settingsFrom } from "../settings-input.ts";
+import { loadGatePlan } from "../../gate/load-plan.ts";
+import { defaultCacheDir } from "../../gate/measure.ts";
+import type { PlanOverrides } from "../../gate/plan.ts";
+import { runGate } from "../../gate/run-gate.ts";
+import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
 export const RUN_HELP = `Usage: benchgate run --base REF --head REF [options]
 
@@ -79,7 +82,7 @@ function durationFlag(args: ParsedArgs, name: string): number | undefined {
   }
 }
 
-export async function runCommand(argv: readonly string[], deps: Machine): Promise<number> {
+export async function runCommand(argv: readonly string[], machine: Machine): Promise<number> {
   const args = parseArgs(argv, {
     base: { kind: "string" },
     head: { kind: "string" },
@@ -97,7 +100,7 @@ export async function runCommand(argv: readonly string[], deps: Machine): Promis
     ...SETTING_FLAGS,
   });
   if (booleanFlag(args, "help")) {
-    deps.out(RUN_HELP + "\n");
+    machine.out(RUN_HELP + "\n");
     return EXIT.pass;
   }
   if (args.positionals.length > 0)
@@ -106,41 +109,44 @@ export async function runCommand(argv: readonly string[], deps: Machine): Promis
   const headRef = stringFlag(args, "head");
   if (baseRef === undefined || headRef === undefined)
     throw new InputError("run needs --base REF and --head REF (see --help)");
-  const system = deps;
-  const out = path.resolve(system.cwd, stringFlag(args, "out") ?? ".benchgate/run");
-  const quiet = booleanFlag(args, "quiet");
-  const session = await runSession(
-    {
-      repo: path.resolve(system.cwd, stringFlag(args, "repo") ?? "."),
-      baseRef,
-      headRef,
-      out,
-      cacheDir: path.resolve(
-        system.cwd,
-        stringFlag(args, "cache-dir") ?? defaultCacheDir(system.env),
-      ),
-      configFile: stringFlag(args, "config"),
-      rounds: roundsFlag(args),
-      minRounds: optionalInteger(args, "min-rounds", 2, 100),
-      maxRounds: optionalInteger(args, "max-rounds", 2, 100),
-      timeBudgetMs: durationFlag(args, "time-budget"),
-      filter: stringFlag(args, "filter"),
-      settings: (config) => settingsFrom(config.document, args),
-      quiet,
-    },
-    deps,
+  // Flags first: a bad flag is reported before the base commit's config is fetched.
+  const overrides: PlanOverrides = {
+    ...optional("rounds", roundsFlag(args)),
+    ...optional("minRounds", optionalInteger(args, "min-rounds", 2, 100)),
+    ...optional("maxRounds", optionalInteger(args, "max-rounds", 2, 100)),
+    ...optional("timeBudgetMs", durationFlag(args, "time-budget")),
+    ...optional("filter", stringFlag(args, "filter")),
+    statistics: statisticsOverrides(args),
+  };
+  const repo = path.resolve(machine.cwd, stringFlag(args, "repo") ?? ".");
+  const configFile = stringFlag(args, "config");
+  const plan = await loadGatePlan(
+    configFile === undefined
+      ? { kind: "commit", repo, ref: baseRef }
+      : { kind: "file", file: configFile },
+    overrides,
+    machine,
   );
-  const { report, progress, rounds } = session;
-  deps.out(renderText(report, {}) + "\n");
-  const rel = (p: string): string => path.relative(system.cwd, p) || ".";
+  const out = path.resolve(machine.cwd, stringFlag(args, "out") ?? ".benchgate/run");
+  const quiet = booleanFlag(args, "quiet");
+  const cacheDir = stringFlag(args, "cache-dir") ?? defaultCacheDir(machine.env);
+  const target = { repo, baseRef, headRef, out, cacheDir: path.resolve(machine.cwd, cacheDir) };
+  const { report, measurement } = await runGate(plan, target, machine, { quiet });
+  machine.out(renderText(report, {}) + "\n");
+  const rel = (p: string): string => path.relative(machine.cwd, p) || ".";
   if (!quiet)
-    deps.out(`
-written to ${rel(out)}/ in ${formatDuration(progress.elapsedMs())}:
+    machine.out(`
+written to ${rel(out)}/ in ${formatDuration(measurement.progress.elapsedMs())}:
   report.json    the verdict and every benchmark with its CI and MDE
   comment.md     the PR comment
   summaries/     one validated summary.json per side and round
-  critcmp.txt    critcmp's table of round ${rounds.critcmp} (when critcmp ran)
+  critcmp.txt    critcmp's table of round ${measurement.critcmp.round} (when critcmp ran)
   raw/, logs/    the tools' own output and logs; timings.json: where the time went
 `);
   return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;
+}
+
+/** `{ key: value }` when the value is given, else nothing (exact optional properties). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }

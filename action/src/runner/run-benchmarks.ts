@@ -7,19 +7,14 @@ import path from "node:path";
 import type { RunConfig } from "../config/run-config.ts";
 import { InputError, ToolError } from "../errors.ts";
 import type { GoldenOutput } from "../golden/check-golden.ts";
-import type { Sha256 } from "../ports/machine.ts";
-import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "./git-worktrees.ts";
 import { checkGoldenIn, produceGoldenOutputs } from "./golden-step.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { DirPort } from "../ports/dirs.ts";
-import type { ProcessOptions, ProcessPort } from "../ports/process.ts";
-import { formatDuration, type Progress } from "./progress.ts";
+import type { ProcessOptions } from "../ports/process.ts";
+import { formatDuration } from "./progress.ts";
 import { runStep } from "./run-step.ts";
 import { runRounds } from "./run-rounds.ts";
-import type { RoundPlanner } from "./sequential-rounds.ts";
+import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import {
   criterionBuildArgv,
   expandArgv,
@@ -28,49 +23,6 @@ import {
   type SidePaths,
 } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
-
-export interface RunDeps {
-  readonly proc: ProcessPort;
-  readonly dirs: DirPort;
-  readonly reader: FileReader;
-  readonly writer: FileWriter;
-  readonly clock: Clock;
-  readonly sha256: Sha256;
-  /** The environment children start from (PATH, HOME, RUSTUP_TOOLCHAIN …). */
-  readonly env: Readonly<Record<string, string>>;
-  readonly signal: AbortSignal;
-  readonly progress: Progress;
-  /** The fingerprint of this machine as seen from `cwd` (rustc there may be pinned). */
-  readonly environment: (cwd: string) => Promise<Environment>;
-}
-
-export interface RunRequest {
-  readonly repo: string;
-  readonly baseRef: string;
-  readonly headRef: string;
-  readonly out: string;
-  /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
-  readonly cacheDir: string;
-  readonly config: RunConfig;
-  /**
-   * With rounds: auto (config.sequential), the statistics core's look after each round from
-   * min-rounds on: which benchmarks the next round measures.
-   */
-  readonly planNext?: RoundPlanner;
-}
-
-export interface RunOutcome {
-  readonly commits: Readonly<Record<Side, string>>;
-  readonly summaries: Readonly<Record<Side, readonly { source: string; summary: BenchSummary }[]>>;
-  readonly golden: readonly GoldenResult[];
-  /** How many rounds ran (sequential rounds may stop before config.rounds). */
-  readonly rounds: number;
-  /**
-   * critcmp's table of the latest round in which every benchmark ran (the last round; with
-   * rounds: auto, min-rounds or a later round that was not narrowed), or why there is none.
-   */
-  readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
-}
 
 const MARKER = ".benchgate-run";
 /** Everything a previous run left in its output folder; removed before a new run. */
@@ -97,7 +49,7 @@ async function prepareOut(out: string, deps: RunDeps): Promise<void> {
   await deps.writer.writeText(path.join(out, MARKER), "benchgate run output; safe to delete\n");
 }
 
-export async function runGate(request: RunRequest, deps: RunDeps): Promise<RunOutcome> {
+export async function runBenchmarks(request: RunRequest, deps: RunDeps): Promise<RunOutcome> {
   const { config, repo } = request;
   const { progress } = deps;
   const git: GitDeps = { proc: deps.proc, dirs: deps.dirs, env: deps.env, signal: deps.signal };

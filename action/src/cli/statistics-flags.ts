@@ -1,11 +1,7 @@
-// Statistics settings come from benchgate.yml's `statistics:` block, then flags override them.
-import {
-  parseFraction,
-  resolveSettings,
-  SETTING_KEYS,
-  type CompareSettings,
-} from "../core/settings.ts";
-import type { BenchgateConfig } from "../schemas/config.gen.ts";
+// The statistics flags of `compare` and `run`: their spec, their help, and their values as typed
+// overrides of benchgate.yml's `statistics:` block.
+import { parseFraction, SETTING_KEYS } from "../core/settings.ts";
+import { FRACTION_SETTINGS, type StatisticsOverrides } from "../gate/plan.ts";
 import { InputError } from "../errors.ts";
 import { booleanFlag, stringFlag, type FlagSpec, type ParsedArgs } from "./args.ts";
 
@@ -36,41 +32,25 @@ export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statisti
                             samples (without it, rounds that do not pair are an error)
   F is a fraction (0.03) or a percentage (3%).`;
 
-const FRACTIONS = [
-  "q",
-  "noiseFloor",
-  "failThreshold",
-  "unverifiedThreshold",
-  "confidence",
-  "power",
-] as const;
-
-export function settingsFrom(
-  config: BenchgateConfig | undefined,
-  args: ParsedArgs,
-): CompareSettings {
-  const overrides: { -readonly [K in keyof CompareSettings]?: CompareSettings[K] } = {};
-  const stats = config?.statistics ?? {};
-  for (const key of FRACTIONS) {
+/**
+ * The statistics flags as typed overrides, checked here so a bad flag is reported before any
+ * config is read; benchgate.yml's statistics: block sits under them (gate/plan.ts).
+ */
+export function statisticsOverrides(args: ParsedArgs): StatisticsOverrides {
+  const overrides: StatisticsOverrides = {};
+  for (const key of FRACTION_SETTINGS) {
     const name = SETTING_KEYS[key];
-    const fromConfig = stats[name];
-    if (fromConfig !== undefined) overrides[key] = parseFraction(`statistics.${name}`, fromConfig);
     const fromFlag = stringFlag(args, name);
     if (fromFlag !== undefined) overrides[key] = parseFraction(`--${name}`, fromFlag);
   }
-  if (stats["fail-on-inconclusive"] !== undefined)
-    overrides.failOnInconclusive = stats["fail-on-inconclusive"];
   if (booleanFlag(args, "fail-on-inconclusive")) overrides.failOnInconclusive = true;
-  if (stats.crossover !== undefined) overrides.crossover = stats.crossover;
   if (booleanFlag(args, "no-crossover")) overrides.crossover = false;
-  const missing = stringFlag(args, "missing") ?? stats.missing;
+  const missing = stringFlag(args, "missing");
   if (missing !== undefined) {
     if (missing !== "fail" && missing !== "warn")
       throw new InputError(`--missing must be "fail" or "warn", got ${JSON.stringify(missing)}`);
     overrides.missing = missing;
   }
   if (booleanFlag(args, "unpaired")) overrides.unpaired = true;
-  const minPeriod = stats["min-benchmarks-for-period"];
-  if (minPeriod !== undefined) overrides.minBenchmarksForPeriod = minPeriod;
-  return resolveSettings(overrides);
+  return overrides;
 }

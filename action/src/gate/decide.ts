@@ -1,33 +1,20 @@
-// From summaries to the one report both `compare` and `run` write: the decision rule, then the
-// budgets and golden outputs folded into the verdict, then our own schema as a last check.
+// Deciding, pure: from the summaries and golden results to the one report every caller writes
+// (the decision rule, then budgets, golden outputs and smells folded into the verdict, then our
+// own schema as a last check) and the PR comment that shows it. `compare`, `run` and the action's
+// gate and report modes all decide here, so they cannot disagree.
 import { compare } from "../core/compare.ts";
 import { withBudgets, withGolden } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { evaluateBudgets } from "../budgets/evaluate-budgets.ts";
-import { parseBudgets, type BudgetRule } from "../budgets/parse-budget.ts";
-import { InputError, ToolError } from "../errors.ts";
-import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import type { BudgetRule } from "../budgets/parse-budget.ts";
+import { ToolError, type InputError } from "../errors.ts";
 import { detectSmells, withSmells, type SmellConfig } from "../smells/detect-smells.ts";
 import type { BenchReport, GoldenResult } from "../schemas/report.gen.ts";
 import { validateReport } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";
-
-/** The budgets of benchgate.yml; errors name the rule and key, and we add the file. */
-export function budgetRules(
-  config: BenchgateConfig | undefined,
-  configFile: string | undefined,
-): BudgetRule[] {
-  try {
-    return parseBudgets(config?.budgets);
-  } catch (error) {
-    if (error instanceof InputError && configFile !== undefined) {
-      const where = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
-      throw new InputError(error.message, { source: configFile, ...where }, { cause: error });
-    }
-    throw error;
-  }
-}
+import { renderComment, type CommentOptions } from "../render/comment.ts";
+import type { Judgement } from "./plan.ts";
 
 export interface GateInput {
   readonly base: readonly SourcedSummary[];
@@ -66,4 +53,43 @@ export function gateReport(input: GateInput): BenchReport {
   } catch (error) {
     throw new ToolError(`internal error: ${(error as InputError).describe()}`, { cause: error });
   }
+}
+
+/** What was measured, from a run or from summary files. */
+export interface Measured {
+  readonly base: readonly SourcedSummary[];
+  readonly head: readonly SourcedSummary[];
+  readonly golden?: readonly GoldenResult[];
+  /** critcmp's text table of the same runs, folded into the comment. */
+  readonly critcmpTable?: string | undefined;
+}
+
+export interface Decision {
+  readonly report: BenchReport;
+  /** The PR comment (and job summary) for this report. */
+  readonly markdown: string;
+}
+
+export function decide(
+  judgement: Judgement,
+  measured: Measured,
+  now: Date,
+  comment: CommentOptions = {},
+): Decision {
+  const report = gateReport({
+    base: measured.base,
+    head: measured.head,
+    settings: judgement.settings,
+    budgets: judgement.budgets,
+    filtered: judgement.filtered,
+    ...(measured.golden === undefined ? {} : { golden: measured.golden }),
+    smells: judgement.smells,
+    now,
+  });
+  const { critcmpTable } = measured;
+  const markdown = renderComment(report, {
+    ...comment,
+    ...(critcmpTable === undefined ? {} : { critcmpTable }),
+  });
+  return { report, markdown };
 }

@@ -3,16 +3,15 @@
 // them. Shared by mode: gate (one job) and mode: report (the job that never runs PR code). A
 // comment that cannot be posted (a read-only fork token, an API outage) is a warning: the
 // verdict still reaches the check and the summary.
-import { CHECK_NAME } from "../bot/authorize.ts";
-import { InputError } from "../errors.ts";
+import { CHECK_NAME } from "../github/check-name.ts";
 import { findAcceptance, type Acceptance } from "../github/acceptance.ts";
 import type { CheckConclusion, GitHubPort } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
-import { codeBlock } from "../render/code-block.ts";
+import { acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
+import { checkConclusion } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
-import type { ActionConfig } from "./action-config.ts";
 import type { StepIO } from "../ports/step-io.ts";
-import { gateAnnotations } from "./annotations.ts";
+import { gateAnnotations } from "../render/annotations.ts";
 
 export interface GateTarget {
   readonly baseSha: string;
@@ -20,8 +19,17 @@ export interface GateTarget {
   readonly prNumber?: number;
 }
 
+/** The action's facts publishing needs: whose comments are ours, and a /rebench's check and command. */
+export interface PublishSettings {
+  readonly botUserId: number;
+  /** The check run the authorizer opened for a /rebench. */
+  readonly checkId?: number;
+  /** The /rebench comment to react to. */
+  readonly commandCommentId?: number;
+}
+
 export interface PublishContext {
-  readonly config: ActionConfig;
+  readonly settings: PublishSettings;
   readonly github: GitHubPort;
   readonly io: StepIO;
   readonly target: GateTarget;
@@ -32,17 +40,6 @@ export interface GateOutcome {
   readonly failed: boolean;
 }
 
-function conclusionOf(
-  report: BenchReport,
-  accepted: Acceptance | undefined,
-  failOnInconclusive: boolean,
-): CheckConclusion {
-  if (report.verdict === "fail") return accepted === undefined ? "failure" : "success";
-  if (report.verdict === "error") return "failure";
-  if (report.verdict === "inconclusive") return failOnInconclusive ? "failure" : "neutral";
-  return "success";
-}
-
 function warnOf(io: StepIO): (what: string, error: unknown) => void {
   return (what, error) => io.warning(`${what}: ${(error as Error).message}`);
 }
@@ -51,7 +48,7 @@ function warnOf(io: StepIO): (what: string, error: unknown) => void {
 export async function openCheck(ctx: PublishContext): Promise<number | undefined> {
   const { target } = ctx;
   // A /rebench run: the authorizer already opened it on the pinned SHA.
-  if (ctx.config.checkId !== undefined) return ctx.config.checkId;
+  if (ctx.settings.checkId !== undefined) return ctx.settings.checkId;
   try {
     return await ctx.github.createCheck(target.headSha, CHECK_NAME, {
       title: "Benchmarking",
@@ -72,7 +69,7 @@ async function finishCheck(
   try {
     const id =
       checkId ??
-      ctx.config.checkId ??
+      ctx.settings.checkId ??
       (await ctx.github.createCheck(ctx.target.headSha, CHECK_NAME, {
         title: output.title,
         summary: "Reporting.",
@@ -84,9 +81,9 @@ async function finishCheck(
 }
 
 async function react(ctx: PublishContext, failed: boolean): Promise<void> {
-  if (ctx.config.commandCommentId === undefined) return;
+  if (ctx.settings.commandCommentId === undefined) return;
   try {
-    await ctx.github.addReaction(ctx.config.commandCommentId, failed ? "-1" : "+1");
+    await ctx.github.addReaction(ctx.settings.commandCommentId, failed ? "-1" : "+1");
   } catch (error) {
     warnOf(ctx.io)("could not react to the command", error);
   }
@@ -99,7 +96,7 @@ async function postComment(ctx: PublishContext, markdown: string): Promise<void>
       ctx.github,
       ctx.target.prNumber,
       markdown,
-      ctx.config.botUserId,
+      ctx.settings.botUserId,
     );
     ctx.io.info(`PR comment ${sticky.action} (${sticky.commentId})`);
   } catch (error) {
@@ -108,14 +105,6 @@ async function postComment(ctx: PublishContext, markdown: string): Promise<void>
       error,
     );
   }
-}
-
-export function describeError(error: unknown): string {
-  return error instanceof InputError
-    ? error.describe()
-    : error instanceof Error
-      ? error.message
-      : String(error);
 }
 
 /**
@@ -130,15 +119,10 @@ export async function publishError(
   message: string,
   options: { readonly comment: boolean } = { comment: true },
 ): Promise<void> {
-  const block = codeBlock(message, { language: "text" }).markdown;
-  if (options.comment)
-    await postComment(
-      ctx,
-      `${GATE_MARKER}\n### benchgate: error\n\nNo verdict for \`${ctx.target.headSha.slice(0, 12)}\`: benchgate could not compare it with \`${ctx.target.baseSha.slice(0, 12)}\`.\n\n${block}\n`,
-    );
-  await finishCheck(ctx, checkId, "failure", {
+  if (options.comment) await postComment(ctx, errorComment(GATE_MARKER, ctx.target, message));
+  await finishCheck(ctx, checkId, checkConclusion("error", false), {
     title: "error",
-    summary: `benchgate could not compare the commits:\n\n${block}`,
+    summary: `benchgate could not compare the commits:\n\n${errorBlock(message)}`,
   });
   await react(ctx, true);
 }
@@ -149,7 +133,7 @@ export async function publishVerdict(
   result: { readonly report: BenchReport; readonly markdown: string; readonly reportFile: string },
   checkId: number | undefined,
 ): Promise<GateOutcome> {
-  const { config, github, io, target } = ctx;
+  const { settings, github, io, target } = ctx;
   const { report } = result;
   let markdown = result.markdown;
   let accepted: Acceptance | undefined;
@@ -157,14 +141,14 @@ export async function publishVerdict(
     try {
       accepted = findAcceptance(
         await github.listComments(target.prNumber),
-        config.botUserId,
+        settings.botUserId,
         target.headSha,
       );
     } catch (error) {
       warnOf(io)("could not read acceptance records", error);
     }
     if (accepted !== undefined && report.verdict === "fail")
-      markdown = `${markdown}\n\n**Accepted:** @${accepted.login} accepted this result for \`${target.headSha.slice(0, 12)}\`: ${accepted.reason}\n`;
+      markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
     await postComment(ctx, markdown);
   }
   await io.summary(markdown);
@@ -173,7 +157,7 @@ export async function publishVerdict(
   io.setOutput("markdown", markdown);
   for (const a of gateAnnotations(report)) io.annotate(a.title, a.message);
 
-  const conclusion = conclusionOf(report, accepted, config.failOnInconclusive);
+  const conclusion = checkConclusion(report.verdict, accepted !== undefined);
   await finishCheck(ctx, checkId, conclusion, {
     title: `${report.verdict}${accepted !== undefined && report.verdict === "fail" ? " (accepted)" : ""}`,
     summary: report.reasons.join("\n").slice(0, 60_000) || "No change.",

@@ -1,0 +1,113 @@
+// Measuring a plan: both commits built and benchmarked in interleaved rounds (a fixed count, or
+// sequential rounds that stop once every benchmark is settled). It decides nothing; decide.ts
+// judges what it returns. The CLI's `run` and the action's gate and measure modes share it.
+import os from "node:os";
+import path from "node:path";
+import type { SourcedSummary } from "../core/pairing.ts";
+import { planNextRound } from "../core/sequential.ts";
+import type { Machine } from "../ports/machine.ts";
+import { Progress } from "../runner/progress.ts";
+import { runBenchmarks } from "../runner/run-benchmarks.ts";
+import type { RoundPlanner } from "../runner/sequential-rounds.ts";
+import { StepTimings } from "../runner/step-timings.ts";
+import type { GoldenResult } from "../schemas/report.gen.ts";
+import type { GatePlan } from "./plan.ts";
+
+/** Which commits, in which repository, and where the files go. */
+export interface MeasureTarget {
+  readonly repo: string;
+  readonly baseRef: string;
+  readonly headRef: string;
+  readonly out: string;
+  /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
+  readonly cacheDir: string;
+}
+
+export interface Measurement {
+  readonly base: readonly SourcedSummary[];
+  readonly head: readonly SourcedSummary[];
+  readonly golden: readonly GoldenResult[];
+  /** critcmp's table of the round it compares, or why there is none. */
+  readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
+  /** How many rounds ran (sequential rounds may stop early). */
+  readonly rounds: number;
+  /** Progress lines, warnings and the run's elapsed time. */
+  readonly progress: Progress;
+  /** Where the time went, per step. */
+  readonly timings: StepTimings;
+}
+
+/** $BENCHGATE_CACHE_DIR, else the XDG cache directory's benchgate/. */
+export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
+  const explicit = env["BENCHGATE_CACHE_DIR"];
+  if (explicit !== undefined && explicit !== "") return explicit;
+  const xdg = env["XDG_CACHE_HOME"];
+  const base = xdg !== undefined && xdg !== "" ? xdg : path.join(os.homedir(), ".cache");
+  return path.join(base, "benchgate");
+}
+
+/** Too few rounds to estimate noise is allowed, but said. */
+function warnAboutRounds(plan: GatePlan, progress: Progress): void {
+  const { run } = plan;
+  if (run.sequential === undefined && run.rounds < 3)
+    progress.warn(
+      `${run.rounds} round(s): too few to estimate noise; changes are only flagged beyond the unverified threshold`,
+    );
+  if (run.sequential !== undefined && run.sequential.minRounds < 3)
+    progress.warn(
+      `min-rounds ${run.sequential.minRounds}: a benchmark may stop after ${run.sequential.minRounds} rounds, too few to estimate its noise well; 3 or more is safer`,
+    );
+}
+
+/**
+ * With rounds: auto, the statistics core's look after each round from min-rounds on, with this
+ * plan's settings and design (the same design every summary records, from which compare replays
+ * the looks).
+ */
+function roundPlanner(plan: GatePlan): RoundPlanner | undefined {
+  const { sequential } = plan.run;
+  if (sequential === undefined) return undefined;
+  const design = { minRounds: sequential.minRounds, maxRounds: plan.run.rounds };
+  return (base, head) => planNextRound(base, head, plan.settings, design);
+}
+
+export async function measure(
+  plan: GatePlan,
+  target: MeasureTarget,
+  machine: Machine,
+  options: { readonly quiet: boolean },
+): Promise<Measurement> {
+  const progress = new Progress(options.quiet ? () => undefined : machine.err, machine.clock);
+  warnAboutRounds(plan, progress);
+  const planNext = roundPlanner(plan);
+  const timings = new StepTimings();
+  const interrupts = machine.interrupts();
+  try {
+    const outcome = await runBenchmarks(
+      { ...target, config: plan.run, ...(planNext === undefined ? {} : { planNext }) },
+      {
+        proc: timings.wrap(machine.proc),
+        dirs: machine.dirs,
+        reader: machine.reader,
+        writer: machine.writer,
+        clock: machine.clock,
+        sha256: machine.sha256,
+        env: machine.env,
+        signal: interrupts.signal,
+        progress,
+        environment: machine.environment,
+      },
+    );
+    return {
+      base: outcome.summaries.base,
+      head: outcome.summaries.head,
+      golden: outcome.golden,
+      critcmp: outcome.critcmp,
+      rounds: outcome.rounds,
+      progress,
+      timings,
+    };
+  } finally {
+    interrupts.dispose();
+  }
+}

@@ -1,0 +1,128 @@
+// The gate's plan: everything that decides what a run measures and how its results are judged,
+// read once, validated up front and frozen. The CLI's flags and the action's inputs arrive as
+// typed overrides (never as parsed command-line arguments), so a bad flag is reported before any
+// config is fetched, and every later step reads settings, budgets and smells from here instead
+// of re-parsing benchgate.yml.
+import { parseBudgets, type BudgetRule } from "../budgets/parse-budget.ts";
+import { resolveRunConfig, type RoundsOverride, type RunConfig } from "../config/run-config.ts";
+import { withFilter } from "../config/run-filter.ts";
+import {
+  parseFraction,
+  resolveSettings,
+  SETTING_KEYS,
+  type CompareSettings,
+} from "../core/settings.ts";
+import { InputError } from "../errors.ts";
+import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import type { SmellConfig } from "../smells/detect-smells.ts";
+
+/** Statistics settings a caller sets over benchgate.yml's statistics: block. */
+export type StatisticsOverrides = {
+  -readonly [K in keyof CompareSettings]?: CompareSettings[K];
+};
+
+export interface JudgeOverrides {
+  readonly statistics?: StatisticsOverrides;
+}
+
+export interface PlanOverrides extends RoundsOverride, JudgeOverrides {
+  /** Replaces every Criterion suite's filter and selects hyperfine commands by name. */
+  readonly filter?: string;
+}
+
+/** How results are judged: what `compare` needs, and the second half of a run. */
+export interface Judgement {
+  readonly settings: CompareSettings;
+  readonly budgets: readonly BudgetRule[];
+  /** benchgate.yml's smells: block. */
+  readonly smells: SmellConfig | undefined;
+  /** Only a filtered subset is measured: budgets of benchmarks not run are left unchecked. */
+  readonly filtered: boolean;
+}
+
+/** A whole run: the suites, rounds and golden commands, and the judgement. */
+export interface GatePlan extends Judgement {
+  readonly run: RunConfig;
+}
+
+/** The settings written as fractions or percentages ("3%"), in benchgate.yml and as flags. */
+export const FRACTION_SETTINGS = [
+  "q",
+  "noiseFloor",
+  "failThreshold",
+  "unverifiedThreshold",
+  "confidence",
+  "power",
+] as const;
+
+/** The statistics: block as settings (fractions may be written as "3%"). */
+function statisticsFromConfig(stats: BenchgateConfig["statistics"]): StatisticsOverrides {
+  const settings: StatisticsOverrides = {};
+  for (const key of FRACTION_SETTINGS) {
+    const name = SETTING_KEYS[key];
+    const value = stats?.[name];
+    if (value !== undefined) settings[key] = parseFraction(`statistics.${name}`, value);
+  }
+  const failOnInconclusive = stats?.["fail-on-inconclusive"];
+  if (failOnInconclusive !== undefined) settings.failOnInconclusive = failOnInconclusive;
+  if (stats?.crossover !== undefined) settings.crossover = stats.crossover;
+  if (stats?.missing !== undefined) settings.missing = stats.missing;
+  const minPeriod = stats?.["min-benchmarks-for-period"];
+  if (minPeriod !== undefined) settings.minBenchmarksForPeriod = minPeriod;
+  return settings;
+}
+
+/** The budgets of benchgate.yml; errors name the rule and key, and we add the file. */
+export function budgetRules(
+  config: BenchgateConfig | undefined,
+  configFile: string | undefined,
+): BudgetRule[] {
+  try {
+    return parseBudgets(config?.budgets);
+  } catch (error) {
+    if (error instanceof InputError && configFile !== undefined) {
+      const where = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
+      throw new InputError(error.message, { source: configFile, ...where }, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The judgement from a validated benchgate.yml (or none) and the caller's overrides. */
+export function judgementFrom(
+  document: BenchgateConfig | undefined,
+  source: string | undefined,
+  overrides: JudgeOverrides & { readonly filtered?: boolean },
+): Judgement {
+  const settings = resolveSettings({
+    ...statisticsFromConfig(document?.statistics),
+    ...overrides.statistics,
+  });
+  return Object.freeze({
+    settings,
+    budgets: Object.freeze(budgetRules(document, source)),
+    smells: document?.smells,
+    filtered: overrides.filtered === true,
+  });
+}
+
+/** The whole plan from a schema-valid benchgate.yml and the caller's overrides. */
+export function gatePlanFrom(
+  document: BenchgateConfig,
+  source: string,
+  overrides: PlanOverrides,
+): GatePlan {
+  const rounds: RoundsOverride = {
+    ...(overrides.rounds === undefined ? {} : { rounds: overrides.rounds }),
+    ...(overrides.minRounds === undefined ? {} : { minRounds: overrides.minRounds }),
+    ...(overrides.maxRounds === undefined ? {} : { maxRounds: overrides.maxRounds }),
+    ...(overrides.timeBudgetMs === undefined ? {} : { timeBudgetMs: overrides.timeBudgetMs }),
+  };
+  const loaded = resolveRunConfig(document, source, { needSuites: true, ...rounds });
+  const run = overrides.filter === undefined ? loaded : withFilter(loaded, overrides.filter);
+  const judgement = judgementFrom(document, source, {
+    ...(overrides.statistics === undefined ? {} : { statistics: overrides.statistics }),
+    filtered: overrides.filter !== undefined,
+  });
+  return Object.freeze({ run, ...judgement });
+}

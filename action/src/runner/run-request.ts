@@ -1,0 +1,58 @@
+// What a benchmark run is given and what it returns, apart from the code that runs it, so that
+// the round loop (run-rounds.ts) and the run around it (run-benchmarks.ts) both depend on these
+// types and not on each other.
+
+import type { RunConfig } from "../config/run-config.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { DirPort } from "../ports/dirs.ts";
+import type { FileReader, FileWriter } from "../ports/files.ts";
+import type { Sha256 } from "../ports/machine.ts";
+import type { ProcessPort } from "../ports/process.ts";
+import type { GoldenResult } from "../schemas/report.gen.ts";
+import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
+import type { Progress } from "./progress.ts";
+import type { RoundPlanner } from "./sequential-rounds.ts";
+import type { Side } from "./suite-commands.ts";
+
+export interface RunDeps {
+  readonly proc: ProcessPort;
+  readonly dirs: DirPort;
+  readonly reader: FileReader;
+  readonly writer: FileWriter;
+  readonly clock: Clock;
+  readonly sha256: Sha256;
+  /** The environment children start from (PATH, HOME, RUSTUP_TOOLCHAIN …). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly signal: AbortSignal;
+  readonly progress: Progress;
+  /** The fingerprint of this machine as seen from `cwd` (rustc there may be pinned). */
+  readonly environment: (cwd: string) => Promise<Environment>;
+}
+
+export interface RunRequest {
+  readonly repo: string;
+  readonly baseRef: string;
+  readonly headRef: string;
+  readonly out: string;
+  /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
+  readonly cacheDir: string;
+  readonly config: RunConfig;
+  /**
+   * With rounds: auto (config.sequential), the statistics core's look after each round from
+   * min-rounds on: which benchmarks the next round measures.
+   */
+  readonly planNext?: RoundPlanner;
+}
+
+export interface RunOutcome {
+  readonly commits: Readonly<Record<Side, string>>;
+  readonly summaries: Readonly<Record<Side, readonly { source: string; summary: BenchSummary }[]>>;
+  readonly golden: readonly GoldenResult[];
+  /** How many rounds ran (sequential rounds may stop before config.rounds). */
+  readonly rounds: number;
+  /**
+   * critcmp's table of the latest round in which every benchmark ran (the last round; with
+   * rounds: auto, min-rounds or a later round that was not narrowed), or why there is none.
+   */
+  readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
+}
