@@ -26,7 +26,8 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: statistics, comparison and rendering import no I/O (SPEC §2).
+    // The core is pure: statistics, comparison and rendering import no I/O, so they are tested
+    // with plain values and shared by the CLI and the action without fakes of the machine.
     files: [
       "action/src/core/**/*.ts",
       "action/src/render/**/*.ts",
@@ -61,7 +62,7 @@ export default tseslint.config(
   },
   {
     // The history page's browser code (its own tsconfig, DOM library): data from the history is
-    // hostile, so no HTML parsing sinks and no network (security.md §5.3).
+    // hostile, so no HTML parsing sinks and no network (docs/threat-model.md, O5).
     files: ["action/site/**/*.ts"],
     rules: {
       "no-restricted-imports": [

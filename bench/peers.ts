@@ -1,5 +1,6 @@
 // What peers would decide on the same data, implemented from their documented rules
-// (shared/reference/formats-and-statistics.md §2, §3, §5.6). Each works on ONE run per side.
+// (each function names the peer's source it follows; docs/PERFORMANCE.md §3 compares them).
+// Each works on ONE run per side.
 import { mean, variance, quantileSorted, sortedCopy } from "../action/src/core/statistics.ts";
 
 export type CriterionVerdict = "regressed" | "improved" | "no_change" | "within_noise";

@@ -1,4 +1,4 @@
-// `npm run demo`: the whole gate locally, with real tools and no GitHub (SPEC §4).
+// `npm run demo`: the whole gate locally, with real tools and no GitHub (README.md, "Two commands").
 // Makes a throw-away git repository of examples/demo-crate with a base commit and a head commit
 // (examples/demo-crate.head.patch: `normalize` does three passes instead of one, and one line of
 // `demo-cli --help` changes), then runs `benchgate run` on the two commits: each side built once,

@@ -1,6 +1,6 @@
 // `node scripts/lint-workflows.ts`: actionlint and zizmor (offline) over every workflow in
 // .github/workflows and over what `benchgate init` writes, so that any finding fails `npm test`
-// and CI (security reference §7 G8). The tools are the ones scripts/setup.sh installs into
+// and CI (docs/threat-model.md, W11). The tools are the ones scripts/setup.sh installs into
 // .benchgate/tools (actionlint in bin/, zizmor in a Python venv), else whatever is on PATH.
 // Without them the lint is skipped with a warning on a developer's machine, and fails in CI.
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// The split workflow (security reference §8.5/§8.7) as GitHub runs it: the bundled action in
+// The split workflow (docs/threat-model.md, W1) as GitHub runs it: the bundled action in
 // mode: measure (the self-hosted job that runs the change's code: no API call at all), then in
 // mode: report (the GitHub-hosted job with the write token: it reads the measure job's folder as
 // hostile data and decides with the base commit's config). One real measurement of the demo's

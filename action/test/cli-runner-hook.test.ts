@@ -1,6 +1,6 @@
 // `benchgate runner-hook` run as the runner runs its job-started hook: GITHUB_* variables and
-// the event payload in a file, exit code and one line on stderr (security.md §7 H1). The hook
-// uses no network, so an unreachable API cannot hang it (H2): it is run here with every proxy
+// the event payload in a file, exit code and one line on stderr (docs/threat-model.md, R2). The
+// hook uses no network, so an unreachable API cannot hang it: it is run here with every proxy
 // variable pointing at a closed port, and must still decide.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 // The GitHub layer's reliability through the real Octokit adapter (retry + throttling plugins)
-// against the OpenAPI-validating local server: security.md §7 D3, D7, A8, A9, A10 over HTTP,
-// the client timeout, and A14 statically on the workflows. The in-memory cases are in
+// against the OpenAPI-validating local server: docs/threat-model.md O3 and O4, C3 and C4 over
+// HTTP, the client timeout, and C6 statically on the workflows. The in-memory cases are in
 // src/bot/bot.test.ts and src/github/sticky-comment.test.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -107,7 +107,7 @@ const reactionsOn = (commentId: number): string[] =>
  * limiter shared by every Octokit in the process) pass at once; real I/O still runs between steps
  * (setImmediate and the server's timers are real). The write limiter books its slots in real
  * (Date.now) time, so fast-forwarded writes leave it booked seconds ahead: every test that writes
- * goes through here. The D7 and timeout tests time real waits and only read (GET, not limited).
+ * goes through here. The O4 rate-limit and timeout tests time real waits and only read (GET, not limited).
  */
 async function fastForward<T>(work: () => Promise<T>): Promise<T> {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
@@ -125,7 +125,7 @@ async function fastForward<T>(work: () => Promise<T>): Promise<T> {
   return promise;
 }
 
-describe("D3: the sticky comment behind pagination", () => {
+describe("O3: the sticky comment behind pagination", () => {
   it("finds the bot's marked comment on page 3 of 250 and PATCHes it, never POSTs", async () => {
     const issue = 30;
     const others = ["alice", "mallory", "dependabot[bot]", "renovate[bot]", "octocat"];
@@ -167,7 +167,7 @@ describe("D3: the sticky comment behind pagination", () => {
   });
 });
 
-describe("D7: rate limits through the throttling plugin", () => {
+describe("O4: rate limits through the throttling plugin", () => {
   it("a primary limit (403, x-ratelimit-remaining 0, reset 1 s ahead) waits until reset, then succeeds", async () => {
     const t0 = Date.now();
     const resetNoEarlierThan = (Math.floor(t0 / 1000) + 1) * 1000;
@@ -244,7 +244,7 @@ describe("client timeout", () => {
   });
 });
 
-describe("A8 over HTTP: authorize fails closed", () => {
+describe("C3 over HTTP: authorize fails closed", () => {
   it("a permission endpoint that answers 500 to every try (1 + 3 retries) denies with 👎", async () => {
     server.inject({ kind: "status", status: 500, operationId: PERMISSION_OP, times: 4 });
     const event = command("wendy", 7);
@@ -282,7 +282,7 @@ describe("A8 over HTTP: authorize fails closed", () => {
   });
 });
 
-describe("A9: the bot is its numeric id, never its login", () => {
+describe("O3: the bot is its numeric id, never its login", () => {
   it("a marked comment by another account named github-actions[bot] is not ours: a new one is made", async () => {
     const issue = 31;
     const impostor = server.seedComment({
@@ -330,7 +330,7 @@ describe("A9: the bot is its numeric id, never its login", () => {
   });
 });
 
-describe("A10 over HTTP: the pull request's state", () => {
+describe("C4 over HTTP: the pull request's state", () => {
   it("a draft pull request may be benchmarked (policy: drafts are allowed)", async () => {
     const event = command("mona", 8);
     const result = await fastForward(() =>
@@ -353,7 +353,7 @@ describe("A10 over HTTP: the pull request's state", () => {
   });
 });
 
-describe("A14 (static): a newer run for the same pull request supersedes the running one", () => {
+describe("C6 (static): a newer run for the same pull request supersedes the running one", () => {
   type Json = Record<string, unknown>;
   const workflow = (name: string): Json =>
     parse(readFileSync(path.join(ROOT, ".github/workflows", name), "utf8")) as Json;

@@ -1,4 +1,4 @@
-// Promoting measured summaries to a stored baseline (issue 5, SPEC §3.5): what
+// Promoting measured summaries to a stored baseline (issue 5; docs/baselines.md): what
 // `benchgate baseline accept` writes into `baselines/<name>/`, decided here without touching
 // files. The baseline only takes effect once a pull request carrying these files is reviewed
 // and merged, exactly like budgets and golden checksums: nobody changes the numbers a gate
@@ -6,7 +6,7 @@
 //
 // - Names of files come from round numbers only (`round-3.json`, or `round-3-part-2.json` when
 //   one round came as several files), never from benchmark names, which are untrusted
-//   (security.md §5.3); the baseline's own name is a strict slug for the same reason.
+//   (docs/threat-model.md, I5); the baseline's own name is a strict slug for the same reason.
 // - The summaries are the validated documents, written back as canonical JSON: `benchgate
 //   compare --base baselines/<name>/*.json` reads them like any summary and pairs rounds by
 //   number. The manifest is YAML so that glob never picks it up.

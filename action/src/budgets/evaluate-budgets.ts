@@ -1,4 +1,4 @@
-// Budgets evaluated against a comparison (SPEC §3.5). Pure: the caller passes the report's
+// Budgets evaluated against a comparison (docs/budgets-and-golden.md). Pure: the caller passes the report's
 // entries (or the report itself) and the head side's summaries; rules come from the base side.
 //
 // Which number an absolute limit is checked against, always on the **head** side:

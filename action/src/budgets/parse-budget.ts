@@ -1,4 +1,4 @@
-// Budget rules as users write them in benchgate.yml under `budgets:` (SPEC §3.5), parsed
+// Budget rules as users write them in benchgate.yml under `budgets:` (docs/budgets-and-golden.md), parsed
 // strictly: every error names the rule (its position and benchmark glob) and the key.
 //
 //   budgets:

@@ -1,4 +1,4 @@
-// Records where a run happens (SPEC §3.6): CPU, frequency policy, kernel, toolchain, memory,
+// Records where a run happens (docs/runner-host.md, "What benchgate records"): CPU, frequency policy, kernel, toolchain, memory,
 // runner and load, read from /proc and /sys under `root` (a fixture tree in tests). A file that
 // is missing or unreadable (VMs often have no cpufreq) just leaves its field out; nothing here
 // throws for the machine being unusual. Every read is capped.

@@ -1,4 +1,4 @@
-// The canonical text behind the environment fingerprint (SPEC §3.6). Pure: the hash itself is
+// The canonical text behind the environment fingerprint (docs/runner-host.md, "What benchgate records"). Pure: the hash itself is
 // taken by the caller (collect-environment.ts), so this module needs no crypto and no I/O.
 // Only fields that change timings are included; load average and other per-run values are
 // not, so the same machine gives the same fingerprint run after run.

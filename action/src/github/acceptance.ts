@@ -1,4 +1,4 @@
-// Accepting a known regression (SPEC §3.7): a maintainer's `/benchgate accept <reason>` is
+// Accepting a known regression (docs/threat-model.md, C7): a maintainer's `/benchgate accept <reason>` is
 // recorded by the bot as a comment of its own, bound to the exact head SHA. The gate honours
 // only records the bot wrote (by user id) for the SHA it measured; a new push needs a new one.
 import type { IssueComment } from "../ports/github.ts";

@@ -1,4 +1,4 @@
-// The sticky comment against an in-memory GitHub (security.md §7 D1, D2, D5, D6); pagination and
+// The sticky comment against an in-memory GitHub (docs/threat-model.md, O3); pagination and
 // the HTTP details are covered against the OpenAPI-validating local server.
 import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub } from "../../test/support/fake-github.ts";
@@ -8,7 +8,7 @@ const body = (text: string): string => `${GATE_MARKER}\n${text}`;
 const mallory = { id: 666, login: "mallory", type: "User" };
 
 describe("upsertSticky", () => {
-  it("creates the comment once, then updates the same one (D1)", async () => {
+  it("creates the comment once, then updates the same one (O3)", async () => {
     const gh = fakeGitHub();
     const first = await upsertSticky(gh, 7, body("v1"), BOT.id);
     const second = await upsertSticky(gh, 7, body("v2"), BOT.id);
@@ -19,7 +19,7 @@ describe("upsertSticky", () => {
     expect(gh.comments).toHaveLength(1);
   });
 
-  it("never edits someone else's comment that carries the marker (D2)", async () => {
+  it("never edits someone else's comment that carries the marker (O3)", async () => {
     const gh = fakeGitHub();
     gh.comments.push({ id: 1, body: body("attacker"), author: mallory, createdAt: "" });
     const result = await upsertSticky(gh, 7, body("real"), BOT.id);
@@ -28,7 +28,7 @@ describe("upsertSticky", () => {
     expect(gh.writes).not.toContain("update 1");
   });
 
-  it("with two marked bot comments, the oldest survives deterministically (D5)", async () => {
+  it("with two marked bot comments, the oldest survives deterministically (O3)", async () => {
     const gh = fakeGitHub();
     gh.comments.push({ id: 20, body: body("b"), author: BOT, createdAt: "" });
     gh.comments.push({ id: 10, body: body("a"), author: BOT, createdAt: "" });
@@ -38,7 +38,7 @@ describe("upsertSticky", () => {
     });
   });
 
-  it("a 502 on create whose comment was stored anyway leaves one comment (D6)", async () => {
+  it("a 502 on create whose comment was stored anyway leaves one comment (O3)", async () => {
     const gh = fakeGitHub();
     gh.failNextCreate = { status: 502, stored: true };
     const result = await upsertSticky(gh, 7, body("v1"), BOT.id);

@@ -1,6 +1,6 @@
 // One comment per gate and pull request, found again by a hidden marker — but only among the
 // bot's own comments (by numeric user id, never login or body alone): anyone can paste the
-// marker into a comment of theirs, and that comment must never be edited (security.md §7 D1–D6).
+// marker into a comment of theirs, and that comment must never be edited (docs/threat-model.md, O3).
 import { GitHubError, type GitHubPort, type IssueComment } from "../ports/github.ts";
 
 export const GATE_MARKER = "<!-- benchgate:gate -->";

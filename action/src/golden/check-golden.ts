@@ -1,4 +1,4 @@
-// Golden outputs checked against `checksums.sha256` (SPEC §3.5). Pure: SHA-256 is a parameter.
+// Golden outputs checked against `checksums.sha256` (docs/budgets-and-golden.md). Pure: SHA-256 is a parameter.
 //
 // The exact bytes hashed for one command are the UTF-8 encoding of `goldenText(stdout, exitCode)`:
 // - exit code 0: stdout itself (after the runner's CRLF → LF normalisation), nothing added, so

@@ -1,4 +1,4 @@
-// The `sha256sum` format of `checksums.sha256` (SPEC §3.5): one `<64 hex>  <name>` line per
+// The `sha256sum` format of `checksums.sha256` (docs/budgets-and-golden.md): one `<64 hex>  <name>` line per
 // golden output; `<64 hex> *<name>` (sha256sum's binary marker) is accepted and written back
 // in text form. Strict: every error carries the file name and line number. Names are
 // identifiers, never paths, so they are restricted to a safe charset.

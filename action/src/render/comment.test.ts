@@ -399,7 +399,7 @@ function expectInert(full: string): void {
 }
 
 describe("renderComment with hostile input", () => {
-  it("keeps every hostile name inert (security.md §7 C1–C3)", async () => {
+  it("keeps every hostile name inert (docs/threat-model.md, O1 and O2)", async () => {
     const body = renderComment(hostileReport(HOSTILE_NAMES), {
       marker: MARKER,
       title: "@org/team #1 <b>",

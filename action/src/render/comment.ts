@@ -1,5 +1,5 @@
-// The sticky PR comment (SPEC §3.7): a pure function from a report to GitHub Markdown.
-// Posting it is someone else's job (house style P5). The body must stay under GitHub's
+// The sticky PR comment (docs/action.md): a pure function from a report to GitHub Markdown.
+// Posting it is the action's job, not this module's, so every byte of it is tested without GitHub. The body must stay under GitHub's
 // 65,536-character limit, so sections are shortened by priority and the table is cut last.
 
 import type { BenchReport } from "../schemas/report.gen.ts";

@@ -1,7 +1,7 @@
 // Makes an untrusted string (benchmark id, branch name, reason, tool message) inert in GitHub
 // Markdown, in a table cell and in inline text (list items, paragraphs, <summary>).
 //
-// Decisions (security.md §5.2, §7 C1):
+// Decisions (docs/threat-model.md, O2):
 // - Markdown and HTML syntax characters become *numeric entities*, not backslash escapes:
 //   entities are literal text both in Markdown and inside HTML blocks (where a backslash would
 //   show), and they contain no `|`, so a cell can never be split.

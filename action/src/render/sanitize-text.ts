@@ -1,5 +1,5 @@
 // Makes untrusted text safe to *display* before any syntax-specific escaping: one line, no
-// invisible characters, no characters that reorder or restyle what follows (security.md §5.2).
+// invisible characters, no characters that reorder or restyle what follows (docs/threat-model.md, O1).
 // Every escaper in this folder starts here, so the rules live in one place.
 
 /** Shown in place of a character that was hostile but should stay visible (bidi controls, C0/C1 controls). */

@@ -1,4 +1,4 @@
-// security.md §7 H1 as fixtures: the runner's environment and GitHub's event payload for each
+// The job-started policy (docs/threat-model.md, R2) as fixtures: the runner's environment and GitHub's event payload for each
 // kind of job, with the hook's decision. Real webhook payloads from @octokit/webhooks-examples.
 import { describe, expect, it } from "vitest";
 import {
@@ -26,7 +26,7 @@ function facts(over: Partial<JobFacts>): JobFacts {
   };
 }
 
-describe("the runner's job-started policy (H1)", () => {
+describe("the runner's job-started policy (R2)", () => {
   it("allows a push to the default branch, and a same-repository pull request", () => {
     expect(decideJob(facts({}), POLICY).allow).toBe(true);
     const pr = facts({

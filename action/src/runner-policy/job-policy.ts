@@ -1,4 +1,4 @@
-// The runner's own check before any job starts (security.md §1.1, §7 H): a root-owned
+// The runner's own check before any job starts (docs/threat-model.md, R2): a root-owned
 // job-started hook on the benchmark machine (ACTIONS_RUNNER_HOOK_JOB_STARTED) asks this policy
 // whether the job may run. It is the line a workflow file cannot move: a fork can rewrite
 // benchgate-pr.yml in its pull request, but not the runner's hook nor the event GitHub sends.

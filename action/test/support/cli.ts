@@ -27,7 +27,7 @@ export function runCli(
 }
 
 /**
- * Asserts the CLI's bad-input contract (SPEC §3.3): exit 2, exactly one line on stderr, prefixed
+ * Asserts the CLI's bad-input contract (docs/cli.md): exit 2, exactly one line on stderr, prefixed
  * "benchgate: error: ", no stack trace. Returns that line for the caller's specific checks.
  */
 export function expectInputError(result: CliResult, label = ""): string {
