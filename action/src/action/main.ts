@@ -1,14 +1,16 @@
-// The action's composition root and its one catch (house style P1, P9): inputs read once, the
-// event parsed, then authorize, measure, report or gate. A regression is a verdict (the step fails after the
-// comment, summary and check are out); only a crash is an exception.
-import { authorize } from "../bot/authorize.ts";
+// The action's composition root and its one catch: the only place that builds the GitHub client
+// from the ports it is given, and the only place an exception becomes a failed step. Inputs are
+// read once, the event parsed once, then one mode runs: authorize, measure, report or gate. A
+// regression is a verdict (the step fails after the comment, summary and check are out); only a
+// crash is an exception.
 import type { Machine } from "../ports/machine.ts";
-import { describeFailure, InputError } from "../errors.ts";
+import { describeFailure } from "../errors.ts";
 import type { GitHubPort } from "../ports/github.ts";
 import type { FileReader } from "../ports/files.ts";
 import { readActionConfig, type ActionConfig } from "./action-config.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import { parseEvent } from "../github/event.ts";
+import { runAuthorizeMode } from "./authorize.ts";
 import { runGateMode } from "./gate.ts";
 import { runMeasureMode } from "./measure.ts";
 import { runReportMode } from "./report.ts";
@@ -41,24 +43,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     }
     const github = deps.github(config);
     if (config.mode === "authorize") {
-      if (event.kind !== "comment")
-        throw new InputError(
-          `mode: authorize runs on issue_comment events, not ${config.github.eventName}`,
-        );
-      const result = await authorize(event, github, {
-        botUserId: config.botUserId,
-        log: io.info,
-        ...(config.allowedUserIds === undefined ? {} : { allowedUserIds: config.allowedUserIds }),
-      });
-      io.info(`authorize: ${result.why}`);
-      io.setOutput("run", result.run ? "true" : "false");
-      io.setOutput("head-sha", result.headSha ?? "");
-      io.setOutput("base-sha", result.baseSha ?? "");
-      io.setOutput("pr-number", result.prNumber === undefined ? "" : String(result.prNumber));
-      io.setOutput("comment-id", result.commentId === undefined ? "" : String(result.commentId));
-      io.setOutput("rounds", result.rounds === undefined ? "" : String(result.rounds));
-      io.setOutput("filter", result.filter ?? "");
-      io.setOutput("check-id", result.checkId === undefined ? "" : String(result.checkId));
+      await runAuthorizeMode(config, event, github, io);
       return;
     }
     const outcome =

@@ -1,5 +1,6 @@
 // A small, strict argument parser: `--flag value`, `--flag=value`, boolean flags, and variadic
-// flags (`--base a.json b.json --head c.json`) as SPEC §3.3 writes them. Unknown flags are errors.
+// flags (`--base a.json b.json --head c.json`), the contract of docs/cli.md, "Arguments".
+// Unknown flags are errors.
 import { InputError } from "../errors.ts";
 
 export type FlagKind = "string" | "boolean" | "variadic";

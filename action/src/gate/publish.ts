@@ -1,4 +1,4 @@
-// Reporting a verdict to GitHub in the order that keeps it safe (security.md §3.5): the comment,
+// Reporting a verdict to GitHub in the order that keeps it safe (docs/threat-model.md, V3): the comment,
 // job summary and outputs first, the check run last, and the step failed only after all of
 // them. Shared by mode: gate (one job) and mode: report (the job that never runs PR code). A
 // comment that cannot be posted (a read-only fork token, an API outage) is a warning: the

@@ -1,4 +1,5 @@
-// benchgate run --base REF --head REF: the whole gate on one machine (SPEC §3.3, §3.4).
+// benchgate run --base REF --head REF: the whole gate on one machine (docs/run.md; exit codes:
+// docs/cli.md), an adapter over gate/: flags → plan → runGate → the verdict and exit code.
 import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { renderText } from "../../render/text.ts";
