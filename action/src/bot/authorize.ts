@@ -3,10 +3,21 @@
 // before any work (never author_association; any error denies), reacts 👀 and then 🚀 or 👎, and
 // pins the PR's head SHA *now*, so a push after the command cannot change what is benchmarked.
 import type { CommentEvent } from "../github/event.ts";
-import { escapeMarkdown } from "../render/escape-markdown.ts";
 import { acceptanceBody, type Acceptance } from "../github/acceptance.ts";
-import type { GitHubPort, Permission } from "../ports/github.ts";
-import { parseCommand, USAGE } from "./parse-command.ts";
+import { CHECK_NAME } from "../github/check-name.ts";
+import type { GitHubPort, Permission, PullRequest, Reaction } from "../ports/github.ts";
+import {
+  acceptanceReason,
+  acceptedCheck,
+  alreadyQueuedReply,
+  deniedMarker,
+  deniedReply,
+  forkNeedsShaReply,
+  invalidCommandReply,
+  notHeadReply,
+  queuedCheck,
+} from "../render/bot-replies.ts";
+import { parseCommand, USAGE, type Command } from "./parse-command.ts";
 
 export interface AuthorizeResult {
   readonly run: boolean;
@@ -26,7 +37,8 @@ export interface AuthorizeOptions {
   readonly log: (text: string) => void;
   /**
    * When given, only these GitHub user ids may run commands (on top of the permission check):
-   * ids, because a login can be renamed and then taken by someone else (security.md §7 A9).
+   * ids, because a login can be renamed and then taken by someone else (docs/threat-model.md,
+   * C3).
    */
   readonly allowedUserIds?: ReadonlySet<number>;
   readonly now?: () => Date;
@@ -39,157 +51,198 @@ export interface AuthorizeOptions {
 export const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
 
 const ALLOWED: readonly Permission[] = ["write", "maintain", "admin"];
-export const CHECK_NAME = "benchgate";
 
-function deniedMarker(userId: number): string {
-  return `<!-- benchgate:denied user=${userId} -->`;
+type Rebench = Extract<Command, { kind: "rebench" }>;
+
+/** What every step of the funnel works with: the comment, the API and the options. */
+interface Request {
+  readonly event: CommentEvent;
+  readonly github: GitHubPort;
+  readonly options: AuthorizeOptions;
 }
 
-async function reactQuietly(
-  github: GitHubPort,
-  commentId: number,
-  reaction: "eyes" | "rocket" | "-1" | "confused" | "+1",
-  log: (t: string) => void,
-): Promise<void> {
+interface Access {
+  readonly permission: Permission | "unknown";
+  /** On the list of allowed user ids (always, when there is no list). */
+  readonly listed: boolean;
+}
+
+function no(why: string): AuthorizeResult {
+  return { run: false, why };
+}
+
+/** Reactions are a courtesy: one that fails is logged and never stops the command. */
+async function react(r: Request, reaction: Reaction): Promise<void> {
   try {
-    await github.addReaction(commentId, reaction);
+    await r.github.addReaction(r.event.commentId, reaction);
   } catch (error) {
-    log(`could not react with ${reaction}: ${(error as Error).message}`);
+    r.options.log(`could not react with ${reaction}: ${(error as Error).message}`);
   }
 }
 
-export async function authorize(
-  event: CommentEvent,
-  github: GitHubPort,
-  options: AuthorizeOptions,
-): Promise<AuthorizeResult> {
-  const { log } = options;
-  const no = (why: string): AuthorizeResult => ({ run: false, why });
-  if (event.action !== "created")
-    return no(`comment ${event.action}: only new comments are commands`);
-  if (!event.isPullRequest) return no("a comment on an issue, not a pull request");
+/** Comments that are not for us are ignored quietly: no reaction, no reply. */
+function notForUs(event: CommentEvent, botUserId: number): string | undefined {
+  if (event.action !== "created") return `comment ${event.action}: only new comments are commands`;
+  if (!event.isPullRequest) return "a comment on an issue, not a pull request";
   const author = event.author;
-  if (author.id === options.botUserId || author.type === "Bot" || author.login.endsWith("[bot]"))
-    return no("a comment by a bot");
-  const command = parseCommand(event.body);
-  if (command.kind === "ignored") return no("not a benchgate command");
+  if (author.id === botUserId || author.type === "Bot" || author.login.endsWith("[bot]"))
+    return "a comment by a bot";
+  return undefined;
+}
 
-  await reactQuietly(github, event.commentId, "eyes", log);
+/** The commenter's permission as the API reports it now (any error leaves it unknown: denied). */
+async function readAccess(r: Request): Promise<Access> {
+  const { author } = r.event;
+  const { allowedUserIds, log } = r.options;
   let permission: Permission | "unknown" = "unknown";
   try {
-    permission = (await github.permission(author.login)).permission;
+    permission = (await r.github.permission(author.login)).permission;
   } catch (error) {
     log(`permission check failed, denying: ${(error as Error).message}`);
   }
-  const listed = options.allowedUserIds === undefined || options.allowedUserIds.has(author.id);
+  const listed = allowedUserIds === undefined || allowedUserIds.has(author.id);
   if (!listed) log(`user id ${author.id} (${author.login}) is not in allowed-user-ids`);
-  if (!listed || !(ALLOWED as readonly string[]).includes(permission)) {
-    await reactQuietly(github, event.commentId, "-1", log);
-    // One reply per user and PR, however often they ask: a bot must not be a spam amplifier.
-    try {
-      const marker = deniedMarker(author.id);
-      const replied = (await github.listComments(event.issueNumber)).some(
-        (c) => c.author.id === options.botUserId && c.body.includes(marker),
-      );
-      if (!replied)
-        await github.createComment(
-          event.issueNumber,
-          `benchgate commands need write, maintain or admin permission on this repository${options.allowedUserIds === undefined ? "" : " and a place on its list of allowed users"}; \`${escapeMarkdown(author.login, { maxLength: 39 })}\` has ${!listed ? "no place on that list" : permission === "unknown" ? "a permission that could not be read" : permission}. A maintainer can run \`/rebench\`.\n${marker}`,
-        );
-    } catch (error) {
-      log(`could not reply to the denied command: ${(error as Error).message}`);
-    }
-    return no(
-      `${author.login} may not run commands (permission: ${permission}${listed ? "" : ", not in allowed-user-ids"})`,
-    );
-  }
-  if (command.kind === "invalid") {
-    await reactQuietly(github, event.commentId, "confused", log);
-    await github.createComment(
-      event.issueNumber,
-      `benchgate: ${escapeMarkdown(command.problem)}. ${USAGE}`,
-    );
-    return no(`invalid command: ${command.problem}`);
-  }
+  return { permission, listed };
+}
 
-  const pull = await github.getPull(event.issueNumber);
+function mayRun(access: Access): boolean {
+  return access.listed && (ALLOWED as readonly string[]).includes(access.permission);
+}
+
+async function deny(r: Request, access: Access): Promise<AuthorizeResult> {
+  const { event, github, options } = r;
+  const { author } = event;
+  await react(r, "-1");
+  // One reply per user and PR, however often they ask: a bot must not be a spam amplifier.
+  try {
+    const marker = deniedMarker(author.id);
+    const replied = (await github.listComments(event.issueNumber)).some(
+      (c) => c.author.id === options.botUserId && c.body.includes(marker),
+    );
+    if (!replied)
+      await github.createComment(
+        event.issueNumber,
+        deniedReply({
+          userId: author.id,
+          login: author.login,
+          hasAllowList: options.allowedUserIds !== undefined,
+          listed: access.listed,
+          permission: access.permission,
+        }),
+      );
+  } catch (error) {
+    options.log(`could not reply to the denied command: ${(error as Error).message}`);
+  }
+  return no(
+    `${author.login} may not run commands (permission: ${access.permission}${access.listed ? "" : ", not in allowed-user-ids"})`,
+  );
+}
+
+async function answerInvalid(r: Request, problem: string): Promise<AuthorizeResult> {
+  await react(r, "confused");
+  await r.github.createComment(r.event.issueNumber, invalidCommandReply(problem, USAGE));
+  return no(`invalid command: ${problem}`);
+}
+
+/**
+ * The pull request as it is at command time: open, unlocked, and its head one of its own
+ * commits. Its head SHA is what gets benchmarked or accepted, whatever is pushed afterwards.
+ */
+async function pinHead(r: Request): Promise<PullRequest | AuthorizeResult> {
+  const pull = await r.github.getPull(r.event.issueNumber);
   if (pull.state !== "open" || pull.locked) {
-    await reactQuietly(github, event.commentId, "-1", log);
+    await react(r, "-1");
     return no(
       `pull request #${pull.number} is ${pull.locked ? "locked" : pull.merged ? "merged" : "closed"}`,
     );
   }
-  // The head as it is at command time, and it must be one of the PR's own commits.
+  if (!(await r.github.pullCommits(pull.number)).includes(pull.headSha)) {
+    await react(r, "-1");
+    return no(`the head ${pull.headSha.slice(0, 12)} is not among the pull request's commits`);
+  }
+  return pull;
+}
+
+/** `/benchgate accept`: the bot's acceptance record for the head, and a passing check. */
+async function accept(r: Request, headSha: string, reason: string): Promise<AuthorizeResult> {
+  const { author } = r.event;
+  const acceptance: Acceptance = { sha: headSha, userId: author.id, login: author.login, reason };
+  await r.github.createComment(
+    r.event.issueNumber,
+    acceptanceBody(acceptance, acceptanceReason(reason)),
+  );
+  const output = acceptedCheck(author.login, headSha, reason);
+  const checkId = await r.github.createCheck(headSha, CHECK_NAME, output);
+  await r.github.completeCheck(checkId, "success", output);
+  await react(r, "+1");
+  return no(`${author.login} accepted ${headSha.slice(0, 12)}`);
+}
+
+/**
+ * A fork's code runs on the benchmark machine only as the commit the maintainer named: the
+ * approval is bound to what they reviewed, not to whatever the branch holds by then.
+ */
+async function refuseSha(
+  r: Request,
+  command: Rebench,
+  pull: PullRequest,
+): Promise<AuthorizeResult | undefined> {
   const headSha = pull.headSha;
-  if (!(await github.pullCommits(pull.number)).includes(headSha)) {
-    await reactQuietly(github, event.commentId, "-1", log);
-    return no(`the head ${headSha.slice(0, 12)} is not among the pull request's commits`);
-  }
-
-  if (command.kind === "accept") {
-    const acceptance: Acceptance = {
-      sha: headSha,
-      userId: author.id,
-      login: author.login,
-      reason: command.reason,
-    };
-    await github.createComment(
-      event.issueNumber,
-      acceptanceBody(acceptance, escapeMarkdown(command.reason, { maxLength: 500 })),
-    );
-    const output = {
-      title: `Regression accepted by ${author.login}`,
-      summary: `${author.login} accepted the benchmark result of ${headSha.slice(0, 12)}: ${escapeMarkdown(command.reason, { maxLength: 500 })}`,
-    };
-    const checkId = await github.createCheck(headSha, CHECK_NAME, output);
-    await github.completeCheck(checkId, "success", output);
-    await reactQuietly(github, event.commentId, "+1", log);
-    return no(`${author.login} accepted ${headSha.slice(0, 12)}`);
-  }
-
-  // A fork's code runs on the benchmark machine only as the commit the maintainer named: the
-  // approval is bound to what they reviewed, not to whatever the branch holds by then.
   if (command.sha === undefined && pull.headRepo !== pull.baseRepo) {
-    await reactQuietly(github, event.commentId, "confused", log);
-    await github.createComment(
-      event.issueNumber,
-      `benchgate: this pull request comes from a fork, so \`/rebench\` must name the commit you reviewed: \`/rebench ${headSha}\` (the current head). ${USAGE}`,
-    );
+    await react(r, "confused");
+    await r.github.createComment(r.event.issueNumber, forkNeedsShaReply(headSha, USAGE));
     return no("a fork's pull request needs /rebench <sha>");
   }
   if (command.sha !== undefined && command.sha !== headSha) {
-    await reactQuietly(github, event.commentId, "-1", log);
-    await github.createComment(
-      event.issueNumber,
-      `benchgate: \`${command.sha.slice(0, 12)}\` is not the head of this pull request any more; the head is now \`${headSha}\`. Review it, then \`/rebench ${headSha}\`.`,
-    );
+    await react(r, "-1");
+    await r.github.createComment(r.event.issueNumber, notHeadReply(command.sha, headSha));
     return no(`${command.sha.slice(0, 12)} is not the head (${headSha.slice(0, 12)})`);
   }
-  // One benchmark per commit at a time (security.md §7 A14): a queued or running one answers.
-  const now = (options.now ?? (() => new Date()))().getTime();
-  let active: number | undefined;
+  return undefined;
+}
+
+/** A benchmark of this commit that is queued or running; an old one counts as abandoned. */
+async function activeCheck(r: Request, headSha: string): Promise<number | undefined> {
+  const now = (r.options.now ?? (() => new Date()))().getTime();
   try {
-    active = (await github.listChecks(headSha, CHECK_NAME)).find(
+    return (await r.github.listChecks(headSha, CHECK_NAME)).find(
       (c) =>
         c.status !== "completed" &&
         (c.startedAt === null || now - Date.parse(c.startedAt) < STALE_CHECK_MS),
     )?.id;
   } catch (error) {
-    log(`could not list the checks of ${headSha.slice(0, 12)}: ${(error as Error).message}`);
-  }
-  if (active !== undefined) {
-    await github.createComment(
-      event.issueNumber,
-      `benchgate: a benchmark of \`${headSha.slice(0, 12)}\` is already queued or running (check run ${active}); this command changes nothing.`,
+    r.options.log(
+      `could not list the checks of ${headSha.slice(0, 12)}: ${(error as Error).message}`,
     );
+    return undefined;
+  }
+}
+
+/**
+ * Opens the queued check for the pinned head and hands the run on. One benchmark per commit at
+ * a time: while one is queued or running, a repeated command only gets an answer, so a flood of
+ * comments cannot queue a flood of runs on the benchmark machine (docs/threat-model.md, C6).
+ */
+async function queue(
+  r: Request,
+  command: Rebench,
+  pull: PullRequest,
+  permission: Permission | "unknown",
+): Promise<AuthorizeResult> {
+  const { event, github } = r;
+  const { author } = event;
+  const headSha = pull.headSha;
+  const active = await activeCheck(r, headSha);
+  if (active !== undefined) {
+    await github.createComment(event.issueNumber, alreadyQueuedReply(headSha, active));
     return no(`a benchmark of ${headSha.slice(0, 12)} is already queued (check run ${active})`);
   }
-  const checkId = await github.createCheck(headSha, CHECK_NAME, {
-    title: "Queued",
-    summary: `${escapeMarkdown(author.login, { maxLength: 39 })} asked to benchmark ${headSha.slice(0, 12)} against ${pull.baseSha.slice(0, 12)}.`,
-  });
-
-  await reactQuietly(github, event.commentId, "rocket", log);
+  const checkId = await github.createCheck(
+    headSha,
+    CHECK_NAME,
+    queuedCheck(author.login, headSha, pull.baseSha),
+  );
+  await react(r, "rocket");
   return {
     run: true,
     checkId,
@@ -201,4 +254,26 @@ export async function authorize(
     ...(command.rounds === undefined ? {} : { rounds: command.rounds }),
     ...(command.filter === undefined ? {} : { filter: command.filter }),
   };
+}
+
+export async function authorize(
+  event: CommentEvent,
+  github: GitHubPort,
+  options: AuthorizeOptions,
+): Promise<AuthorizeResult> {
+  const ignored = notForUs(event, options.botUserId);
+  if (ignored !== undefined) return no(ignored);
+  const command = parseCommand(event.body);
+  if (command.kind === "ignored") return no("not a benchgate command");
+
+  const r: Request = { event, github, options };
+  await react(r, "eyes");
+  const access = await readAccess(r);
+  if (!mayRun(access)) return deny(r, access);
+  if (command.kind === "invalid") return answerInvalid(r, command.problem);
+
+  const pinned = await pinHead(r);
+  if ("run" in pinned) return pinned;
+  if (command.kind === "accept") return accept(r, pinned.headSha, command.reason);
+  return (await refuseSha(r, command, pinned)) ?? queue(r, command, pinned, access.permission);
 }

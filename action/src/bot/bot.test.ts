@@ -1,4 +1,4 @@
-// The command grammar (security.md §7 A11) and the authorize funnel (A1–A8, A10, A13) against an
+// The command grammar (docs/threat-model.md, C1) and the authorize funnel (C2–C7) against an
 // in-memory GitHub.
 import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
@@ -49,7 +49,7 @@ describe("parseCommand", () => {
     "/rebench rounds=3 rounds=4",
     "/rebench a b",
     "/rebench foo=bar",
-    // A12: a commit is named in full or not at all.
+    // C1: a commit is named in full or not at all.
     "/rebench 1a2b3c4",
     `/rebench ${"a1".repeat(19)}a`,
     `/rebench ${"A1".repeat(20)}`,
@@ -113,7 +113,7 @@ const run = (gh: FakeGitHub, event: CommentEvent, options: Partial<AuthorizeOpti
   authorize(event, gh, { botUserId: BOT.id, log: () => {}, ...options });
 
 describe("authorize", () => {
-  it("A5: a writer's /rebench pins the head SHA read now, with 👀 then 🚀", async () => {
+  it("C5: a writer's /rebench pins the head SHA read now, with 👀 then 🚀", async () => {
     const gh = setup("write");
     const result = await run(gh, comment("/rebench parse rounds=3"));
     expect(result).toMatchObject({
@@ -128,7 +128,7 @@ describe("authorize", () => {
     expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "rocket"]);
   });
 
-  it("A13: a push after the command does not change the pinned SHA", async () => {
+  it("C5: a push after the command does not change the pinned SHA", async () => {
     const gh = setup("admin");
     const result = await run(gh, comment("/rebench"));
     const pr = gh.pulls.get(7);
@@ -153,19 +153,19 @@ describe("authorize", () => {
     },
   );
 
-  it("A6: author_association is never consulted: the API's answer decides", async () => {
+  it("C3: author_association is never consulted: the API's answer decides", async () => {
     // The event carries no association at all here; a MEMBER with read is denied like anyone.
     expect((await run(setup("read"), comment("/rebench"))).run).toBe(false);
   });
 
-  it("A8: a failing permission endpoint denies (fail closed)", async () => {
+  it("C3: a failing permission endpoint denies (fail closed)", async () => {
     const gh = setup(new Error("500 Internal Server Error"));
     const result = await run(gh, comment("/rebench"));
     expect(result.run).toBe(false);
     expect(gh.reactions.map((r) => r.reaction)).toContain("-1");
   });
 
-  it("A1–A3: plain issues, edits, deletions and bots are ignored without any API call", async () => {
+  it("C2: plain issues, edits, deletions and bots are ignored without any API call", async () => {
     for (const event of [
       comment("/rebench", { isPullRequest: false }),
       comment("/rebench", { action: "edited" }),
@@ -181,14 +181,14 @@ describe("authorize", () => {
     }
   });
 
-  it("A10: a closed or locked pull request is refused", async () => {
+  it("C4: a closed or locked pull request is refused", async () => {
     const gh = setup("admin");
     const pr = gh.pulls.get(7);
     if (pr !== undefined) gh.pulls.set(7, { ...pr, state: "closed" });
     expect((await run(gh, comment("/rebench"))).run).toBe(false);
   });
 
-  it("A9: an allowlist is keyed by user id: a renamed login keeps its place, a taken login does not", async () => {
+  it("C3: an allowlist is keyed by user id: a renamed login keeps its place, a taken login does not", async () => {
     const allowedUserIds = new Set([100]);
     const renamed = setup("write");
     renamed.permissions.set("alice-renamed", "write");
@@ -205,7 +205,7 @@ describe("authorize", () => {
     expect(taken.comments[0]?.body).toContain("no place on that list");
   });
 
-  it("A12: /rebench <sha> runs only when the SHA is still the head, and shows the head when not", async () => {
+  it("C5: /rebench <sha> runs only when the SHA is still the head, and shows the head when not", async () => {
     const ok = setup("write");
     expect(await run(ok, comment(`/rebench ${HEAD}`))).toMatchObject({ run: true, headSha: HEAD });
     const moved = setup("write");
@@ -225,7 +225,7 @@ describe("authorize", () => {
     expect((await run(gh, comment(`/rebench ${HEAD}`))).run).toBe(true);
   });
 
-  it("A14: a second /rebench while one is queued for the same SHA answers instead of running; a stale queued check does not block", async () => {
+  it("C6: a second /rebench while one is queued for the same SHA answers instead of running; a stale queued check does not block", async () => {
     const gh = setup("write");
     const first = await run(gh, comment("/rebench"));
     expect(first).toMatchObject({ run: true, checkId: gh.checks[0]?.id });

@@ -3,8 +3,13 @@
 import type { BenchReport, Entry, SideStats, SuiteResult } from "../schemas/report.gen.ts";
 import type { CompareSettings } from "./settings.ts";
 import { decide, type Decision, type SuiteAnalysis, type SuiteDecision } from "./decision.ts";
-import { checkEnvironments } from "./environment.ts";
-import { pairSummaries, type Observation, type SourcedSummary } from "./pairing.ts";
+import { checkEnvironments, type EnvironmentCheck } from "./environment.ts";
+import {
+  pairSummaries,
+  type Observation,
+  type PairedInput,
+  type SourcedSummary,
+} from "./pairing.ts";
 import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
 import { analyseUnpaired } from "./unpaired.ts";
 import { median } from "./statistics.ts";
@@ -113,10 +118,7 @@ function toSuite(s: SuiteDecision, unpaired: boolean): SuiteResult {
   };
 }
 
-function analyse(
-  paired: ReturnType<typeof pairSummaries>,
-  settings: CompareSettings,
-): SuiteAnalysis {
+function analyse(paired: PairedInput, settings: CompareSettings): SuiteAnalysis {
   if (settings.unpaired) {
     const { finals, suites } = oneLook(analyseUnpaired(paired.series, settings));
     return decide(paired.series, finals, suites, settings);
@@ -138,19 +140,9 @@ function percent(x: number): string {
   return `${(x * 100).toFixed(1)} %`;
 }
 
-/** Compares base and head summaries (paired by round) and returns the report. */
-export function compare(
-  base: readonly SourcedSummary[],
-  head: readonly SourcedSummary[],
-  options: CompareOptions,
-): BenchReport {
-  const { settings } = options;
-  const paired = pairSummaries(base, head, { unpaired: settings.unpaired });
-  const analysis = analyse(paired, settings);
-  const entries = analysis.decisions.map(toEntry);
-  const suites = analysis.suites.map((s) => toSuite(s, settings.unpaired));
-  const env = checkEnvironments(paired.environment.base, paired.environment.head);
+type Counts = BenchReport["counts"];
 
+function countVerdicts(entries: readonly Entry[]): Counts {
   const counts = {
     total: entries.length,
     regressed: 0,
@@ -161,9 +153,18 @@ export function compare(
     missing: 0,
   };
   for (const e of entries) counts[e.verdict]++;
+  return counts;
+}
 
+/** What the report's reader is told first: every finding that bears on the verdict, in order. */
+function reasonsFor(
+  counts: Counts,
+  shifted: readonly SuiteResult[],
+  mode: SuiteAnalysis["mode"],
+  env: EnvironmentCheck,
+  settings: CompareSettings,
+): string[] {
   const reasons: string[] = [];
-  const shifted = suites.filter((s) => s.shift?.verdict === "regressed");
   for (const s of shifted) {
     const shift = s.shift as NonNullable<SuiteResult["shift"]>;
     reasons.push(
@@ -183,7 +184,7 @@ export function compare(
       `${plural(counts.inconclusive, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
     );
   }
-  if (analysis.mode === "single-run") {
+  if (mode === "single-run") {
     reasons.push(
       `one run per side: results are unverified and only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
     );
@@ -192,57 +193,99 @@ export function compare(
     reasons.push(
       `base and head ran on different environments (${plural(env.differences.length, "difference")})`,
     );
-  if (entries.length === 0) reasons.push("no benchmarks on either side");
+  if (counts.total === 0) reasons.push("no benchmarks on either side");
+  return reasons;
+}
 
-  let verdict: BenchReport["verdict"] = "pass";
+function comparisonVerdict(
+  counts: Counts,
+  shifted: readonly SuiteResult[],
+  settings: CompareSettings,
+): BenchReport["verdict"] {
   if (
     counts.regressed > 0 ||
     shifted.length > 0 ||
     (settings.missing === "fail" && counts.missing > 0) ||
     (settings.failOnInconclusive && counts.inconclusive > 0)
   )
-    verdict = "fail";
-  else if (counts.inconclusive > 0) verdict = "inconclusive";
+    return "fail";
+  if (counts.inconclusive > 0) return "inconclusive";
+  return "pass";
+}
 
-  const sds = entries.map((e) => e.sd?.own).filter((x): x is number => typeof x === "number");
-  const mdes = entries.map((e) => e.mde).filter((x): x is number => x !== null);
-  const roundNumbers = [...paired.order.keys()].sort((a, b) => a - b);
-  const priorLook = analysis.suites.map((s) => s.look).find((l) => l.prior !== undefined);
-  const prior = priorLook?.prior;
-  const ordered = analysis.suites.find((s) => s.look.orderEffect !== undefined);
+/** The report's `settings` block: the settings as used, and the method that was run. */
+function reportSettings(
+  settings: CompareSettings,
+  analysis: SuiteAnalysis,
+  paired: PairedInput,
+): BenchReport["settings"] {
+  const ordered = analysis.suites.some((s) => s.look.orderEffect !== undefined);
   const design = settings.unpaired ? undefined : paired.sequential;
   const method = `${METHOD[settings.unpaired && analysis.mode === "rounds" ? "unpaired" : analysis.mode]}${design === undefined ? "" : METHOD.sequential}`;
-  const report: BenchReport = {
+  return {
+    method,
+    statistic: "median",
+    q: settings.q,
+    noise_floor: settings.noiseFloor,
+    fail_threshold: settings.failThreshold,
+    unverified_threshold: settings.unverifiedThreshold,
+    confidence: settings.confidence,
+    rounds: paired.order.size,
+    crossover: ordered,
+    fail_on_inconclusive: settings.failOnInconclusive,
+    design:
+      design === undefined
+        ? { kind: "fixed" }
+        : {
+            kind: "sequential",
+            min_rounds: design.minRounds,
+            max_rounds: design.maxRounds,
+            spending: SPENDING,
+          },
+    missing: settings.missing,
+    unpaired: settings.unpaired,
+    min_benchmarks_for_rounds: settings.minBenchmarksForPeriod,
+  };
+}
+
+/** The report's `noise` block: how noisy the benchmarks were and what that lets the gate see. */
+function noiseSummary(entries: readonly Entry[], analysis: SuiteAnalysis): BenchReport["noise"] {
+  const sds = entries.map((e) => e.sd?.own).filter((x): x is number => typeof x === "number");
+  const mdes = entries.map((e) => e.mde).filter((x): x is number => x !== null);
+  const prior = analysis.suites.map((s) => s.look).find((l) => l.prior !== undefined)?.prior;
+  const ordered = analysis.suites.find((s) => s.look.orderEffect !== undefined);
+  return {
+    median_sd: sds.length > 0 ? median(sds) : null,
+    prior_sd: prior === undefined ? null : Math.sqrt(prior.variance),
+    prior_df: prior === undefined || !Number.isFinite(prior.df) ? null : prior.df,
+    median_mde: mdes.length > 0 ? median(mdes) : null,
+    period_effect: ordered?.look.orderEffect ?? null,
+  };
+}
+
+/** Compares base and head summaries (paired by round) and returns the report. */
+export function compare(
+  base: readonly SourcedSummary[],
+  head: readonly SourcedSummary[],
+  options: CompareOptions,
+): BenchReport {
+  const { settings } = options;
+  const paired = pairSummaries(base, head, { unpaired: settings.unpaired });
+  const analysis = analyse(paired, settings);
+  const entries = analysis.decisions.map(toEntry);
+  const suites = analysis.suites.map((s) => toSuite(s, settings.unpaired));
+  const env = checkEnvironments(paired.environment.base, paired.environment.head);
+  const counts = countVerdicts(entries);
+  const shifted = suites.filter((s) => s.shift?.verdict === "regressed");
+  const roundNumbers = [...paired.order.keys()].sort((a, b) => a - b);
+  return {
     schema_version: 1,
     ...(options.now === undefined ? {} : { generated_at: options.now }),
     ...(options.generator === undefined ? {} : { generator: options.generator }),
-    verdict,
-    reasons,
+    verdict: comparisonVerdict(counts, shifted, settings),
+    reasons: reasonsFor(counts, shifted, analysis.mode, env, settings),
     mode: analysis.mode,
-    settings: {
-      method,
-      statistic: "median",
-      q: settings.q,
-      noise_floor: settings.noiseFloor,
-      fail_threshold: settings.failThreshold,
-      unverified_threshold: settings.unverifiedThreshold,
-      confidence: settings.confidence,
-      rounds: roundNumbers.length,
-      crossover: ordered !== undefined,
-      fail_on_inconclusive: settings.failOnInconclusive,
-      design:
-        design === undefined
-          ? { kind: "fixed" }
-          : {
-              kind: "sequential",
-              min_rounds: design.minRounds,
-              max_rounds: design.maxRounds,
-              spending: SPENDING,
-            },
-      missing: settings.missing,
-      unpaired: settings.unpaired,
-      min_benchmarks_for_rounds: settings.minBenchmarksForPeriod,
-    },
+    settings: reportSettings(settings, analysis, paired),
     environment: {
       ...(paired.environment.base === undefined ? {} : { base: paired.environment.base }),
       ...(paired.environment.head === undefined ? {} : { head: paired.environment.head }),
@@ -250,13 +293,7 @@ export function compare(
       differences: env.differences,
       warnings: env.warnings,
     },
-    noise: {
-      median_sd: sds.length > 0 ? median(sds) : null,
-      prior_sd: prior === undefined ? null : Math.sqrt(prior.variance),
-      prior_df: prior === undefined || !Number.isFinite(prior.df) ? null : prior.df,
-      median_mde: mdes.length > 0 ? median(mdes) : null,
-      period_effect: ordered?.look.orderEffect ?? null,
-    },
+    noise: noiseSummary(entries, analysis),
     rounds: roundNumbers.map((round) => ({ round, first: paired.order.get(round) ?? "unknown" })),
     counts,
     suites,
@@ -265,5 +302,4 @@ export function compare(
     golden: [],
     smells: [],
   };
-  return report;
 }

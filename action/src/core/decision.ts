@@ -6,18 +6,19 @@
 // (fixed rounds: one look, weight 1).
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
-import type { StopReason } from "./sequential.ts";
-import type { BenchmarkLook, SuiteLook, TestedLook } from "./look-analysis.ts";
+import type { SuiteLook, TestedLook } from "./look-analysis.ts";
+import {
+  adjustAll,
+  thresholds,
+  type FinalLook,
+  type FinalSuite,
+  type Stop,
+  type Thresholds,
+} from "./final-look.ts";
 import { tQuantile } from "./distributions.ts";
-import { benjaminiHochberg } from "./multiple-testing.ts";
 import { medianInterval } from "./statistics.ts";
 
 export type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
-
-export interface Stop {
-  readonly reason: StopReason;
-  readonly afterRound: number;
-}
 
 export interface Decision {
   readonly series: BenchmarkSeries;
@@ -51,33 +52,10 @@ export interface SuiteDecision {
     | undefined;
 }
 
-/** A benchmark's look at which it stopped, with its sequential p-values. */
-export interface FinalLook {
-  readonly look: BenchmarkLook;
-  readonly pUp: number;
-  readonly pDown: number;
-  readonly weight: number;
-  readonly stop: Stop | undefined;
-}
-
-export interface FinalSuite {
-  readonly look: SuiteLook;
-  readonly pUp: number;
-  readonly pDown: number;
-  readonly weight: number;
-}
-
 export interface SuiteAnalysis {
   readonly decisions: readonly Decision[];
   readonly suites: readonly SuiteDecision[];
   readonly mode: "rounds" | "single-run";
-}
-
-interface Thresholds {
-  readonly L: number;
-  readonly F: number;
-  readonly U: number;
-  readonly zCi: number;
 }
 
 export function untested(
@@ -183,27 +161,6 @@ export function singleRun(
     stop: undefined,
     notes: [...notes, "one run per side: run-to-run noise unknown, interval is within-run only"],
   };
-}
-
-export function thresholds(settings: CompareSettings): Thresholds {
-  return {
-    L: Math.log1p(settings.noiseFloor),
-    F: Math.log1p(settings.failThreshold),
-    U: Math.log1p(settings.unverifiedThreshold),
-    zCi: tQuantile(1 - (1 - settings.confidence) / 2, Infinity),
-  };
-}
-
-/** Benjamini–Hochberg over the tested benchmarks and the suite shifts, in both directions. */
-export function adjustAll(
-  finals: readonly FinalLook[],
-  suites: readonly FinalSuite[],
-): { up: number[]; down: number[] } {
-  const tests = finals.filter((f) => f.look.kind === "tested");
-  const withShift = suites.filter((s) => s.look.shift !== undefined);
-  const up = benjaminiHochberg([...tests.map((f) => f.pUp), ...withShift.map((s) => s.pUp)]);
-  const down = benjaminiHochberg([...tests.map((f) => f.pDown), ...withShift.map((s) => s.pDown)]);
-  return { up, down };
 }
 
 /** Every benchmark's verdict from its final look (in the order of `all`). */

@@ -7,7 +7,7 @@ describe("distributions (known values)", () => {
     [0.975, 10, 2.228138852],
     [0.95, 2, 2.91998558],
     [0.975, Infinity, 1.959963985],
-    // reference §6.3: one-sided critical values at 0.05/300
+    // one-sided critical values at 0.05/300 (Bonferroni over 300 benchmarks), as t tables round them
     [1 - 0.05 / 300, 4, 11.4],
     [1 - 0.05 / 300, 40, 3.9],
     [1 - 0.05 / 300, Infinity, 3.6],

@@ -1,4 +1,4 @@
-// Where base and head ran (SPEC §3.6): differences between the two sides are shown in the
+// Where base and head ran (docs/runner-host.md, "What benchgate warns about"): differences between the two sides are shown in the
 // report, and a machine that is visibly not pinned gets a warning, because the verdict's
 // confidence rests on both sides seeing the same machine.
 import type { Environment } from "../schemas/summary.gen.ts";

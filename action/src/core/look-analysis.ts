@@ -7,7 +7,13 @@ import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, Observation, RoundOrder } from "./pairing.ts";
 import { tCdf } from "./distributions.ts";
 import { fitVariancePrior, type VariancePrior } from "./moderation.ts";
-import { fitRoundModel, welchDf, type BenchmarkRounds, type RoundModel } from "./round-model.ts";
+import {
+  fitRoundModel,
+  welchDf,
+  type AdjustedRounds,
+  type BenchmarkRounds,
+  type RoundModel,
+} from "./round-model.ts";
 import { mean } from "./statistics.ts";
 
 /** A benchmark tested on replicated rounds. */
@@ -132,75 +138,74 @@ export function usedVariance(
   return { used: prior.variance, df };
 }
 
-function analyseGroup(
+/** A benchmark's round-adjusted values and its own variance, before moderation. */
+interface AdjustedRow {
+  readonly p: Paired;
+  readonly a: AdjustedRounds;
+  readonly k: number;
+  readonly ownDf: number;
+  readonly own: number | undefined;
+  readonly estimate: number;
+}
+
+function adjustRow(p: Paired, model: RoundModel): AdjustedRow {
+  const a = model.adjust(p);
+  const k = p.rounds.length;
+  const ownDf = k - 1 - a.dfLoss;
+  const m = mean(a.x);
+  const own = ownDf > 0 ? a.x.reduce((s, v) => s + (v - m) * (v - m), 0) / ownDf : undefined;
+  return { p, a, k, ownDf, own, estimate: m };
+}
+
+/** One round per side and no prior to lean on: only the single-run rule can judge it. */
+function singleRunLook(r: AdjustedRow): SingleRunLook {
+  return {
+    kind: "single-run",
+    series: r.p.series,
+    rounds: { base: r.p.rounds[0] as number, head: r.p.rounds[0] as number },
+    estimate: r.estimate,
+    notes: r.p.notes,
+  };
+}
+
+/**
+ * The benchmark's test: its own part of the variance (the moderated per-round variance over its
+ * rounds) plus the part it shares with the suite (the mean shock, the order estimate), each
+ * with its own df, against the noise floor L in both directions.
+ */
+function testedLook(r: AdjustedRow, v: { used: number; df: number }, L: number): TestedLook {
+  const ownPart = v.used / r.k;
+  const se = Math.sqrt(ownPart + r.a.sharedVariance);
+  const df = welchDf([
+    [ownPart, v.df],
+    [r.a.sharedVariance, r.a.sharedDf],
+  ]);
+  return {
+    kind: "tested",
+    series: r.p.series,
+    rounds: r.k,
+    lastRound: r.p.rounds[r.k - 1] as number,
+    estimate: r.estimate,
+    se,
+    df,
+    pUp: upperTail(r.estimate, L, se, df),
+    pDown: upperTail(-r.estimate, L, se, df),
+    sd: {
+      own: r.own === undefined ? undefined : Math.sqrt(r.own),
+      used: Math.sqrt(v.used),
+      df: v.df,
+    },
+    notes: r.p.notes,
+  };
+}
+
+/** The group's round model, variance prior and suite-wide shift, with the shift's test. */
+function suiteLook(
   group: readonly Paired[],
-  order: ReadonlyMap<number, RoundOrder>,
-  settings: CompareSettings,
-  out: Map<string, BenchmarkLook>,
+  model: RoundModel,
+  prior: VariancePrior | undefined,
+  L: number,
 ): SuiteLook {
-  const L = Math.log1p(settings.noiseFloor);
-  const usable = group.filter((p) => p.rounds.length > 0);
-  const model = fitRoundModel(usable, order, {
-    minBenchmarks: settings.minBenchmarksForPeriod,
-    crossover: settings.crossover,
-  });
-  const rows = usable.map((p) => {
-    const a = model.adjust(p);
-    const k = p.rounds.length;
-    const ownDf = k - 1 - a.dfLoss;
-    const m = mean(a.x);
-    const own = ownDf > 0 ? a.x.reduce((s, v) => s + (v - m) * (v - m), 0) / ownDf : undefined;
-    return { p, a, k, ownDf, own, estimate: m };
-  });
-  const withVariance = rows.filter((r) => r.own !== undefined);
-  const prior = fitVariancePrior(
-    withVariance.map((r) => r.own as number),
-    withVariance.map((r) => r.ownDf),
-  );
-  const totalDf = withVariance.reduce((s, r) => s + r.ownDf, 0);
-  for (const p of group)
-    if (p.rounds.length === 0)
-      out.set(p.id, {
-        kind: "no-pair",
-        series: p.series,
-        notes: [...p.notes, "no round in which both sides produced a usable value"],
-      });
-  for (const r of rows) {
-    const v = usedVariance(r.own, r.ownDf, prior, totalDf);
-    if (v === undefined) {
-      out.set(r.p.id, {
-        kind: "single-run",
-        series: r.p.series,
-        rounds: { base: r.p.rounds[0] as number, head: r.p.rounds[0] as number },
-        estimate: r.estimate,
-        notes: r.p.notes,
-      });
-      continue;
-    }
-    const ownPart = v.used / r.k;
-    const se = Math.sqrt(ownPart + r.a.sharedVariance);
-    const df = welchDf([
-      [ownPart, v.df],
-      [r.a.sharedVariance, r.a.sharedDf],
-    ]);
-    out.set(r.p.id, {
-      kind: "tested",
-      series: r.p.series,
-      rounds: r.k,
-      lastRound: r.p.rounds[r.k - 1] as number,
-      estimate: r.estimate,
-      se,
-      df,
-      pUp: upperTail(r.estimate, L, se, df),
-      pDown: upperTail(-r.estimate, L, se, df),
-      sd: {
-        own: r.own === undefined ? undefined : Math.sqrt(r.own),
-        used: Math.sqrt(v.used),
-        df: v.df,
-      },
-      notes: r.p.notes,
-    });
-  }
   const first = group[0] as Paired;
   const shift = model.shift;
   const shiftSe = shift === undefined ? 0 : Math.sqrt(shift.variance);
@@ -226,6 +231,39 @@ function analyseGroup(
             benchmarks: shift.benchmarks,
           },
   };
+}
+
+function analyseGroup(
+  group: readonly Paired[],
+  order: ReadonlyMap<number, RoundOrder>,
+  settings: CompareSettings,
+  out: Map<string, BenchmarkLook>,
+): SuiteLook {
+  const L = Math.log1p(settings.noiseFloor);
+  const usable = group.filter((p) => p.rounds.length > 0);
+  const model = fitRoundModel(usable, order, {
+    minBenchmarks: settings.minBenchmarksForPeriod,
+    crossover: settings.crossover,
+  });
+  const rows = usable.map((p) => adjustRow(p, model));
+  const withVariance = rows.filter((r) => r.own !== undefined);
+  const prior = fitVariancePrior(
+    withVariance.map((r) => r.own as number),
+    withVariance.map((r) => r.ownDf),
+  );
+  const totalDf = withVariance.reduce((s, r) => s + r.ownDf, 0);
+  for (const p of group)
+    if (p.rounds.length === 0)
+      out.set(p.id, {
+        kind: "no-pair",
+        series: p.series,
+        notes: [...p.notes, "no round in which both sides produced a usable value"],
+      });
+  for (const r of rows) {
+    const v = usedVariance(r.own, r.ownDf, prior, totalDf);
+    out.set(r.p.id, v === undefined ? singleRunLook(r) : testedLook(r, v, L));
+  }
+  return suiteLook(group, model, prior, L);
 }
 
 /**

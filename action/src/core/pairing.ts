@@ -184,22 +184,25 @@ function sequentialDesign(files: readonly SourcedSummary[]): PairedInput["sequen
   return { minRounds: first.min_rounds, maxRounds: first.max_rounds };
 }
 
-/** Pairs base and head summaries by round and benchmark id. */
-export function pairSummaries(
-  base: readonly SourcedSummary[],
+type Sides = Readonly<Record<Side, ReadonlyMap<number, SideRound>>>;
+
+/**
+ * Zero benchmarks in head is a renamed suite, a filter typo or a harness that crashed after
+ * writing an empty file: never a pass.
+ */
+function requireHeadBenchmarks(
+  rounds: ReadonlyMap<number, SideRound>,
   head: readonly SourcedSummary[],
-  options: PairingOptions = { unpaired: false },
-): PairedInput {
-  const sides = { base: collectSide(base), head: collectSide(head) };
-  // Zero benchmarks in head is a renamed suite, a filter typo or a harness that crashed after
-  // writing an empty file: never a pass.
-  if ([...sides.head.values()].every((r) => r.benchmarks.size === 0))
+): void {
+  if ([...rounds.values()].every((r) => r.benchmarks.size === 0))
     throw new InputError(
       `head has no benchmarks (${head.length} file${head.length === 1 ? "" : "s"} read); check the suite names, filters and that the harness ran`,
       head[0] === undefined ? {} : { source: head[0].source },
     );
-  if (!options.unpaired) checkRoundsPair(sides.base, sides.head);
-  const sequential = sequentialDesign([...base, ...head]);
+}
+
+/** Round number → which side's process started first, from the summaries' start times. */
+function roundOrders(sides: Sides): Map<number, RoundOrder> {
   const order = new Map<number, RoundOrder>();
   for (const [round, b] of sides.base) {
     const h = sides.head.get(round);
@@ -212,8 +215,11 @@ export function pairSummaries(
           : "head";
     order.set(round, first);
   }
+  return order;
+}
 
-  // Every id in first-seen order (base rounds ascending, then head), so reports are stable.
+/** Every id in first-seen order (base rounds ascending, then head), so reports are stable. */
+function benchmarkIds(sides: Sides): string[] {
   const ids: string[] = [];
   const seen = new Set<string>();
   for (const side of [sides.base, sides.head]) {
@@ -226,43 +232,61 @@ export function pairSummaries(
       }
     }
   }
+  return ids;
+}
 
-  const series: BenchmarkSeries[] = [];
-  for (const id of ids) {
-    const found: { side: Side; round: number; benchmark: Benchmark }[] = [];
-    for (const side of ["base", "head"] as const) {
-      for (const [round, r] of sides[side]) {
-        const benchmark = r.benchmarks.get(id);
-        if (benchmark !== undefined) found.push({ side, round, benchmark });
-      }
+/**
+ * One benchmark's observations on both sides. Its unit and direction must agree everywhere,
+ * and it is compared on one statistic that every run of it reports.
+ */
+function seriesOf(id: string, sides: Sides): BenchmarkSeries {
+  const found: { side: Side; round: number; benchmark: Benchmark }[] = [];
+  for (const side of ["base", "head"] as const) {
+    for (const [round, r] of sides[side]) {
+      const benchmark = r.benchmarks.get(id);
+      if (benchmark !== undefined) found.push({ side, round, benchmark });
     }
-    const first = found[0]?.benchmark as Benchmark;
-    for (const f of found) {
-      if (f.benchmark.unit !== first.unit || f.benchmark.direction !== first.direction) {
-        throw new InputError(
-          `benchmark ${JSON.stringify(id)} is measured in ${first.unit} (${first.direction}) in one file and ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} round ${f.round}`,
-        );
-      }
-    }
-    const statistic = chooseStatistic(found.map((f) => f.benchmark));
-    if (statistic === undefined) {
+  }
+  const first = found[0]?.benchmark as Benchmark;
+  for (const f of found) {
+    if (f.benchmark.unit !== first.unit || f.benchmark.direction !== first.direction) {
       throw new InputError(
-        `benchmark ${JSON.stringify(id)} has no statistic common to all its runs (needs samples, median, p50 or mean everywhere)`,
+        `benchmark ${JSON.stringify(id)} is measured in ${first.unit} (${first.direction}) in one file and ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} round ${f.round}`,
       );
     }
-    const bySide = { base: new Map<number, Observation>(), head: new Map<number, Observation>() };
-    for (const f of found) bySide[f.side].set(f.round, observe(f.benchmark, statistic));
-    series.push({
-      id,
-      suite: first.suite,
-      source: first.source,
-      unit: first.unit,
-      direction: first.direction,
-      statistic,
-      base: bySide.base,
-      head: bySide.head,
-    });
   }
+  const statistic = chooseStatistic(found.map((f) => f.benchmark));
+  if (statistic === undefined) {
+    throw new InputError(
+      `benchmark ${JSON.stringify(id)} has no statistic common to all its runs (needs samples, median, p50 or mean everywhere)`,
+    );
+  }
+  const bySide = { base: new Map<number, Observation>(), head: new Map<number, Observation>() };
+  for (const f of found) bySide[f.side].set(f.round, observe(f.benchmark, statistic));
+  return {
+    id,
+    suite: first.suite,
+    source: first.source,
+    unit: first.unit,
+    direction: first.direction,
+    statistic,
+    base: bySide.base,
+    head: bySide.head,
+  };
+}
+
+/** Pairs base and head summaries by round and benchmark id. */
+export function pairSummaries(
+  base: readonly SourcedSummary[],
+  head: readonly SourcedSummary[],
+  options: PairingOptions = { unpaired: false },
+): PairedInput {
+  const sides: Sides = { base: collectSide(base), head: collectSide(head) };
+  requireHeadBenchmarks(sides.head, head);
+  if (!options.unpaired) checkRoundsPair(sides.base, sides.head);
+  const sequential = sequentialDesign([...base, ...head]);
+  const order = roundOrders(sides);
+  const series = benchmarkIds(sides).map((id) => seriesOf(id, sides));
   return {
     series,
     order,

@@ -117,21 +117,36 @@ export interface RoundModelOptions {
   readonly crossover: boolean;
 }
 
-export function fitRoundModel(
-  benchmarks: readonly BenchmarkRounds[],
-  order: ReadonlyMap<number, RoundOrder>,
-  options: RoundModelOptions,
-): RoundModel {
+/** The rounds with enough benchmarks in them for their effect to be estimated, ascending. */
+function estimableRounds(benchmarks: readonly BenchmarkRounds[], minBenchmarks: number): number[] {
   const count = new Map<number, number>();
   for (const b of benchmarks) for (const r of b.rounds) count.set(r, (count.get(r) ?? 0) + 1);
-  const E = [...count]
-    .filter(([, n]) => n >= options.minBenchmarks)
+  return [...count]
+    .filter(([, n]) => n >= minBenchmarks)
     .map(([r]) => r)
     .sort((a, b) => a - b);
-  if (E.length < 2) return PER_BENCHMARK;
-  const estimated = new Set(E);
-  const { gamma, level } = backfit(benchmarks, estimated);
+}
 
+/** The round effects split into the run-order term π·o_r and the shocks η_r. */
+interface ShockFit {
+  /** The estimated rounds (E). */
+  readonly rounds: readonly number[];
+  readonly withOrder: boolean;
+  /** π, 0 when the order term is not fitted. */
+  readonly pi: number;
+  /** Mean order code over E, and the sum of squares of the codes around it. */
+  readonly oBar: number;
+  readonly Soo: number;
+  readonly shockVar: number;
+  readonly shockDf: number;
+}
+
+function fitShocks(
+  E: readonly number[],
+  gamma: ReadonlyMap<number, number>,
+  order: ReadonlyMap<number, RoundOrder>,
+  crossover: boolean,
+): ShockFit {
   // The run-order term: only when every estimated round's order is known and each order has at
   // least two rounds. With a lone round of one order, that round's shock and the order effect
   // are the same number: the crossover estimate would give the lone round half the weight and
@@ -143,16 +158,28 @@ export function fitRoundModel(
   const oBar = mean(o);
   const Soo = o.reduce((s, v) => s + (v - oBar) ** 2, 0);
   const headFirst = o.filter((v) => v > 0).length;
-  const withOrder = options.crossover && known && Math.min(headFirst, E.length - headFirst) >= 2;
+  const withOrder = crossover && known && Math.min(headFirst, E.length - headFirst) >= 2;
   const g = E.map((r) => gamma.get(r) as number);
   const pi = withOrder ? o.reduce((s, v, i) => s + (v - oBar) * (g[i] as number), 0) / Soo : 0;
   const residuals = g.map((v, i) => v - pi * ((o[i] as number) - oBar));
   const shockDf = E.length - (withOrder ? 2 : 1);
   const shockVar = residuals.reduce((s, v) => s + v * v, 0) / shockDf;
-  const orderAt = (r: number): number => orderCode(order.get(r)) ?? 0;
-  const mE = level.size;
+  return { rounds: E, withOrder, pi, oBar, Soo, shockVar, shockDf };
+}
 
-  const adjust = (b: BenchmarkRounds): AdjustedRounds => {
+/**
+ * A benchmark's values with the fitted round effects removed (estimated rounds) or only the
+ * run order (the others), and the variance of what that removal shares with the suite.
+ */
+function adjuster(
+  gamma: ReadonlyMap<number, number>,
+  fit: ShockFit,
+  order: ReadonlyMap<number, RoundOrder>,
+  benchmarks: number,
+): (b: BenchmarkRounds) => AdjustedRounds {
+  const { pi, oBar, Soo, withOrder, shockVar, shockDf } = fit;
+  const orderAt = (r: number): number => orderCode(order.get(r)) ?? 0;
+  return (b) => {
     const k = b.rounds.length;
     let nE = 0;
     let orderSum = 0;
@@ -170,36 +197,53 @@ export function fitRoundModel(
     const wShock = nE / k;
     const wOrder = orderSum / k;
     const sharedVariance =
-      shockVar * ((wShock * wShock) / E.length + (withOrder ? (wOrder * wOrder) / Soo : 0));
-    return { x, sharedVariance, sharedDf: shockDf, dfLoss: nE > 1 ? (nE - 1) / mE : 0 };
+      shockVar *
+      ((wShock * wShock) / fit.rounds.length + (withOrder ? (wOrder * wOrder) / Soo : 0));
+    return { x, sharedVariance, sharedDf: shockDf, dfLoss: nE > 1 ? (nE - 1) / benchmarks : 0 };
   };
+}
 
-  // The suite-wide shift: the robust centre of the benchmarks' levels, order-corrected. Its
-  // uncertainty is the mean shock's (σ_η², few df) plus the centre's own sampling error over
-  // benchmarks (the median's π/2 factor, a bound for the biweight).
-  const levels = [...level.values()];
-  const shockPart = shockVar * (1 / E.length + (withOrder ? (oBar * oBar) / Soo : 0));
+/**
+ * The suite-wide shift: the robust centre of the benchmarks' levels, order-corrected. Its
+ * uncertainty is the mean shock's (σ_η², few df) plus the centre's own sampling error over
+ * benchmarks (the median's π/2 factor, a bound for the biweight).
+ */
+function suiteShift(levels: readonly number[], fit: ShockFit): SuiteShift {
+  const { shockVar, withOrder, oBar, Soo } = fit;
+  const shockPart = shockVar * (1 / fit.rounds.length + (withOrder ? (oBar * oBar) / Soo : 0));
   const spread = madScale(levels);
   const centrePart = ((Math.PI / 2) * (spread * spread)) / levels.length;
   const variance = shockPart + centrePart;
   const df = welchDf([
-    [shockPart, shockDf],
+    [shockPart, fit.shockDf],
     [centrePart, levels.length - 1],
   ]);
+  return {
+    estimate: biweightLocation(levels) - fit.pi * oBar,
+    variance,
+    df,
+    benchmarks: levels.length,
+  };
+}
+
+export function fitRoundModel(
+  benchmarks: readonly BenchmarkRounds[],
+  order: ReadonlyMap<number, RoundOrder>,
+  options: RoundModelOptions,
+): RoundModel {
+  const E = estimableRounds(benchmarks, options.minBenchmarks);
+  if (E.length < 2) return PER_BENCHMARK;
+  const { gamma, level } = backfit(benchmarks, new Set(E));
+  const fit = fitShocks(E, gamma, order, options.crossover);
   return {
     kind: "two-way",
     estimatedRounds: E,
     roundEffects: gamma,
-    orderEffect: withOrder ? pi : undefined,
-    shockSd: Math.sqrt(shockVar),
-    shockDf,
-    shift: {
-      estimate: biweightLocation(levels) - pi * oBar,
-      variance,
-      df,
-      benchmarks: levels.length,
-    },
-    adjust,
+    orderEffect: fit.withOrder ? fit.pi : undefined,
+    shockSd: Math.sqrt(fit.shockVar),
+    shockDf: fit.shockDf,
+    shift: suiteShift([...level.values()], fit),
+    adjust: adjuster(gamma, fit, order, level.size),
   };
 }
 

@@ -12,16 +12,22 @@
 // withdraws a rejection when other p-values fall, so a benchmark settled as regressed at a look
 // stays regressed in the final report. Intervals at look k have level 1 − (1 − confidence)·w_k,
 // so "ruled out" holds for all looks at once.
-import type { Entry } from "../schemas/report.gen.ts";
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
 import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
-import { adjustAll, thresholds, type FinalLook, type FinalSuite, type Stop } from "./decision.ts";
+import {
+  adjustAll,
+  thresholds,
+  type FinalLook,
+  type FinalSuite,
+  type Stop,
+  type StopReason,
+} from "./final-look.ts";
 
-/** Why a benchmark got the rounds it got (the report's `stopped.reason`). */
-export type StopReason = NonNullable<Entry["stopped"]>["reason"];
+// The runner reads a run's stop reasons from here, with the next round they lead to.
+export type { StopReason } from "./final-look.ts";
 
 export interface SequentialDesign {
   readonly minRounds: number;
@@ -131,6 +137,115 @@ function lastRoundOf(series: readonly BenchmarkSeries[]): number {
   return last;
 }
 
+/** What the replay carries from one look to the next. */
+interface ReplayState {
+  /** Last round a settled benchmark may use: later looks see it as it was when it stopped. */
+  readonly limitOf: Map<string, number>;
+  readonly finals: Map<string, FinalLook>;
+  readonly suites: Map<string, FinalSuite>;
+  readonly settled: Map<string, StopReason>;
+  readonly stopAt: Map<string, Stop>;
+}
+
+/** One look of the replay: its round, its share of the error rate, and the first look's round. */
+interface LookStep {
+  readonly k: number;
+  readonly weight: number;
+  readonly firstLook: number;
+}
+
+/**
+ * Folds a look into the open benchmarks' and the suites' final looks: each p-value counts as
+ * p/w at this look, and the sequential p-value is the smallest so far.
+ */
+function foldLook(state: ReplayState, look: Look, step: LookStep): void {
+  const { k, weight, firstLook } = step;
+  for (const [id, b] of look.benchmarks) {
+    if (state.settled.has(id)) continue;
+    // Open but absent from this round (its filter matched nothing): no new data, no new look.
+    if (b.kind === "tested" && b.lastRound < k && k > firstLook) continue;
+    const prev = state.finals.get(id);
+    const pUp = b.kind === "tested" ? b.pUp / weight : 1;
+    const pDown = b.kind === "tested" ? b.pDown / weight : 1;
+    state.finals.set(id, {
+      look: b,
+      pUp: Math.min(prev?.pUp ?? 1, pUp),
+      pDown: Math.min(prev?.pDown ?? 1, pDown),
+      weight,
+      stop: undefined,
+    });
+  }
+  for (const s of look.suites) {
+    const prev = state.suites.get(suiteKey(s));
+    state.suites.set(suiteKey(s), {
+      look: s,
+      pUp: Math.min(prev?.pUp ?? 1, (s.shift?.pUp ?? 1) / weight),
+      pDown: Math.min(prev?.pDown ?? 1, (s.shift?.pDown ?? 1) / weight),
+      weight,
+    });
+  }
+}
+
+/**
+ * Settles what this look can settle: Benjamini–Hochberg over every final look so far, then each
+ * open tested benchmark stops or not; a benchmark that cannot be tested stops as futile.
+ * Returns whether anything is still open.
+ */
+function settleLook(
+  state: ReplayState,
+  step: LookStep,
+  settings: CompareSettings,
+  design: SequentialDesign,
+): boolean {
+  const { k, firstLook } = step;
+  const list = [...state.finals.values()];
+  const q = adjustAll(list, [...state.suites.values()]);
+  const { L, F } = thresholds(settings);
+  const context: LookContext = {
+    k,
+    weight: step.weight,
+    design,
+    settings,
+    L,
+    F,
+    rejected: q.up.filter((x) => x <= settings.q).length,
+    tests: q.up.length,
+  };
+  const tests = list.filter((f) => f.look.kind === "tested");
+  tests.forEach((f, i) => {
+    const t = f.look as TestedLook;
+    if (state.settled.has(t.series.id)) return;
+    const reason =
+      t.lastRound < k && k > firstLook
+        ? "not-measured"
+        : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
+    if (reason === undefined) return;
+    state.settled.set(t.series.id, reason);
+    state.stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
+    state.limitOf.set(t.series.id, t.lastRound);
+  });
+  for (const f of list)
+    if (f.look.kind !== "tested" && !state.settled.has(f.look.series.id)) {
+      state.settled.set(f.look.series.id, "futile");
+      state.limitOf.set(f.look.series.id, k);
+    }
+  return list.some((f) => !state.settled.has(f.look.series.id));
+}
+
+/** Stamps every final look with its stop; a benchmark still open is active. */
+function closeReplay(state: ReplayState): Set<string> {
+  const active = new Set<string>();
+  for (const [id, f] of state.finals) {
+    const stop = state.stopAt.get(id);
+    if (stop === undefined && f.look.kind === "tested") {
+      active.add(id);
+      // Still open when the data ends: the run stopped early (time budget) or is in progress.
+      state.finals.set(id, { ...f, stop: { reason: "time-budget", afterRound: f.look.lastRound } });
+    } else state.finals.set(id, { ...f, stop });
+  }
+  return active;
+}
+
 /** Replays the looks of a sequential design on the rounds measured so far. */
 function replay(
   series: readonly BenchmarkSeries[],
@@ -139,86 +254,27 @@ function replay(
   design: SequentialDesign,
 ): ReplayResult {
   const lastRound = Math.min(lastRoundOf(series), design.maxRounds);
-  const limitOf = new Map<string, number>();
-  const finals = new Map<string, FinalLook>();
-  const suites = new Map<string, FinalSuite>();
-  const settled = new Map<string, StopReason>();
-  const stopAt = new Map<string, Stop>();
+  const state: ReplayState = {
+    limitOf: new Map(),
+    finals: new Map(),
+    suites: new Map(),
+    settled: new Map(),
+    stopAt: new Map(),
+  };
   const firstLook = Math.min(design.minRounds, lastRound);
-  const { L, F } = thresholds(settings);
   for (let k = firstLook; k <= lastRound; k++) {
-    const look = analyseLook(series, order, settings, (id) => limitOf.get(id) ?? k);
+    const look = analyseLook(series, order, settings, (id) => state.limitOf.get(id) ?? k);
     // A run that ended before min rounds had no look yet: its one analysis spends what the
     // looks up to that round would have (lookWeight of k ≤ min is A(k/max)).
-    const weight = lookWeight(design, k);
-    for (const [id, b] of look.benchmarks) {
-      if (settled.has(id)) continue;
-      // Open but absent from this round (its filter matched nothing): no new data, no new look.
-      if (b.kind === "tested" && b.lastRound < k && k > firstLook) continue;
-      const prev = finals.get(id);
-      const pUp = b.kind === "tested" ? b.pUp / weight : 1;
-      const pDown = b.kind === "tested" ? b.pDown / weight : 1;
-      finals.set(id, {
-        look: b,
-        pUp: Math.min(prev?.pUp ?? 1, pUp),
-        pDown: Math.min(prev?.pDown ?? 1, pDown),
-        weight,
-        stop: undefined,
-      });
-    }
-    for (const s of look.suites) {
-      const prev = suites.get(suiteKey(s));
-      suites.set(suiteKey(s), {
-        look: s,
-        pUp: Math.min(prev?.pUp ?? 1, (s.shift?.pUp ?? 1) / weight),
-        pDown: Math.min(prev?.pDown ?? 1, (s.shift?.pDown ?? 1) / weight),
-        weight,
-      });
-    }
-    const list = [...finals.values()];
-    const q = adjustAll(list, [...suites.values()]);
-    const tests = list.filter((f) => f.look.kind === "tested");
-    const context: LookContext = {
-      k,
-      weight,
-      design,
-      settings,
-      L,
-      F,
-      rejected: q.up.filter((x) => x <= settings.q).length,
-      tests: q.up.length,
-    };
-    tests.forEach((f, i) => {
-      const t = f.look as TestedLook;
-      if (settled.has(t.series.id)) return;
-      const reason =
-        t.lastRound < k && k > firstLook
-          ? "not-measured"
-          : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
-      if (reason === undefined) return;
-      settled.set(t.series.id, reason);
-      stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
-      limitOf.set(t.series.id, t.lastRound);
-    });
-    for (const f of list)
-      if (f.look.kind !== "tested" && !settled.has(f.look.series.id)) {
-        settled.set(f.look.series.id, "futile");
-        limitOf.set(f.look.series.id, k);
-      }
+    const step: LookStep = { k, weight: lookWeight(design, k), firstLook };
+    foldLook(state, look, step);
     // Nothing open: a run stops here, so a replay on more rounds (a custom harness that ran
     // whole, compare on a recording) stops too — later looks would see the same data.
-    if (list.every((f) => settled.has(f.look.series.id))) break;
+    if (!settleLook(state, step, settings, design)) break;
   }
-  const active = new Set<string>();
-  for (const [id, f] of finals) {
-    const stop = stopAt.get(id);
-    if (stop === undefined && f.look.kind === "tested") {
-      active.add(id);
-      // Still open when the data ends: the run stopped early (time budget) or is in progress.
-      finals.set(id, { ...f, stop: { reason: "time-budget", afterRound: f.look.lastRound } });
-    } else finals.set(id, { ...f, stop });
-  }
-  return { finals, suites: [...suites.values()], active, settled, lastRound };
+  const active = closeReplay(state);
+  const { finals, settled } = state;
+  return { finals, suites: [...state.suites.values()], active, settled, lastRound };
 }
 
 /** A single look of weight 1 (fixed rounds, unpaired runs) as every benchmark's final look. */

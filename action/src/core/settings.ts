@@ -1,4 +1,4 @@
-// Statistics settings with their defaults (SPEC §3.4). Read once, validated, frozen; every error
+// Statistics settings with their defaults (docs/statistics.md §10). Read once, validated, frozen; every error
 // names the key so a bad config or flag is fixed in one go.
 import { InputError } from "../errors.ts";
 
