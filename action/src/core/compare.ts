@@ -11,6 +11,7 @@ import {
   type SourcedSummary,
 } from "./pairing.ts";
 import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
+import { verdictOf } from "./gate-verdict.ts";
 import { analyseUnpaired } from "./unpaired.ts";
 import { median } from "./statistics.ts";
 
@@ -197,22 +198,6 @@ function reasonsFor(
   return reasons;
 }
 
-function comparisonVerdict(
-  counts: Counts,
-  shifted: readonly SuiteResult[],
-  settings: CompareSettings,
-): BenchReport["verdict"] {
-  if (
-    counts.regressed > 0 ||
-    shifted.length > 0 ||
-    (settings.missing === "fail" && counts.missing > 0) ||
-    (settings.failOnInconclusive && counts.inconclusive > 0)
-  )
-    return "fail";
-  if (counts.inconclusive > 0) return "inconclusive";
-  return "pass";
-}
-
 /** The report's `settings` block: the settings as used, and the method that was run. */
 function reportSettings(
   settings: CompareSettings,
@@ -278,11 +263,12 @@ export function compare(
   const counts = countVerdicts(entries);
   const shifted = suites.filter((s) => s.shift?.verdict === "regressed");
   const roundNumbers = [...paired.order.keys()].sort((a, b) => a - b);
-  return {
+  const report: BenchReport = {
     schema_version: 1,
     ...(options.now === undefined ? {} : { generated_at: options.now }),
     ...(options.generator === undefined ? {} : { generator: options.generator }),
-    verdict: comparisonVerdict(counts, shifted, settings),
+    // Decided below from the finished report (gate-verdict.ts); the key keeps its place.
+    verdict: "pass",
     reasons: reasonsFor(counts, shifted, analysis.mode, env, settings),
     mode: analysis.mode,
     settings: reportSettings(settings, analysis, paired),
@@ -302,4 +288,5 @@ export function compare(
     golden: [],
     smells: [],
   };
+  return { ...report, verdict: verdictOf(report) };
 }

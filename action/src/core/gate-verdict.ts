@@ -1,44 +1,76 @@
-// Folds budget and golden results into a report: a broken budget or a changed golden output fails
-// the gate like a confirmed regression does (docs/budgets-and-golden.md), and the reasons say which. Pure: returns
-// a new report.
+// The gate's verdict, decided in one place from everything the report holds: the statistics
+// (confirmed regressions, a suite-wide shift, missing benchmarks, inconclusive ones with
+// fail-on-inconclusive), broken budgets, changed golden outputs and smells configured to fail.
+// compare() asks verdictOf(), and every step that adds a part to the report (budgets, golden
+// outputs, smells) goes through withPart(), which asks the same failure rule again, so adding a
+// check can never forget to fail the gate. The check run's conclusion follows from the verdict
+// here too. Pure: returns new reports.
 import type { CheckConclusion } from "../ports/github.ts";
 import type { BenchReport, BudgetResult, GoldenResult } from "../schemas/report.gen.ts";
 
+type Verdict = BenchReport["verdict"];
+
+/** What fails the gate: any one of these. */
+function failures(report: Omit<BenchReport, "verdict">): boolean {
+  const { counts, settings } = report;
+  return (
+    counts.regressed > 0 ||
+    (report.suites ?? []).some((s) => s.shift?.verdict === "regressed") ||
+    ((settings.missing ?? "fail") === "fail" && counts.missing > 0) ||
+    (settings.fail_on_inconclusive === true && counts.inconclusive > 0) ||
+    report.budgets.some((b) => !b.ok) ||
+    report.golden.some((g) => !g.ok) ||
+    (report.smells ?? []).some((s) => s.fails === true)
+  );
+}
+
+/** The verdict of a report from its contents. */
+export function verdictOf(report: Omit<BenchReport, "verdict">): Verdict {
+  if (failures(report)) return "fail";
+  if (report.counts.inconclusive > 0) return "inconclusive";
+  return "pass";
+}
+
+/**
+ * The report with one more part (and its reason). A part can only fail the gate: the verdict
+ * becomes "fail" when anything in the report now fails it, and otherwise stays what the
+ * statistics made it (pass or inconclusive).
+ */
+export function withPart(
+  report: BenchReport,
+  part: Partial<Pick<BenchReport, "budgets" | "golden" | "smells">>,
+  reason: string | undefined,
+): BenchReport {
+  const next = {
+    ...report,
+    ...part,
+    reasons: reason === undefined ? report.reasons : [...report.reasons, reason],
+  };
+  return { ...next, verdict: failures(next) ? "fail" : report.verdict };
+}
+
+/** Budget results in the report: a broken budget fails the gate like a confirmed regression. */
 export function withBudgets(report: BenchReport, budgets: readonly BudgetResult[]): BenchReport {
   if (budgets.length === 0) return report;
   const broken = budgets.filter((b) => !b.ok).length;
-  const reasons = [...report.reasons];
-  if (broken > 0) {
-    reasons.push(
-      `${broken} of ${budgets.length} budget check${budgets.length === 1 ? "" : "s"} broken`,
-    );
-  }
-  return {
-    ...report,
-    verdict: broken > 0 ? "fail" : report.verdict,
-    reasons,
-    budgets: [...budgets],
-  };
+  const reason =
+    broken > 0
+      ? `${broken} of ${budgets.length} budget check${budgets.length === 1 ? "" : "s"} broken`
+      : undefined;
+  return withPart(report, { budgets: [...budgets] }, reason);
 }
 
-/** Folds golden results into a report: a changed or missing golden output fails the gate. */
+/** Golden results in the report: a changed or missing golden output fails the gate. */
 export function withGolden(report: BenchReport, golden: readonly GoldenResult[]): BenchReport {
   if (golden.length === 0) return report;
   const failed = golden.filter((g) => !g.ok);
-  const reasons = [...report.reasons];
+  let reason: string | undefined;
   if (failed.length > 0) {
     const names = failed.slice(0, 5).map((g) => g.name);
     const more = failed.length > 5 ? ` and ${failed.length - 5} more` : "";
-    reasons.push(
-      `golden output${failed.length === 1 ? "" : "s"} changed: ${names.join(", ")}${more}`,
-    );
+    reason = `golden output${failed.length === 1 ? "" : "s"} changed: ${names.join(", ")}${more}`;
   }
-  return {
-    ...report,
-    verdict: failed.length > 0 ? "fail" : report.verdict,
-    reasons,
-    golden: [...golden],
-  };
+  return withPart(report, { golden: [...golden] }, reason);
 }
 
 /**

@@ -10,6 +10,7 @@ import { parameterizedGroups } from "./parameterized-groups.ts";
 import { complexityChange, flatScaling } from "./scaling-smells.ts";
 import { sideData, type BenchmarkRuns, type SideData } from "./smell-data.ts";
 import { varianceSmells } from "./variance-smells.ts";
+import { withPart } from "../core/gate-verdict.ts";
 
 export const SMELL_KINDS = [
   "identical-timings",
@@ -109,15 +110,9 @@ export function detectSmells(input: SmellInput, config?: SmellConfig): Smell[] {
 export function withSmells(report: BenchReport, smells: readonly Smell[]): BenchReport {
   if (smells.length === 0) return report;
   const failing = smells.filter((s) => s.fails === true);
-  const reasons = [...report.reasons];
-  if (failing.length > 0)
-    reasons.push(
-      `benchmark smell${failing.length === 1 ? "" : "s"} configured to fail: ${[...new Set(failing.map((s) => s.kind))].join(", ")}`,
-    );
-  return {
-    ...report,
-    verdict: failing.length > 0 ? "fail" : report.verdict,
-    reasons,
-    smells: [...smells],
-  };
+  const reason =
+    failing.length > 0
+      ? `benchmark smell${failing.length === 1 ? "" : "s"} configured to fail: ${[...new Set(failing.map((s) => s.kind))].join(", ")}`
+      : undefined;
+  return withPart(report, { smells: [...smells] }, reason);
 }
