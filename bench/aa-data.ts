@@ -4,7 +4,7 @@
 // with the files, so the order stays true); a shared round shock multiplies one round of head.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { ingestCriterionTree } from "../action/src/ingest/criterion-tree.ts";
+import { ingestCriterionTree } from "../action/src/ingest/criterion/criterion-tree.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";

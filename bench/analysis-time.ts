@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { syntheticSuite } from "../action/test/support/synthetic.ts";
 import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
-import { readSummaryFile } from "../action/src/schemas/read-document.ts";
+import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { detectSmells } from "../action/src/smells/detect-smells.ts";
 import { declareSequential } from "./aa-data.ts";

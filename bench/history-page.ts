@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { detectChangePoints } from "../action/src/history/change-points.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
-import { readHistoryFile } from "../action/src/schemas/read-document.ts";
+import { readHistoryFile } from "../action/src/ingest/read-document.ts";
 import { loadSiteAssets } from "../action/src/site/site-assets.ts";
 import { renderSite } from "../action/src/site/site-files.ts";
 import { launchChromium, waitForAllCharts } from "../action/test/support/chromium.ts";

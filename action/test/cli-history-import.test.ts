@@ -6,7 +6,7 @@ import { historyImportCommand } from "../src/cli/commands/history-import.ts";
 import { EXIT } from "../src/cli/exit-codes.ts";
 import { InputError } from "../src/errors.ts";
 import { exportGabDataJs } from "../src/history/gab-export.ts";
-import { readHistoryFile } from "../src/schemas/read-document.ts";
+import { readHistoryFile } from "../src/ingest/read-document.ts";
 import { nodeFileReader } from "../src/io/node-files.ts";
 import { capturedDeps } from "./support/cli-deps.ts";
 import { FIXTURES } from "./support/fixtures.ts";

@@ -8,7 +8,7 @@ import type { RunConfig } from "../config/run-config.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
-import { readReportFile, readSummaryFile } from "../schemas/read-document.ts";
+import { readReportFile, readSummaryFile } from "../ingest/read-document.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { GateTarget } from "../gate/publish.ts";
 

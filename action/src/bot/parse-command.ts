@@ -1,6 +1,7 @@
-// The PR comment commands, parsed by a strict grammar (SPEC §3.7, security.md §7 A11). Only the
-// first non-empty line counts, and it must *start* with the command: quoted (`> /rebench`),
-// fenced, inline-code or commented-out text is never a command. Pure.
+// The PR comment commands (docs/action.md, "mode: authorize"), parsed by a strict grammar
+// (docs/threat-model.md, C1). Only the first non-empty line counts, and it must *start* with the
+// command: quoted (`> /rebench`), fenced, inline-code or commented-out text is never a command.
+// Pure.
 //
 //   /rebench                      benchmark the PR's head as it is now
 //   /rebench <filter>             only benchmarks whose id matches <filter> (a regex)

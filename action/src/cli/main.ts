@@ -1,12 +1,12 @@
 // The CLI's composition root and its one catch: errors become one line and an exit code
-// (SPEC §3.3); a regression is not an error but exit code 1 from the verdict.
+// (docs/cli.md); a regression is not an error but exit code 1 from the verdict.
 import { InputError, ToolError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { Machine } from "../ports/machine.ts";
 import { baselineCommand } from "./commands/baseline.ts";
 import { compareCommand } from "./commands/compare.ts";
-import { ingestCommand } from "./commands/ingest.ts";
+import { INGEST_SUMMARY, ingestCommand } from "./commands/ingest.ts";
 import { goldenCommand } from "./commands/golden.ts";
 import { historyCommand } from "./commands/history.ts";
 import { initCommand } from "./commands/init.ts";
@@ -17,13 +17,7 @@ import { validateCommand } from "./commands/validate.ts";
 type Command = (argv: readonly string[], deps: Machine) => Promise<number>;
 
 const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map([
-  [
-    "ingest",
-    {
-      run: ingestCommand,
-      summary: "convert Criterion/hyperfine/critcmp/custom/gab output to summary.json",
-    },
-  ],
+  ["ingest", { run: ingestCommand, summary: INGEST_SUMMARY }],
   [
     "validate",
     { run: validateCommand, summary: "check summary/report/config files against their schemas" },

@@ -286,7 +286,6 @@ describe("resolveRunConfig: the result", () => {
       (config.suites[1] as { commands: readonly object[] }).commands[0],
       config.golden,
       config.golden?.commands[0]?.command,
-      config.document,
     ])
       expect(Object.isFrozen(value)).toBe(true);
     expect(() => {

@@ -1,14 +1,14 @@
 // benchgate.yml for `benchgate run` and `benchgate golden`: read once into a frozen, fully
 // defaulted config. The schema (schemas/config.v1.schema.json) has already checked the shapes;
 // this adds what a schema cannot say well (unique names, paths that stay inside the repository,
-// durations in milliseconds) and every error names the key, e.g. `/suites/1/name`.
+// durations in milliseconds; each suite kind under ./suites/ checks its own entries) and every
+// error names the key, e.g. `/suites/1/name`.
 import { InputError } from "../errors.ts";
-import type {
-  BenchgateConfig,
-  CriterionSuite,
-  CustomSuite,
-  HyperfineSuite,
-} from "../schemas/config.gen.ts";
+import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import { argv, checkRelativePath, unique, type Argv } from "./config-checks.ts";
+import { suiteKind, suiteKindList, type RawSuite, type SuitePlan } from "./suites/registry.ts";
+
+export type { SuitePlan };
 
 export const DEFAULT_ROUNDS = 5;
 /** rounds: auto without min-rounds / max-rounds. */
@@ -18,37 +18,6 @@ export const DEFAULT_TIMEOUTS = Object.freeze({
   suite: 30 * 60_000,
   golden: 30_000,
 });
-
-export type Argv = readonly [string, ...string[]];
-
-interface SuiteBase {
-  readonly name: string;
-  readonly timeoutMs: number;
-}
-export interface CriterionSuitePlan extends SuiteBase {
-  readonly kind: "criterion";
-  readonly bench: string;
-  /** cargo --manifest-path, relative to the repository root. */
-  readonly manifestPath?: string;
-  readonly package?: string;
-  readonly features: readonly string[];
-  readonly filter?: string;
-  readonly args: readonly string[];
-}
-export interface HyperfineSuitePlan extends SuiteBase {
-  readonly kind: "hyperfine";
-  readonly commands: readonly { readonly name: string; readonly command: string }[];
-  readonly warmup?: number;
-  readonly runs?: number;
-  readonly prepare?: string;
-  readonly args: readonly string[];
-}
-export interface CustomSuitePlan extends SuiteBase {
-  readonly kind: "custom";
-  readonly command: Argv;
-  readonly output: string;
-}
-export type SuitePlan = CriterionSuitePlan | HyperfineSuitePlan | CustomSuitePlan;
 
 export interface GoldenPlan {
   readonly checksums: string;
@@ -79,8 +48,6 @@ export interface RunConfig {
   readonly buildTimeoutMs: number;
   readonly suites: readonly SuitePlan[];
   readonly golden?: GoldenPlan;
-  /** The validated document, for the statistics and budgets blocks. */
-  readonly document: BenchgateConfig;
 }
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -97,102 +64,13 @@ export function parseDuration(raw: string, key: string, source: string): number 
   return Math.round(ms);
 }
 
-/** Paths come from a reviewed file but still must not leave the repository. */
-function checkRelativePath(raw: string, key: string, source: string): string {
-  const parts = raw.split(/[/\\]/);
-  if (raw.startsWith("/") || raw.startsWith("\\") || parts.includes("..") || raw.includes("\u0000"))
-    throw new InputError(
-      `${JSON.stringify(raw)} must be a path inside the repository (relative, no ".." component)`,
-      { source, jsonPath: key },
-    );
-  return raw;
-}
-
-function argv(raw: readonly string[], key: string, source: string): Argv {
-  const [program, ...rest] = raw;
-  if (program === undefined || program.trim() === "")
-    throw new InputError("the program (first item) is empty", { source, jsonPath: key });
-  return [program, ...rest];
-}
-
-function unique(
-  names: readonly string[],
-  key: (i: number) => string,
-  what: string,
-  source: string,
-): void {
-  const seen = new Map<string, number>();
-  names.forEach((name, i) => {
-    const first = seen.get(name);
-    if (first !== undefined)
-      throw new InputError(`${what} ${JSON.stringify(name)} is also used at ${key(first)}`, {
-        source,
-        jsonPath: key(i),
-      });
-    seen.set(name, i);
-  });
-}
-
-function suitePlan(
-  raw: CriterionSuite | HyperfineSuite | CustomSuite,
-  i: number,
-  defaultTimeout: number,
-  source: string,
-): SuitePlan {
+function suitePlan(raw: RawSuite, i: number, defaultTimeout: number, source: string): SuitePlan {
   const key = `/suites/${i}`;
   const timeoutMs =
     raw.timeout === undefined
       ? defaultTimeout
       : parseDuration(raw.timeout, `${key}/timeout`, source);
-  switch (raw.kind) {
-    case "criterion":
-      if (raw.filter?.startsWith("-") === true)
-        throw new InputError(
-          "the filter must not start with '-' (Criterion would read it as an option)",
-          { source, jsonPath: `${key}/filter` },
-        );
-      return {
-        kind: "criterion",
-        name: raw.name,
-        timeoutMs,
-        bench: raw.bench,
-        ...(raw["manifest-path"] === undefined
-          ? {}
-          : {
-              manifestPath: checkRelativePath(raw["manifest-path"], `${key}/manifest-path`, source),
-            }),
-        ...(raw.package === undefined ? {} : { package: raw.package }),
-        features: [...(raw.features ?? [])],
-        ...(raw.filter === undefined ? {} : { filter: raw.filter }),
-        args: [...(raw.args ?? [])],
-      };
-    case "hyperfine": {
-      unique(
-        raw.commands.map((c) => c.name),
-        (j) => `${key}/commands/${j}/name`,
-        "hyperfine command name",
-        source,
-      );
-      return {
-        kind: "hyperfine",
-        name: raw.name,
-        timeoutMs,
-        commands: raw.commands.map((c) => ({ name: c.name, command: c.command })),
-        ...(raw.warmup === undefined ? {} : { warmup: raw.warmup }),
-        ...(raw.runs === undefined ? {} : { runs: raw.runs }),
-        ...(raw.prepare === undefined ? {} : { prepare: raw.prepare }),
-        args: [...(raw.args ?? [])],
-      };
-    }
-    case "custom":
-      return {
-        kind: "custom",
-        name: raw.name,
-        timeoutMs,
-        command: argv(raw.command, `${key}/command`, source),
-        output: raw.output,
-      };
-  }
+  return suiteKind(raw).plan(raw, { name: raw.name, timeoutMs }, { key, source });
 }
 
 /**
@@ -304,7 +182,7 @@ export function resolveRunConfig(
   const rawSuites = document.suites ?? [];
   if (options.needSuites && rawSuites.length === 0)
     throw new InputError(
-      "no suites: `benchgate run` needs at least one suite (criterion, hyperfine or custom)",
+      `no suites: \`benchgate run\` needs at least one suite (${suiteKindList()})`,
       { source, jsonPath: "/suites" },
     );
   unique(
@@ -352,8 +230,6 @@ export function resolveRunConfig(
     })),
     suites,
     ...(golden === undefined ? {} : { golden }),
-    // A copy: freezing must not reach into the caller's object.
-    document: structuredClone(document),
   });
 }
 

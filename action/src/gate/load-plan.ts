@@ -3,8 +3,8 @@
 // suites): the config under review only takes effect once it is merged.
 import { InputError } from "../errors.ts";
 import type { Machine } from "../ports/machine.ts";
-import { fileAtCommit, resolveCommit } from "../runner/git-worktrees.ts";
-import { MAX_BYTES, parseYamlText, readConfigFile } from "../schemas/read-document.ts";
+import { fileAtCommit, resolveCommit } from "../exec/git.ts";
+import { MAX_BYTES, parseYamlText, readConfigFile } from "../ingest/read-document.ts";
 import { validateConfig } from "../schemas/validate.ts";
 import { gatePlanFrom, type GatePlan, type PlanOverrides } from "./plan.ts";
 

@@ -1,4 +1,4 @@
-// Change points in a benchmark's history (SPEC §3.8): where the level of a series of per-commit
+// Change points in a benchmark's history (docs/history.md, "Change points"): where the level of a series of per-commit
 // medians shifted and stayed shifted. Pure; runs when the page is built, not in the browser.
 //
 // Method: seeded binary segmentation (Kovács, Li, Bühlmann & Haubner, 2020: a fixed set of

@@ -1,7 +1,7 @@
 // The recorded commit's metadata from a local clone, for `history append --repo DIR`: its full
 // SHA, committer date, author and subject line, as `git log` reports them.
 import { InputError } from "../errors.ts";
-import { refProblem } from "../runner/git-worktrees.ts";
+import { refProblem } from "../exec/git.ts";
 import { git, type GitPorts } from "./pages-git.ts";
 import type { CommitInfo } from "./history-record.ts";
 

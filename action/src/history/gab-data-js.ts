@@ -3,7 +3,7 @@
 // `external-data-json-path` it writes the same object as plain JSON. Both are read here as data,
 // never evaluated: the exact assignment prefix is removed, an optional trailing semicolon too,
 // and what remains must be one JSON value, parsed with the same size and depth limits as every
-// other input (security.md §5.1). A file that runs any other script fails the JSON parse.
+// other input (docs/threat-model.md, I1 and I6). A file that runs any other script fails the JSON parse.
 import { InputError } from "../errors.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 

@@ -1,6 +1,6 @@
 // benchgate's history → a github-action-benchmark `data.js`, written beside history.json on
 // gh-pages so that gab's page (its default index.html) and tools that read data.js keep working
-// after a project switches (SPEC §3.8). The text is exactly what gab's own storeDataJs writes:
+// after a project switches (docs/github-action-benchmark.md). The text is exactly what gab's own storeDataJs writes:
 // `window.BENCHMARK_DATA = ` + JSON.stringify(data, null, 2), so gab's loadDataJs (slice off the
 // prefix, JSON.parse) reads it back too.
 //

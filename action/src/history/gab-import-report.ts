@@ -132,7 +132,7 @@ export class ImportTally {
       const total = [...cases.values()].reduce((a, b) => a + b, 0);
       const why =
         note === "unit-overrides-tool"
-          ? "take their direction from the unit, not from gab's tool (SPEC §3.4)"
+          ? "take their direction from the unit, not from gab's tool (docs/github-action-benchmark.md)"
           : "have a tool gab does not define; direction from the unit, else smaller_is_better";
       lines.push(`${total} series ${why}: ${[...cases.keys()].slice(0, MAX_EXAMPLES).join("; ")}`);
     }

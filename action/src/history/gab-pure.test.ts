@@ -1,7 +1,7 @@
-// The github-action-benchmark interop and the baseline planner are pure (SPEC §2): no file,
-// process or network access, so they can be tested and reused (the gh-pages writer calls
-// exportGabDataJs) without side effects. eslint's pure-layer rule does not cover these folders
-// yet, so this checks their imports directly.
+// The github-action-benchmark interop and the baseline planner are pure: no file, process or
+// network access, so they can be tested and reused (the gh-pages writer calls exportGabDataJs)
+// without side effects. eslint's pure-layer rule (eslint.config.mjs) covers these folders too;
+// this test checks their imports once more, directly.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 

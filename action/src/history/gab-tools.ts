@@ -2,7 +2,7 @@
 // tool (src/write/biggerIsBetter.ts), which puts a fact about the metric on the tool: its JMH
 // throughput series are judged backwards (its issue #365), and users set `customBiggerIsBetter`
 // for timings by mistake (real data.js files hold "ms" values under it). benchgate decides by
-// the unit (SPEC §3.4): when the unit is unmistakably a time or a rate, the unit decides;
+// the unit (docs/formats.md: direction is a fact about the metric): when the unit is unmistakably a time or a rate, the unit decides;
 // otherwise (sizes, counts, "x", "%", made-up units) gab's table, i.e. what the user chose.
 import { normalizeUnit, type Direction } from "../ingest/units.ts";
 

@@ -24,7 +24,7 @@ describe("checkHistoryWrite", () => {
     expect(reason({ ...PUSH, headRepository: "OWNER/Repo" })).toBe("allowed");
   });
 
-  it("refuses pull requests, whatever their branch is called (E5)", () => {
+  it("refuses pull requests, whatever their branch is called (H1)", () => {
     for (const eventName of ["pull_request", "pull_request_target"])
       expect(reason({ ...PUSH, eventName })).toMatch(/pull request's numbers are never recorded/);
     for (const eventName of ["issue_comment", "workflow_run", "merge_group", "release", ""])

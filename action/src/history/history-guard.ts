@@ -1,6 +1,6 @@
-// Who may write history (SPEC §3.8, security.md §0.6, T11, E5): only a trusted run on the
-// default branch of the repository itself. Anything else could poison the baseline every later
-// pull request is judged against. Pure: the caller gathers plain values (GITHUB_* variables,
+// Who may write history (docs/history.md, "Who may write"; docs/threat-model.md, H1): only a
+// trusted run on the default branch of the repository itself. Anything else could put a pull
+// request's numbers into the default branch's record. Pure: the caller gathers plain values (GITHUB_* variables,
 // the event payload, or flags for a local run); anything unknown counts against writing.
 //
 // Allowed events:

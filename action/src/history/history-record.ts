@@ -1,4 +1,4 @@
-// One history record (SPEC §3.8) from a default-branch report.json and the commit it measured.
+// One history record (docs/history.md, "What a record says") from a default-branch report.json and the commit it measured.
 // Pure: the caller reads the report, the commit metadata and the budgets.
 //
 // Per benchmark with a head measurement:

@@ -3,9 +3,9 @@
 // scratch directory or copy more than the files we change. Every call is argv through the
 // ProcessPort (no shell), in the C locale so that git's rejection messages can be recognised.
 import { InputError, ToolError } from "../errors.ts";
-import { gitEnv } from "../runner/git-worktrees.ts";
+import { gitEnv } from "../exec/git.ts";
 import type { ProcessPort, ProcessResult } from "../ports/process.ts";
-import { InterruptedError } from "../runner/run-step.ts";
+import { InterruptedError } from "../exec/run-step.ts";
 
 export interface GitPorts {
   readonly proc: ProcessPort;

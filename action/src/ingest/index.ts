@@ -1,21 +1,19 @@
-// `benchgate ingest KIND PATH`: one adapter per source format, one normalized summary.json out.
-// Adapters are pure (parsed JSON in, Benchmarks out); only this module and the Criterion tree
-// walker read files, through the FileReader port passed in. The result is always validated
-// against schemas/summary.v1.schema.json before it is returned.
+// `benchgate ingest KIND PATH`: one adapter per source format (./registry.ts), one normalized
+// summary.json out. Adapters are pure (parsed JSON in, Benchmarks out); only this module and
+// directory formats (the Criterion tree walker) read files, through the FileReader port passed
+// in. The result is always validated against schemas/summary.v1.schema.json before it is returned.
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
-import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
+import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
-import { parseCritcmp } from "./critcmp.ts";
-import { ingestCriterionTree } from "./criterion-tree.ts";
-import { parseCustom } from "./custom.ts";
-import { parseGab } from "./gab.ts";
-import { parseHyperfine } from "./hyperfine.ts";
+import { guessFormat } from "./format-hint.ts";
+import type { FormatKind } from "./format-kind.ts";
 import { IdRegistry } from "./json-guards.ts";
 import { MiB, readJson } from "./read-json.ts";
+import { FORMAT_KINDS } from "./registry.ts";
 
-export const INGEST_KINDS = ["criterion", "hyperfine", "critcmp", "custom", "gab"] as const;
-export type IngestKind = (typeof INGEST_KINDS)[number];
+export type IngestKind = (typeof FORMAT_KINDS)[number]["name"];
+export const INGEST_KINDS: readonly IngestKind[] = FORMAT_KINDS.map((k) => k.name);
 
 export interface IngestOptions {
   /** Criterion only (required there): the baseline directory to read. */
@@ -28,11 +26,18 @@ export interface IngestOptions {
   readonly version?: string;
 }
 
-/** Largest single input file (hyperfine, critcmp, custom, gab) read. */
+/** Largest single input file of a file format read. */
 export const MAX_INPUT_BYTES = 64 * MiB;
 
 export function isIngestKind(value: string): value is IngestKind {
   return (INGEST_KINDS as readonly string[]).includes(value);
+}
+
+/** The declaration of one format: its help, its input and its adapter. */
+export function formatKind(kind: IngestKind): FormatKind<IngestKind> {
+  const found = FORMAT_KINDS.find((k) => k.name === kind);
+  if (found === undefined) throw new Error(`no ingest format named ${kind}`);
+  return found;
 }
 
 function checkOptions(options: IngestOptions): void {
@@ -66,36 +71,10 @@ function generator(
   return result;
 }
 
-async function readBenchmarks(
-  kind: Exclude<IngestKind, "criterion">,
-  inputPath: string,
-  options: IngestOptions,
-  reader: FileReader,
-): Promise<{ benchmarks: Benchmark[]; passthrough?: BenchSummary }> {
-  const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
-  const suite = options.suite ?? kind;
-  switch (kind) {
-    case "hyperfine":
-      return { benchmarks: parseHyperfine(data, inputPath, { suite }) };
-    case "critcmp":
-      return { benchmarks: parseCritcmp(data, inputPath, { suite }) };
-    case "gab":
-      return { benchmarks: parseGab(data, inputPath, { suite }) };
-    case "custom": {
-      const parsed = parseCustom(data, inputPath, { suite: options.suite });
-      if (parsed.kind === "harness") return { benchmarks: parsed.benchmarks };
-      const benchmarks = parsed.summary.benchmarks.map((b) =>
-        options.suite === undefined ? b : { ...b, suite: options.suite },
-      );
-      return { benchmarks, passthrough: parsed.summary };
-    }
-  }
-}
-
 /**
  * Reads one tool's output and returns a validated summary for one side and round.
- * `inputPath` is a Criterion directory for "criterion", else a JSON file. Every problem with
- * the input is an InputError naming the file (and JSON path) and what is wrong.
+ * `inputPath` is a folder for a directory format ("criterion"), else a JSON file. Every problem
+ * with the input is an InputError naming the file (and JSON path) and what is wrong.
  */
 export async function ingest(
   kind: IngestKind,
@@ -104,14 +83,15 @@ export async function ingest(
   reader: FileReader,
 ): Promise<BenchSummary> {
   checkOptions(options);
+  const format = formatKind(kind);
   let summary: BenchSummary;
-  if (kind === "criterion") {
+  if (format.input === "directory") {
     if (options.baseline === undefined) {
-      throw new InputError("ingest criterion needs a baseline name (--baseline NAME)", {
+      throw new InputError(`ingest ${kind} needs a baseline name (--baseline NAME)`, {
         source: inputPath,
       });
     }
-    const tree = await ingestCriterionTree(
+    const tree = await format.read(
       inputPath,
       {
         baseline: options.baseline,
@@ -123,7 +103,11 @@ export async function ingest(
     );
     summary = { ...tree, generator: generator(inputPath, options) };
   } else {
-    const { benchmarks, passthrough } = await readBenchmarks(kind, inputPath, options, reader);
+    const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
+    const { benchmarks, passthrough } = format.parse(data, inputPath, {
+      suite: options.suite,
+      guess: guessFormat,
+    });
     // Adapters reject duplicates at their JSON path; this guards the passthrough and future adapters.
     const ids = new IdRegistry();
     benchmarks.forEach((b, i) => ids.add(b.id, { source: inputPath, path: `/benchmarks/${i}/id` }));

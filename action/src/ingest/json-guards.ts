@@ -1,4 +1,4 @@
-// Shape checks for hostile benchmark JSON (security.md §5.1). Every adapter reads the parsed
+// Shape checks for hostile benchmark JSON (docs/threat-model.md, I2). Every adapter reads the parsed
 // document only through these helpers, so each rejection is one InputError that names the file
 // and the RFC 6901 JSON pointer of the offending value, and no read ever reaches
 // Object.prototype (a file that lacks "constructor" must not yield a function).

@@ -1,4 +1,4 @@
-// Unit normalization. Direction is a fact about the metric, never about the tool (SPEC §3.4):
+// Unit normalization. Direction is a fact about the metric, never about the tool (docs/formats.md):
 // a time, a size or a count of instructions gets better when it shrinks; a rate gets better
 // when it grows. Every time becomes ns so base and head compare whatever tool produced them.
 import type { Benchmark } from "../schemas/summary.gen.ts";

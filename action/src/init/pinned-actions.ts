@@ -1,5 +1,5 @@
 // The third-party actions benchgate's workflows use, each pinned to a full commit SHA: a tag can
-// be moved to other code after review, a commit cannot (security reference §7 G4, T27). The
+// be moved to other code after review, a commit cannot (docs/threat-model.md, W5). The
 // release each SHA belongs to is kept beside it as the `# vX.Y.Z` comment that Dependabot and
 // Renovate update together with the SHA. docs/workflows.md says where each SHA was checked.
 

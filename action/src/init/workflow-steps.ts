@@ -70,7 +70,7 @@ const MEASURED_ARTIFACT = "benchgate-measured-${{ github.run_attempt }}";
 /**
  * The measure job's steps: the action benchmarks with no token (mode: measure), and the folder
  * is kept as an artifact even when it failed (its logs say why). Every value reaches the action
- * as an input, never through a shell (security reference §1.3).
+ * as an input, never through a shell (docs/threat-model.md, W4).
  */
 export function measureSteps(options: WorkflowOptions, inputs: Lines): string[] {
   return [

@@ -3,7 +3,7 @@
 import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
 import type { ProcessPort } from "../ports/process.ts";
-import { baselineName } from "./suite-commands.ts";
+import { baselineName } from "../config/suites/criterion/criterion-suite.ts";
 import { suiteDir } from "./run-suite.ts";
 
 const MAX_TABLE_BYTES = 512 * 1024;

@@ -13,8 +13,8 @@ import { MAX_GOLDEN_STDOUT_BYTES, runGolden, type ExecPort } from "../golden/run
 import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { ProcessPort } from "../ports/process.ts";
-import { InterruptedError } from "./run-step.ts";
-import { expandArgv, type Placeholders } from "./suite-commands.ts";
+import { InterruptedError } from "../exec/run-step.ts";
+import { expandArgv, type Placeholders } from "../config/placeholders.ts";
 
 export interface GoldenDeps {
   readonly proc: ProcessPort;

@@ -8,20 +8,17 @@ import type { RunConfig } from "../config/run-config.ts";
 import { InputError, ToolError } from "../errors.ts";
 import type { GoldenOutput } from "../golden/check-golden.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "./git-worktrees.ts";
+import { addWorktree, removeWorktree, resolveCommit, type GitDeps } from "../exec/git.ts";
 import { checkGoldenIn, produceGoldenOutputs } from "./golden-step.ts";
 import type { ProcessOptions } from "../ports/process.ts";
 import { formatDuration } from "./progress.ts";
-import { runStep } from "./run-step.ts";
+import { runStep } from "../exec/run-step.ts";
 import { runRounds } from "./run-rounds.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
-import {
-  criterionBuildArgv,
-  expandArgv,
-  sideEnv,
-  type Side,
-  type SidePaths,
-} from "./suite-commands.ts";
+import { expandArgv } from "../config/placeholders.ts";
+import { criterionBuildArgv } from "../config/suites/criterion/criterion-suite.ts";
+import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
+import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
 
 const MARKER = ".benchgate-run";

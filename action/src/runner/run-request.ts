@@ -12,7 +12,7 @@ import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import type { Progress } from "./progress.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
-import type { Side } from "./suite-commands.ts";
+import type { Side } from "../config/suites/suite-kind.ts";
 
 export interface RunDeps {
   readonly proc: ProcessPort;

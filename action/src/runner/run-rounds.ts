@@ -12,10 +12,11 @@ import type { Benchmark, BenchSummary } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
-import { InterruptedError } from "./run-step.ts";
+import { InterruptedError } from "../exec/run-step.ts";
 import { runSuite } from "./run-suite.ts";
 import { budgetStop, estimateRoundMs, narrowSuites, type SuiteTime } from "./sequential-rounds.ts";
-import { roundOrder, sideEnv, type Side, type SidePaths } from "./suite-commands.ts";
+import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
+import { roundOrder, sideEnv } from "./suite-commands.ts";
 
 function checkUniqueIds(
   benchmarks: readonly Benchmark[],

@@ -3,12 +3,10 @@ import fc from "fast-check";
 import type { SuitePlan } from "../config/run-config.ts";
 import {
   MAX_FILTER_BYTES,
-  budgetStop,
   escapeRustRegex,
-  estimateRoundMs,
   exactIdFilter,
-  narrowSuites,
-} from "./sequential-rounds.ts";
+} from "../config/suites/criterion/exact-id-filter.ts";
+import { budgetStop, estimateRoundMs, narrowSuites } from "./sequential-rounds.ts";
 
 /**
  * The filter as JavaScript sees it, to test what it matches: the same syntax except `\x{…}`

@@ -1,22 +1,19 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type {
-  CriterionSuitePlan,
-  CustomSuitePlan,
-  HyperfineSuitePlan,
-} from "../config/run-config.ts";
+import { expand, expandArgv, shellQuote } from "../config/placeholders.ts";
 import {
   baselineName,
   criterionBuildArgv,
   criterionRunArgv,
-  customArgv,
-  expand,
-  expandArgv,
+  type CriterionSuitePlan,
+} from "../config/suites/criterion/criterion-suite.ts";
+import { customArgv, type CustomSuitePlan } from "../config/suites/custom/custom-suite.ts";
+import {
   hyperfineArgv,
-  roundOrder,
-  shellQuote,
-} from "./suite-commands.ts";
+  type HyperfineSuitePlan,
+} from "../config/suites/hyperfine/hyperfine-suite.ts";
+import { roundOrder } from "./suite-commands.ts";
 
 const criterion = (extra: Partial<CriterionSuitePlan> = {}): CriterionSuitePlan => ({
   kind: "criterion",

@@ -86,7 +86,7 @@ export interface BenchgateConfig {
     ...(CriterionSuite | HyperfineSuite | CustomSuite)[],
   ];
   /**
-   * Golden outputs (SPEC §3.5): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.
+   * Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.
    */
   golden?: {
     /**
@@ -116,7 +116,7 @@ export interface BenchgateConfig {
     ];
   };
   /**
-   * The decision rule's settings (SPEC §3.4). Fractions as numbers (0.03) or percentages ("3%").
+   * The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages ("3%").
    */
   statistics?: {
     q?: Fraction;
@@ -137,7 +137,7 @@ export interface BenchgateConfig {
     missing?: "fail" | "warn";
   };
   /**
-   * Performance budgets (SPEC §3.5): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
+   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
    *
    * @maxItems 1000
    */

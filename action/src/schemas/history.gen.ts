@@ -7,7 +7,7 @@
 export type Result = [number, number, number | null, number | null, number | null];
 
 /**
- * The default branch's benchmark history as stored on gh-pages (SPEC §3.8): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.
+ * The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.
  */
 export interface BenchHistory {
   schema_version: 1;
@@ -62,7 +62,7 @@ export interface Commit {
   url?: string;
   recorded_at: string;
   /**
-   * The environment fingerprint of the run (SPEC §3.6); a change is marked on the page.
+   * The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.
    */
   fingerprint?: string;
   environment?: Environment;
@@ -103,7 +103,7 @@ export interface Commit {
   }[];
 }
 /**
- * Where the run happened (SPEC §3.6). Every field optional: adapters record what they know.
+ * Where the run happened (docs/runner-host.md). Every field optional: adapters record what they know.
  */
 export interface Environment {
   fingerprint?: string;

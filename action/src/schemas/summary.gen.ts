@@ -55,7 +55,7 @@ export interface BenchSummary {
   benchmarks: Benchmark[];
 }
 /**
- * Where the run happened (SPEC §3.6). Every field optional: adapters record what they know.
+ * Where the run happened (docs/runner-host.md). Every field optional: adapters record what they know.
  */
 export interface Environment {
   fingerprint?: string;

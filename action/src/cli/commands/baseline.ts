@@ -4,7 +4,7 @@ import path from "node:path";
 import { BASELINE_FILE, checkBaselineName, planBaseline } from "../../baselines/accept-baseline.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { InputError } from "../../errors.ts";
-import { readSummaryFile } from "../../schemas/read-document.ts";
+import { readSummaryFile } from "../../ingest/read-document.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";

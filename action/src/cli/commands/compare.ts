@@ -3,7 +3,7 @@ import { InputError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
 import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
-import { readConfigFile, readSummaryFile } from "../../schemas/read-document.ts";
+import { readConfigFile, readSummaryFile } from "../../ingest/read-document.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";

@@ -20,7 +20,7 @@ import { parseJsonText } from "../../schemas/parse-json.ts";
 import { loadSiteAssets } from "../../site/site-assets.ts";
 import { renderSite, SITE_FILES } from "../../site/site-files.ts";
 import { MAX_EXTRA_FILE_BYTES } from "../../history/pages-paths.ts";
-import { readConfigFile, readReportFile } from "../../schemas/read-document.ts";
+import { readConfigFile, readReportFile } from "../../ingest/read-document.ts";
 import type { BenchHistory } from "../../schemas/history.gen.ts";
 import { GENERATOR } from "../../version.ts";
 import { budgetRules } from "../../gate/plan.ts";

@@ -5,7 +5,7 @@ import { InputError } from "../../errors.ts";
 import { MAX_GAB_DATA_BYTES } from "../../history/gab-data-js.ts";
 import { importGabDataText } from "../../history/gab-import.ts";
 import { serializeHistory } from "../../history/history-json.ts";
-import { readHistoryFile } from "../../schemas/read-document.ts";
+import { readHistoryFile } from "../../ingest/read-document.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";

@@ -1,7 +1,7 @@
 // benchgate history site --history FILE --out DIR [--title TEXT]: the static history page.
 import path from "node:path";
 import { InputError } from "../../errors.ts";
-import { readHistoryFile } from "../../schemas/read-document.ts";
+import { readHistoryFile } from "../../ingest/read-document.ts";
 import { loadSiteAssets } from "../../site/site-assets.ts";
 import { DEFAULT_TITLE, SITE_FILES, renderSite } from "../../site/site-files.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";

@@ -1,4 +1,4 @@
-// benchgate history <subcommand>: the default branch's history on gh-pages (SPEC §3.8).
+// benchgate history <subcommand>: the default branch's history on gh-pages (docs/history.md).
 // Each subcommand lives in its own file as `history<Name>Command(argv, deps)`.
 import { InputError } from "../../errors.ts";
 import { EXIT } from "../exit-codes.ts";

@@ -1,6 +1,8 @@
 // benchgate ingest KIND INPUT [-o FILE]: one tool's output → summary.json.
 import { InputError } from "../../errors.ts";
-import { ingest, INGEST_KINDS, type IngestKind } from "../../ingest/index.ts";
+import type { FormatKind } from "../../ingest/format-kind.ts";
+import { formatKind, ingest, INGEST_KINDS, isIngestKind } from "../../ingest/index.ts";
+import { FORMAT_KINDS } from "../../ingest/registry.ts";
 import { validateSummary } from "../../schemas/validate.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
 import { VERSION } from "../../version.ts";
@@ -8,19 +10,30 @@ import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
+/** The kind and its input in a column as wide as the longest (`criterion DIR --baseline NAME`). */
+const USAGE_WIDTH = 32;
+
+/** One kind's entry under "Kinds:" in the help: its command line, then what the input is. */
+function kindHelp(kind: FormatKind): string {
+  const usage =
+    kind.input === "directory" ? `${kind.name} DIR --baseline NAME` : `${kind.name} FILE`;
+  return kind.help
+    .map((line, i) => `  ${(i === 0 ? usage : "").padEnd(USAGE_WIDTH)}${line}`)
+    .join("\n");
+}
+
+const TOOLS = FORMAT_KINDS.map((k) => k.title ?? k.name).join("/");
+
+/** `benchgate --help`'s line for this command. */
+export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
+
 export const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
 
 Reads one tool's output and writes a normalized, schema-checked summary.json
 (schemas/summary.v1.schema.json): one side of one round.
 
 Kinds:
-  criterion DIR --baseline NAME   a Criterion.rs 0.3.3–0.8 tree (target/criterion or its parent);
-                                  benchmarks saved with --save-baseline NAME, keyed by full_id
-  hyperfine FILE                  hyperfine --export-json (>= 1.15); failed commands are errors
-  critcmp FILE                    critcmp --export JSON (estimates only, no samples)
-  custom FILE                     a benchgate summary.json, or a harness summary with
-                                  p50/p95/p99 and raw samples (see docs/formats.md)
-  gab FILE                        github-action-benchmark's custom JSON [{name,unit,value,range}]
+${FORMAT_KINDS.map(kindHelp).join("\n")}
 
 Options:
   -o, --output FILE     write here (atomically) instead of standard output
@@ -35,10 +48,6 @@ Options:
   -h, --help            show this help
 
 Exit codes: 0 written, 2 bad usage or invalid input (one line naming the file and problem).`;
-
-function isIngestKind(value: string): value is IngestKind {
-  return (INGEST_KINDS as readonly string[]).includes(value);
-}
 
 export async function ingestCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
@@ -66,11 +75,9 @@ export async function ingestCommand(argv: readonly string[], deps: Machine): Pro
       `unknown kind ${JSON.stringify(kind)}; expected one of ${INGEST_KINDS.join(", ")}`,
     );
   const baseline = stringFlag(args, "baseline");
-  if (kind === "criterion" && baseline === undefined) {
-    throw new InputError(
-      "ingest criterion needs --baseline NAME (the name given to --save-baseline)",
-    );
-  }
+  const format = formatKind(kind);
+  if (format.input === "directory" && baseline === undefined)
+    throw new InputError(`ingest ${kind} needs --baseline NAME (${format.baseline})`);
   const side =
     stringFlag(args, "side") ??
     (baseline !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(baseline) ? baseline : "run");

@@ -1,5 +1,5 @@
 // benchgate init: sets a repository up for the gate: the three workflows and a starter
-// benchgate.yml (SPEC §3.7, docs/workflows.md). The texts come from action/src/init/, the same
+// benchgate.yml (docs/workflows.md). The texts come from action/src/init/, the same
 // templates benchgate's own .github/workflows are generated from.
 import path from "node:path";
 import { InputError } from "../../errors.ts";

@@ -1,6 +1,6 @@
 // benchgate validate FILE... [--schema summary|report|config|history]
 import { InputError } from "../../errors.ts";
-import { MAX_BYTES, parseYamlText, readJsonFile } from "../../schemas/read-document.ts";
+import { MAX_BYTES, parseYamlText, readJsonFile } from "../../ingest/read-document.ts";
 import { DOCUMENT_KINDS, validateDocument, type DocumentKind } from "../../schemas/validate.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";

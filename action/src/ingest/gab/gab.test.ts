@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseGab, parseRange } from "./gab.ts";
-import { HAND_MADE, inputErrorOf, loadJson } from "../../test/support/fixtures.ts";
+import { guessFormat } from "../format-hint.ts";
+import { HAND_MADE, inputErrorOf, loadJson } from "../../../test/support/fixtures.ts";
 
-const SUITE = { suite: "gab" };
+const SUITE = { suite: "gab", guess: guessFormat };
 
 describe("parseGab", () => {
   it("takes direction and ns normalization from the unit (customSmallerIsBetter file)", async () => {

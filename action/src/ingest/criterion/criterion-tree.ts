@@ -1,15 +1,15 @@
 // Walks a Criterion output tree (`target/criterion`, or a folder containing it) and turns every
 // `<benchmark dir>/<baseline>/benchmark.json` into a summary Benchmark keyed by `full_id`
-// (formats-and-statistics.md §1.2: directory names are sanitized, truncated and de-duplicated,
+// (docs/formats.md, "Criterion": directory names are sanitized, truncated and de-duplicated,
 // so a path is never an id). The tree was written by untrusted code: the walk is bounded in
 // depth, entries and bytes, symlinks are never followed (the FileReader refuses them), and two
 // directories claiming one id is an error rather than a silent overwrite.
-import type { FileReader } from "../ports/files.ts";
-import { mapConcurrent } from "./map-concurrent.ts";
-import { InputError } from "../errors.ts";
-import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
+import type { FileReader } from "../../ports/files.ts";
+import { mapConcurrent } from "../map-concurrent.ts";
+import { InputError } from "../../errors.ts";
+import type { BenchSummary, Benchmark } from "../../schemas/summary.gen.ts";
 import { criterionBenchmark } from "./criterion.ts";
-import { MiB, baseName, joinPath, parseUntrustedJson } from "./read-json.ts";
+import { MiB, baseName, joinPath, parseUntrustedJson } from "../read-json.ts";
 
 export interface CriterionTreeOptions {
   /** The baseline directory to read (`--save-baseline NAME`; `new` = whatever ran last). */

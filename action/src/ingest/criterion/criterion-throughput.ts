@@ -1,8 +1,8 @@
-// Criterion's `Throughput` (formats-and-statistics.md §1.4): units processed per iteration.
+// Criterion's `Throughput` (docs/formats.md, "Criterion"): units processed per iteration.
 // Variants by version: Bytes, Elements (all), BytesDecimal (0.4), Bits (0.7),
 // ElementsAndBytes (0.8). critcmp 0.1.8 stores its own struct of optional Bytes/Elements.
-import type { Throughput } from "../schemas/summary.gen.ts";
-import { type At, asNonNegative, asObject, child, fail, field } from "./json-guards.ts";
+import type { Throughput } from "../../schemas/summary.gen.ts";
+import { type At, asNonNegative, asObject, child, fail, field } from "../json-guards.ts";
 
 function throughputCount(value: unknown, at: At): number {
   return asNonNegative(value, at);

@@ -12,10 +12,10 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nodeFileReader } from "../io/node-files.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { nodeFileReader } from "../../io/node-files.ts";
+import { validateSummary } from "../../schemas/validate.ts";
 import { CRITERION_TREE_LIMITS, ingestCriterionTree } from "./criterion-tree.ts";
-import { FIXTURES, SHARED, asyncInputErrorOf } from "../../test/support/fixtures.ts";
+import { FIXTURES, SHARED, asyncInputErrorOf } from "../../../test/support/fixtures.ts";
 
 const OPTIONS = { side: "head", round: 1 } as const;
 const HOSTILE = "evil|name `tick` <b>x</b> @someone #12";

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseHyperfine } from "./hyperfine.ts";
-import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../test/support/fixtures.ts";
+import { guessFormat } from "../format-hint.ts";
+import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../../test/support/fixtures.ts";
 
-const SUITE = { suite: "cli" };
+const SUITE = { suite: "cli", guess: guessFormat };
 
 /** Captured hyperfine exports: the shared samples and the project's own (when present). */
 const CAPTURED = [SHARED, FIXTURES]

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { guessFormat } from "../format-hint.ts";
 import { parseCustom } from "./custom.ts";
 import { parseHarnessSummary } from "./harness-summary.ts";
-import { HAND_MADE, inputErrorOf, loadJson } from "../../test/support/fixtures.ts";
+import { HAND_MADE, inputErrorOf, loadJson } from "../../../test/support/fixtures.ts";
 
 describe("parseHarnessSummary (seed-style harness summary)", () => {
   it("reads per-operation percentiles and raw samples, converting to ns", async () => {
@@ -192,15 +193,17 @@ describe("parseHarnessSummary (seed-style harness summary)", () => {
 });
 
 describe("parseCustom", () => {
+  const GUESS = { guess: guessFormat };
+
   it("passes a benchgate summary.json through after validating it", async () => {
-    const result = parseCustom(await loadJson(`${HAND_MADE}/summary.json`), "summary.json", {});
+    const result = parseCustom(await loadJson(`${HAND_MADE}/summary.json`), "summary.json", GUESS);
     expect(result.kind).toBe("summary");
     if (result.kind === "summary") expect(result.summary.benchmarks[0]?.id).toBe("archive/write");
   });
 
   it("rejects an invalid summary.json with the schema's message", () => {
     const data = { schema_version: 1, side: "base", round: 0, benchmarks: [] };
-    expect(inputErrorOf(() => parseCustom(data, "s.json", {}))).toBe(
+    expect(inputErrorOf(() => parseCustom(data, "s.json", GUESS))).toBe(
       "s.json: /round: not a valid summary.v1: must be >= 1",
     );
   });
@@ -222,6 +225,6 @@ describe("parseCustom", () => {
       'f: not a custom summary: expected a benchgate summary.json ("schema_version") or a harness summary (an object with one of operations, stages, results, benchmarks, scenarios)',
     ],
   ])("rejects %s", (_name, data, message) => {
-    expect(inputErrorOf(() => parseCustom(data, "f", {}))).toBe(message);
+    expect(inputErrorOf(() => parseCustom(data, "f", GUESS))).toBe(message);
   });
 });

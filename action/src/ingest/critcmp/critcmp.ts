@@ -1,14 +1,14 @@
-// `critcmp --export NAME` JSON (formats-and-statistics.md §3.4) → summary benchmarks. critcmp
+// `critcmp --export NAME` JSON (docs/formats.md, "critcmp") → summary benchmarks. critcmp
 // copies Criterion's benchmark.json and estimates.json verbatim, keyed by full_id, but keeps no
 // raw samples: these benchmarks carry estimates (with bootstrap CIs) only.
-import type { Benchmark } from "../schemas/summary.gen.ts";
+import type { Benchmark } from "../../schemas/summary.gen.ts";
 import {
   criterionEstimateFields,
   criterionIdMetadata,
   parseCriterionEstimates,
   parseCriterionId,
-} from "./criterion.ts";
-import { formatHint } from "./format-hint.ts";
+} from "../criterion/criterion.ts";
+import { type FormatGuess, lookAlike } from "../format-kind.ts";
 import {
   IdRegistry,
   asObject,
@@ -19,7 +19,7 @@ import {
   hasField,
   isObject,
   rootAt,
-} from "./json-guards.ts";
+} from "../json-guards.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;
 
@@ -29,12 +29,15 @@ const MAX_BENCHMARKS = 20_000;
 export function parseCritcmp(
   data: unknown,
   source: string,
-  options: { readonly suite: string },
+  options: { readonly suite: string; readonly guess: FormatGuess },
 ): Benchmark[] {
   const at = rootAt(source);
   const root = asObject(data, at, "a critcmp --export object");
   if (!hasField(root, "benchmarks") || !isObject(field(root, "benchmarks"))) {
-    fail(at, `not a critcmp --export file: missing "benchmarks" object${formatHint(data)}`);
+    fail(
+      at,
+      `not a critcmp --export file: missing "benchmarks" object${lookAlike(options.guess, data)}`,
+    );
   }
   const baseline = hasField(root, "name")
     ? asString(field(root, "name"), child(at, "name"), 256)

@@ -4,8 +4,8 @@
 // ("ops/sec" is bigger-is-better, "ns/iter" smaller). One value per benchmark, no samples; it
 // is recorded as the median, which is what the most common producer (cargo bench's
 // `ns/iter (+/- x)` lines, Criterion's bencher output) reports.
-import type { Benchmark } from "../schemas/summary.gen.ts";
-import { formatHint } from "./format-hint.ts";
+import type { Benchmark } from "../../schemas/summary.gen.ts";
+import { type FormatGuess, lookAlike } from "../format-kind.ts";
 import {
   type At,
   IdRegistry,
@@ -21,8 +21,8 @@ import {
   hasField,
   isObject,
   rootAt,
-} from "./json-guards.ts";
-import { normalizeUnit, unknownUnitNote } from "./units.ts";
+} from "../json-guards.ts";
+import { normalizeUnit, unknownUnitNote } from "../units.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;
 
@@ -93,13 +93,13 @@ function parseEntry(value: unknown, at: At, suite: string): Benchmark {
 export function parseGab(
   data: unknown,
   source: string,
-  options: { readonly suite: string },
+  options: { readonly suite: string; readonly guess: FormatGuess },
 ): Benchmark[] {
   const at = rootAt(source);
   if (!Array.isArray(data)) {
     fail(
       at,
-      `not github-action-benchmark custom JSON: expected an array of {name, unit, value}${formatHint(data)}`,
+      `not github-action-benchmark custom JSON: expected an array of {name, unit, value}${lookAlike(options.guess, data)}`,
     );
   }
   const entries = asArray(data, at);
@@ -108,7 +108,7 @@ export function parseGab(
   if (!isObject(entries[0]) || !hasField(entries[0], "value")) {
     fail(
       child(at, 0),
-      `not github-action-benchmark custom JSON: expected {name, unit, value}${formatHint(data)}`,
+      `not github-action-benchmark custom JSON: expected {name, unit, value}${lookAlike(options.guess, data)}`,
     );
   }
   const ids = new IdRegistry();

@@ -1,9 +1,10 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCritcmp } from "./critcmp.ts";
-import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../test/support/fixtures.ts";
+import { guessFormat } from "../format-hint.ts";
+import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../../test/support/fixtures.ts";
 
-const SUITE = { suite: "critcmp" };
+const SUITE = { suite: "critcmp", guess: guessFormat };
 
 /** Captured critcmp exports: the shared samples and the project's own (when present). */
 const CAPTURED = [SHARED, FIXTURES]

@@ -1,7 +1,7 @@
 // Reading the values of one harness-summary operation (format: docs/formats.md): which
 // keys are statistics or samples, which unit each value is in, and the checks that make an
 // ambiguous operation an error instead of a guess.
-import type { Benchmark } from "../schemas/summary.gen.ts";
+import type { Benchmark } from "../../schemas/summary.gen.ts";
 import {
   type At,
   type JsonObject,
@@ -15,8 +15,8 @@ import {
   field,
   hasField,
   isObject,
-} from "./json-guards.ts";
-import { type NormalizedUnit, normalizeUnit, unknownUnitNote } from "./units.ts";
+} from "../json-guards.ts";
+import { type NormalizedUnit, normalizeUnit, unknownUnitNote } from "../units.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;
 type EstimateKey = keyof Benchmark["estimates"];

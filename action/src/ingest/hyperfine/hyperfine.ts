@@ -1,8 +1,8 @@
-// hyperfine `--export-json` (≥ 1.15; formats-and-statistics.md §4) → summary benchmarks.
+// hyperfine `--export-json` (≥ 1.15; docs/formats.md, "hyperfine") → summary benchmarks.
 // Every value is in seconds and becomes ns; each time is one process run (per_process).
 // A command with a non-zero or null exit code (only possible with `-i/--ignore-failure`, or a
 // signal) measured a failure, so it is an error, never a number.
-import type { Benchmark } from "../schemas/summary.gen.ts";
+import type { Benchmark } from "../../schemas/summary.gen.ts";
 import {
   type At,
   IdRegistry,
@@ -19,8 +19,8 @@ import {
   hasField,
   jsonType,
   rootAt,
-} from "./json-guards.ts";
-import { formatHint } from "./format-hint.ts";
+} from "../json-guards.ts";
+import { type FormatGuess, lookAlike } from "../format-kind.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;
 
@@ -146,12 +146,15 @@ function parseResult(value: unknown, at: At, suite: string): Benchmark {
 export function parseHyperfine(
   data: unknown,
   source: string,
-  options: { readonly suite: string },
+  options: { readonly suite: string; readonly guess: FormatGuess },
 ): Benchmark[] {
   const at = rootAt(source);
   const root = asObject(data, at, "a hyperfine --export-json object");
   if (!hasField(root, "results"))
-    fail(at, `not a hyperfine --export-json file: missing "results"${formatHint(data)}`);
+    fail(
+      at,
+      `not a hyperfine --export-json file: missing "results"${lookAlike(options.guess, data)}`,
+    );
   const resultsAt = child(at, "results");
   const results = asArray(field(root, "results"), resultsAt);
   if (results.length === 0) fail(resultsAt, "no results");

@@ -34,7 +34,7 @@
 // with no unit at all, an unrecognized unit suffix ("p50_foo"), values of one operation whose
 // units do not normalize to the same unit (ms and bytes), an operation with neither statistics
 // nor samples, duplicate operation names.
-import type { Benchmark } from "../schemas/summary.gen.ts";
+import type { Benchmark } from "../../schemas/summary.gen.ts";
 import {
   OperationValues,
   type UnitContext,
@@ -55,7 +55,7 @@ import {
   hasField,
   isObject,
   rootAt,
-} from "./json-guards.ts";
+} from "../json-guards.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;
 type SampleKind = NonNullable<Benchmark["sample_kind"]>;

@@ -3,18 +3,18 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
-import { parseJsonText } from "./parse-json.ts";
+import { parseJsonText } from "../schemas/parse-json.ts";
 import {
   validateConfig,
   validateHistory,
   validateReport,
   validateSummary,
   type DocumentKind,
-} from "./validate.ts";
-import type { BenchSummary } from "./summary.gen.ts";
-import type { BenchReport } from "./report.gen.ts";
-import type { BenchgateConfig } from "./config.gen.ts";
-import type { BenchHistory } from "./history.gen.ts";
+} from "../schemas/validate.ts";
+import type { BenchSummary } from "../schemas/summary.gen.ts";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import type { BenchHistory } from "../schemas/history.gen.ts";
 
 /** Caps per document kind, in bytes. A summary of 20,000 benchmarks × 100 samples fits in 64 MiB. */
 export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { criterionBenchmark, type CriterionDocuments } from "./criterion.ts";
 import { parseThroughput } from "./criterion-throughput.ts";
-import { rootAt } from "./json-guards.ts";
-import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../test/support/fixtures.ts";
+import { rootAt } from "../json-guards.ts";
+import { FIXTURES, SHARED, inputErrorOf, loadJson } from "../../../test/support/fixtures.ts";
 
 const SOURCES = {
   benchmark: "b/benchmark.json",

@@ -1,10 +1,10 @@
 // Criterion.rs → one summary Benchmark, from the parsed benchmark.json, estimates.json and
-// sample.json of one benchmark and baseline (formats-and-statistics.md §1.4–§1.9). Both on-disk
+// sample.json of one benchmark and baseline (docs/formats.md, "Criterion"). Both on-disk
 // layouts are accepted: ≥ 0.3.3 (lower-case estimate fields, nullable slope, sample.json
 // {sampling_mode, iters, times}) and ≤ 0.3.2 (PascalCase estimate keys, sample.json a 2-tuple
 // [[iters…], [times…]]). Values are ns per iteration (WallTime, the only measurement whose
 // unit the files imply). Pure: the tree walker reads the files.
-import type { Benchmark, Estimate, Throughput } from "../schemas/summary.gen.ts";
+import type { Benchmark, Estimate, Throughput } from "../../schemas/summary.gen.ts";
 import {
   type At,
   type JsonObject,
@@ -22,7 +22,7 @@ import {
   isObject,
   jsonType,
   rootAt,
-} from "./json-guards.ts";
+} from "../json-guards.ts";
 import { parseThroughput } from "./criterion-throughput.ts";
 
 type Metadata = NonNullable<Benchmark["metadata"]>;

@@ -1,0 +1,77 @@
+// `kind: hyperfine`: shell command lines timed by hyperfine, one process per run. Each side and
+// round writes `--export-json <side>-<round>.json`, read by `ingest hyperfine`; a benchmark's id
+// is its command's name (--command-name).
+import path from "node:path";
+import type { HyperfineSuite } from "../../../schemas/config.gen.ts";
+import { unique, type Argv } from "../../config-checks.ts";
+import { expand, shellQuote, type Placeholders } from "../../placeholders.ts";
+import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
+
+export interface HyperfineSuitePlan extends SuiteBase {
+  readonly kind: "hyperfine";
+  readonly commands: readonly { readonly name: string; readonly command: string }[];
+  readonly warmup?: number;
+  readonly runs?: number;
+  readonly prepare?: string;
+  readonly args: readonly string[];
+}
+
+export function hyperfineArgv(
+  suite: HyperfineSuitePlan,
+  exportJson: string,
+  values: Placeholders,
+): Argv {
+  const argv: [string, ...string[]] = [
+    "hyperfine",
+    "--style",
+    "basic",
+    "--export-json",
+    exportJson,
+  ];
+  if (suite.warmup !== undefined) argv.push("--warmup", String(suite.warmup));
+  if (suite.runs !== undefined) argv.push("--runs", String(suite.runs));
+  if (suite.prepare !== undefined)
+    argv.push("--prepare", expand(suite.prepare, values, shellQuote));
+  argv.push(...suite.args);
+  for (const c of suite.commands)
+    argv.push("--command-name", c.name, expand(c.command, values, shellQuote));
+  return argv;
+}
+
+export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
+  name: "hyperfine",
+  plan(raw, base, { key, source }) {
+    unique(
+      raw.commands.map((c) => c.name),
+      (j) => `${key}/commands/${j}/name`,
+      "hyperfine command name",
+      source,
+    );
+    return {
+      kind: "hyperfine",
+      ...base,
+      commands: raw.commands.map((c) => ({ name: c.name, command: c.command })),
+      ...(raw.warmup === undefined ? {} : { warmup: raw.warmup }),
+      ...(raw.runs === undefined ? {} : { runs: raw.runs }),
+      ...(raw.prepare === undefined ? {} : { prepare: raw.prepare }),
+      args: [...(raw.args ?? [])],
+    };
+  },
+  // Commands are kept when their name matches.
+  filter(plan, filter) {
+    const commands = plan.commands.filter((c) => filter.test(c.name));
+    return commands.length === 0 ? undefined : { ...plan, commands };
+  },
+  narrow(plan, { active }) {
+    const commands = plan.commands.filter((c) => active.has(c.name));
+    return commands.length === 0 ? undefined : { plan: { ...plan, commands } };
+  },
+  step(plan, run) {
+    const file = path.join(run.dir, `${run.tag}.json`);
+    const places = { target: run.paths.target, worktree: run.paths.worktree };
+    return {
+      argv: hyperfineArgv(plan, file, places),
+      output: { format: "hyperfine", path: file },
+    };
+  },
+};

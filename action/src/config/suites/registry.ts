@@ -1,0 +1,34 @@
+// Every suite kind of benchgate.yml, in the order the config schema lists them. Adding a kind:
+// one folder under config/suites/ with its SuiteKind (./suite-kind.ts), its tests and its
+// `schema.json`; one line here; then `npm run gen` (schemas/config.v1.schema.json and the
+// generated types and validators) and the kind's section in the docs.
+import type { BenchgateConfig } from "../../schemas/config.gen.ts";
+import { criterionSuite } from "./criterion/criterion-suite.ts";
+import { customSuite } from "./custom/custom-suite.ts";
+import { hyperfineSuite } from "./hyperfine/hyperfine-suite.ts";
+import type { SuiteKind } from "./suite-kind.ts";
+
+export const SUITE_KINDS = [criterionSuite, hyperfineSuite, customSuite] as const;
+
+/** A suite entry of benchgate.yml, as the schema has checked it. */
+export type RawSuite = NonNullable<BenchgateConfig["suites"]>[number];
+
+/** A suite as `benchgate run` runs it: one of the kinds' plans. */
+export type SuitePlan = ReturnType<(typeof SUITE_KINDS)[number]["plan"]>;
+
+/** The kind of a suite entry or plan (dispatch by name; each kind only sees its own). */
+export function suiteKind(suite: { readonly kind: string }): SuiteKind<RawSuite, SuitePlan> {
+  const kind: SuiteKind<RawSuite, SuitePlan> | undefined = SUITE_KINDS.find(
+    (k) => k.name === suite.kind,
+  );
+  if (kind === undefined) throw new Error(`no suite kind named ${suite.kind}`);
+  return kind;
+}
+
+/** "criterion, hyperfine or custom". */
+export function suiteKindList(): string {
+  const names = SUITE_KINDS.map((k) => k.name);
+  return names.length < 2
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}

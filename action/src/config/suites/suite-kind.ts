@@ -1,0 +1,93 @@
+// What one suite kind of benchgate.yml declares: how its entry becomes a plan, how a plan is
+// narrowed (`/rebench <filter>`, sequential rounds) and the command one side and round runs,
+// with the ingest format that reads its output. The runner (runner/run-suite.ts) executes the
+// step; everything here is pure. A kind is one folder under config/suites/ holding this object,
+// its tests and `schema.json`, the `<name>Suite` definition that scripts/gen-schema-types.ts
+// puts into schemas/config.v1.schema.json; ./registry.ts lists the kinds.
+import type { IngestKind } from "../../ingest/index.ts";
+import type { Argv } from "../config-checks.ts";
+
+export type Side = "base" | "head";
+
+/** Where one side lives for the whole run. */
+export interface SidePaths {
+  readonly worktree: string;
+  /** CARGO_TARGET_DIR of this side: never shared with the other side. */
+  readonly target: string;
+}
+
+/** What every plan has, whatever its kind. */
+export interface SuiteBase {
+  readonly name: string;
+  readonly timeoutMs: number;
+}
+
+/** A suite's entry in benchgate.yml: its JSON pointer (`/suites/1`) and file, for errors. */
+export interface ConfigAt {
+  readonly key: string;
+  readonly source: string;
+}
+
+/** The benchmarks still open after a look of sequential rounds. */
+export interface OpenBenchmarks {
+  /** The open ids this suite measured. */
+  readonly ids: readonly string[];
+  /** Every open id, of any suite. */
+  readonly active: ReadonlySet<string>;
+}
+
+/** A plan narrowed to some benchmarks; `unfiltered` when the kind could not narrow it. */
+export interface Narrowed<Plan> {
+  readonly plan: Plan;
+  readonly unfiltered?: boolean;
+}
+
+/** One side and round of one suite, as the runner hands it to the kind. */
+export interface StepContext {
+  readonly side: Side;
+  readonly round: number;
+  /** `<side>-<round>`, for the names of this run's files. */
+  readonly tag: string;
+  /** OUT/raw/<suite>: the suite's folder for raw outputs (it exists). */
+  readonly dir: string;
+  readonly paths: SidePaths;
+}
+
+/** What one side and round of a suite runs, and where its output is read. */
+export interface SuiteStep {
+  /** Run in the side's worktree. */
+  readonly argv: Argv;
+  /** Added to the side's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Removed and created empty before the command runs. */
+  readonly freshDir?: string;
+  readonly output: {
+    readonly format: IngestKind;
+    readonly path: string;
+    /** For a directory format: the baseline to read. */
+    readonly baseline?: string;
+    /**
+     * When the output is the command's own (not a tool's), what it failed to do when the file is
+     * missing: the error then blames the command ("… exited 0 but did not write …").
+     */
+    readonly missing?: string;
+  };
+}
+
+// Methods (not function properties) on purpose: their parameters are checked bivariantly, so
+// every kind is a SuiteKind of the union of all plans that ./registry.ts dispatches by name.
+export interface SuiteKind<
+  Raw extends { readonly kind: string },
+  Plan extends SuiteBase & { readonly kind: Raw["kind"] },
+> {
+  readonly name: Raw["kind"];
+  /** benchgate.yml's entry (schema-valid) → the plan; checks what the schema cannot say. */
+  plan(raw: Raw, base: SuiteBase, at: ConfigAt): Plan;
+  /** `/rebench <filter>`: the plan for the ids `filter` (text `text`) matches, or undefined. */
+  filter(plan: Plan, filter: RegExp, text: string): Plan | undefined;
+  /** Sequential rounds: the plan for the open benchmarks, or undefined when none is open. */
+  narrow(plan: Plan, open: OpenBenchmarks): Narrowed<Plan> | undefined;
+  /** Runs all its benchmarks whenever it runs (the round-time estimate then counts all). */
+  readonly runsWhole?: boolean;
+  step(plan: Plan, run: StepContext): SuiteStep;
+}

@@ -1,0 +1,81 @@
+// What one input format declares so that `benchgate ingest`, its help, the "it looks like …" hint
+// and `benchgate --help` can all be derived from ./registry.ts. A format is one folder under
+// ingest/ holding its adapter, its tests and one object of this shape; docs/formats.md says how
+// to add one.
+import type { FileReader } from "../ports/files.ts";
+import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
+
+/** What some format's signature says `data` is, with the command to use; or undefined. */
+export type FormatGuess = (data: unknown) => string | undefined;
+
+/**
+ * How telling a signature is. The guess tries every "marker" first (a field only that format
+ * writes), then every "shape" (nested structure), then "fields" (top-level names only), so a
+ * loose signature never hides a telling one; within a strength, formats go in registry order.
+ */
+export type SignatureStrength = "marker" | "shape" | "fields";
+
+/** One way a file of this format can be recognized when it is handed to another format. */
+export interface Signature {
+  readonly strength: SignatureStrength;
+  /** What a matching file is, e.g. "hyperfine --export-json output". */
+  readonly is: string;
+  readonly matches: (data: unknown) => boolean;
+}
+
+interface FormatKindBase<Name extends string> {
+  /** The KIND argument of `benchgate ingest`. */
+  readonly name: Name;
+  /** How `benchgate --help` names the tool, when not by `name` (e.g. "Criterion"). */
+  readonly title?: string;
+  /** `benchgate ingest --help`: what the input is, one entry per line (the first line beside the kind). */
+  readonly help: readonly string[];
+  readonly signatures: readonly Signature[];
+}
+
+/** What a file format's adapter is given besides the parsed JSON. */
+export interface ParseContext {
+  /** --suite, when given; a format picks its own default otherwise. */
+  readonly suite: string | undefined;
+  /** What another format would call this file: for errors on a file given to the wrong kind. */
+  readonly guess: FormatGuess;
+}
+
+/** A file format's benchmarks, and the summary fields it carries through (a summary.json does). */
+export interface FormatRead {
+  readonly benchmarks: Benchmark[];
+  readonly passthrough?: BenchSummary;
+}
+
+/**
+ * One JSON file in. `ingest` reads it (byte, character and depth caps, no `__proto__` keys) and
+ * checks that ids are unique; the adapter is pure.
+ */
+export interface FileFormatKind<Name extends string = string> extends FormatKindBase<Name> {
+  readonly input: "file";
+  parse(data: unknown, source: string, context: ParseContext): FormatRead;
+}
+
+export interface TreeOptions {
+  readonly baseline: string;
+  readonly suite?: string;
+  readonly side: string;
+  readonly round: number;
+}
+
+/** A folder in, holding several named runs (baselines); the kind walks it through the reader. */
+export interface DirectoryFormatKind<Name extends string = string> extends FormatKindBase<Name> {
+  readonly input: "directory";
+  /** What the baseline name is, for the error when `--baseline` is missing. */
+  readonly baseline: string;
+  read(dir: string, options: TreeOptions, reader: FileReader): Promise<BenchSummary>;
+}
+
+export type FormatKind<Name extends string = string> =
+  FileFormatKind<Name> | DirectoryFormatKind<Name>;
+
+/** " (it looks like …)" or "": the end of an adapter's "not a … file" error. */
+export function lookAlike(guess: FormatGuess, data: unknown): string {
+  const guessed = guess(data);
+  return guessed === undefined ? "" : ` (it looks like ${guessed})`;
+}

@@ -1,0 +1,16 @@
+// Every input format of `benchgate ingest`, in the order help and errors list them. Adding a
+// format: one folder under ingest/ with its adapter, tests and a FormatKind (./format-kind.ts),
+// one line here, and its section in docs/formats.md.
+import { critcmpFormat } from "./critcmp/critcmp-format.ts";
+import { criterionFormat } from "./criterion/criterion-format.ts";
+import { customFormat } from "./custom/custom-format.ts";
+import { gabFormat } from "./gab/gab-format.ts";
+import { hyperfineFormat } from "./hyperfine/hyperfine-format.ts";
+
+export const FORMAT_KINDS = [
+  criterionFormat,
+  hyperfineFormat,
+  critcmpFormat,
+  customFormat,
+  gabFormat,
+] as const;
