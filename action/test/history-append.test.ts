@@ -1,6 +1,6 @@
 // `benchgate history append` against a local bare repository with the real git: the CAS loop
 // under 20 racing writers, first run, re-runs, a corrupt history, the guard, retention,
-// interrupts and giving up (security.md §7 E1–E8). Commands run in-process through main() with
+// interrupts and giving up (docs/threat-model.md, H1–H6). Commands run in-process through main() with
 // the real Node side effects, so many of them can race inside one test.
 import {
   existsSync,
@@ -215,8 +215,83 @@ function pushWork(dir: string, remote: string): void {
   git(dir, ["push", "--quiet", remote, "HEAD:refs/heads/gh-pages"]);
 }
 
+/** Contexts that may not write history: label, environment, extra flags, the refusal. */
+function contextsThatMayNotWrite(): [string, Record<string, string>, string[], RegExp][] {
+  const forkPr = fresh("pr-event") + ".json";
+  writeFileSync(
+    forkPr,
+    JSON.stringify({
+      pull_request: {
+        head: { ref: "main", repo: { full_name: "evil/fork" } },
+        base: { ref: "main", repo: { full_name: "owner/repo" } },
+      },
+      repository: { full_name: "owner/repo", default_branch: "main" },
+    }),
+  );
+  return [
+    [
+      "fork PR from a branch named main",
+      {
+        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_REF: "refs/pull/7/merge",
+        GITHUB_HEAD_REF: "main",
+        GITHUB_REPOSITORY: "owner/repo",
+        GITHUB_EVENT_PATH: forkPr,
+      },
+      [],
+      /"pull_request" event may not write history/,
+    ],
+    [
+      "pull_request_target",
+      {
+        GITHUB_EVENT_NAME: "pull_request_target",
+        GITHUB_REF: "refs/heads/main",
+        GITHUB_REPOSITORY: "owner/repo",
+        GITHUB_EVENT_PATH: forkPr,
+      },
+      [],
+      /"pull_request_target" event/,
+    ],
+    [
+      "a PR posing as a push",
+      {
+        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_REF: "refs/pull/7/merge",
+        GITHUB_EVENT_PATH: forkPr,
+      },
+      ["--event", "push", "--ref", "main"],
+      /contradicts GITHUB_EVENT_NAME/,
+    ],
+    [
+      "another branch",
+      { ...PUSH_ENV, GITHUB_REF: "refs/heads/feature", GITHUB_EVENT_PATH: pushEvent() },
+      [],
+      /"refs\/heads\/feature" is not the default branch refs\/heads\/main/,
+    ],
+    [
+      "code from a fork",
+      { ...PUSH_ENV, GITHUB_EVENT_PATH: pushEvent() },
+      ["--head-repository", "evil/fork"],
+      /contradicts the event payload/,
+    ],
+    [
+      "the workflow in a fork",
+      { ...PUSH_ENV, GITHUB_REPOSITORY: "someone/repo" },
+      ["--default-branch", "main", "--repository", "owner/repo"],
+      /not in "owner\/repo" \(a fork\?\)/,
+    ],
+    [
+      "a local run with a fork's branch named main",
+      {},
+      [...LOCAL_PUSH, "--head-repository", "evil/fork", "--repository", "owner/repo"],
+      /unknown, so it cannot be "owner\/repo"/,
+    ],
+    ["no context at all", {}, [], /cannot tell which event and ref/],
+  ];
+}
+
 describe("history append", { timeout: 240_000 }, () => {
-  it("initialises the branch on the first run (E4), then appends", async () => {
+  it("initialises the branch on the first run (H4), then appends", async () => {
     const remote = bareRemote();
     const first = await cli(appendArgs(remote, 1), { env: pushEnv() });
     expect(first.err).toContain("attempt 1/8: pushing");
@@ -250,7 +325,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(git(remote, ["rev-parse", "gh-pages~1"]).trim()).toBe(root);
   });
 
-  it("is idempotent for a re-run of the same SHA (E2)", async () => {
+  it("is idempotent for a re-run of the same SHA (H3)", async () => {
     const remote = bareRemote();
     const now = new Date("2025-06-01T00:00:00Z");
     expect((await cli(appendArgs(remote, 1), { env: pushEnv(), now })).status).toBe(0);
@@ -273,7 +348,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(h.commits[0]?.recorded_at).toBe("2025-06-02T00:00:00.000Z");
   });
 
-  it("keeps every record exactly once when 20 writers race, each update a fast-forward (E1)", async () => {
+  it("keeps every record exactly once when 20 writers race, each update a fast-forward (H2)", async () => {
     const remote = bareRemote();
     const writers = Array.from({ length: 20 }, (_, i) =>
       cli(appendArgs(remote, i + 1, ["--attempts", "60"]), { env: pushEnv() }),
@@ -352,7 +427,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(tip(remote)).toBe(before);
   });
 
-  it("stops on a corrupt or invalid history.json and writes nothing (E3)", async () => {
+  it("stops on a corrupt or invalid history.json and writes nothing (H4)", async () => {
     const remote = bareRemote();
     const work = workClone(remote);
     mkdirSync(path.join(work, "benchgate"));
@@ -420,79 +495,9 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(tip(remote)).toBe(fileTip);
   });
 
-  it("refuses pull requests, forks and other branches before touching anything (E5)", async () => {
+  it("refuses pull requests, forks and other branches before touching anything (H1)", async () => {
     const remote = bareRemote();
-    const forkPr = fresh("pr-event") + ".json";
-    writeFileSync(
-      forkPr,
-      JSON.stringify({
-        pull_request: {
-          head: { ref: "main", repo: { full_name: "evil/fork" } },
-          base: { ref: "main", repo: { full_name: "owner/repo" } },
-        },
-        repository: { full_name: "owner/repo", default_branch: "main" },
-      }),
-    );
-    const cases: [string, Record<string, string>, string[], RegExp][] = [
-      [
-        "fork PR from a branch named main",
-        {
-          GITHUB_EVENT_NAME: "pull_request",
-          GITHUB_REF: "refs/pull/7/merge",
-          GITHUB_HEAD_REF: "main",
-          GITHUB_REPOSITORY: "owner/repo",
-          GITHUB_EVENT_PATH: forkPr,
-        },
-        [],
-        /"pull_request" event may not write history/,
-      ],
-      [
-        "pull_request_target",
-        {
-          GITHUB_EVENT_NAME: "pull_request_target",
-          GITHUB_REF: "refs/heads/main",
-          GITHUB_REPOSITORY: "owner/repo",
-          GITHUB_EVENT_PATH: forkPr,
-        },
-        [],
-        /"pull_request_target" event/,
-      ],
-      [
-        "a PR posing as a push",
-        {
-          GITHUB_EVENT_NAME: "pull_request",
-          GITHUB_REF: "refs/pull/7/merge",
-          GITHUB_EVENT_PATH: forkPr,
-        },
-        ["--event", "push", "--ref", "main"],
-        /contradicts GITHUB_EVENT_NAME/,
-      ],
-      [
-        "another branch",
-        { ...PUSH_ENV, GITHUB_REF: "refs/heads/feature", GITHUB_EVENT_PATH: pushEvent() },
-        [],
-        /"refs\/heads\/feature" is not the default branch refs\/heads\/main/,
-      ],
-      [
-        "code from a fork",
-        { ...PUSH_ENV, GITHUB_EVENT_PATH: pushEvent() },
-        ["--head-repository", "evil/fork"],
-        /contradicts the event payload/,
-      ],
-      [
-        "the workflow in a fork",
-        { ...PUSH_ENV, GITHUB_REPOSITORY: "someone/repo" },
-        ["--default-branch", "main", "--repository", "owner/repo"],
-        /not in "owner\/repo" \(a fork\?\)/,
-      ],
-      [
-        "a local run with a fork's branch named main",
-        {},
-        [...LOCAL_PUSH, "--head-repository", "evil/fork", "--repository", "owner/repo"],
-        /unknown, so it cannot be "owner\/repo"/,
-      ],
-      ["no context at all", {}, [], /cannot tell which event and ref/],
-    ];
+    const cases = contextsThatMayNotWrite();
     for (const [label, env, flags, message] of cases) {
       const r = await cli(appendArgs(remote, 1, flags), { env });
       expect(r.status, label).toBe(2);
@@ -507,7 +512,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect((await cli(appendArgs(remote, 2, LOCAL_PUSH))).status).toBe(0);
   });
 
-  it("keeps the newest records under --max-commits (E7)", async () => {
+  it("keeps the newest records under --max-commits (H6)", async () => {
     const remote = bareRemote();
     for (let n = 1; n <= 5; n++) {
       const r = await cli(appendArgs(remote, n, ["--max-commits", "3"]), { env: pushEnv() });
@@ -520,7 +525,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(historyAt(remote).commits.map((c) => c.sha)).toEqual([sha(6)]);
   });
 
-  it("leaves the remote unchanged when interrupted before the push, and cleans up (E6)", async () => {
+  it("leaves the remote unchanged when interrupted before the push, and cleans up (H5)", async () => {
     const remote = bareRemote();
     expect((await cli(appendArgs(remote, 1), { env: pushEnv() })).status).toBe(0);
     const before = tip(remote);
@@ -545,7 +550,7 @@ describe("history append", { timeout: 240_000 }, () => {
     expect(historyAt(remote).commits.map((c) => c.sha)).toEqual([sha(1), sha(2)]);
   });
 
-  it("gives up with a clear error when the branch keeps moving, and never forces (E8)", async () => {
+  it("gives up with a clear error when the branch keeps moving, and never forces (H2)", async () => {
     const remote = bareRemote();
     expect((await cli(appendArgs(remote, 1), { env: pushEnv() })).status).toBe(0);
     const rival = workClone(remote);

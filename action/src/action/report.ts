@@ -91,6 +91,6 @@ export async function runReportMode(
   );
   const outcome = await publishVerdict(ctx, computed, undefined);
   // A history that could not be written fails the step by itself (io.fail), after the verdict.
-  await appendHistory(config, target, computed.reportFile, machine, io);
+  await appendHistory(config, target, computed.reportFile, machine, io, event);
   return outcome;
 }

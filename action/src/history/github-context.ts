@@ -1,8 +1,10 @@
 // The guard's inputs and the commit's metadata from where GitHub Actions puts them: GITHUB_*
 // variables and the event payload (GITHUB_EVENT_PATH), with flags for a run outside Actions.
-// Pure: the caller reads the payload file. A flag may fill in what GitHub does not say, never
+// Pure: the caller reads the payload file (the CLI), or passes what parseEvent kept of the
+// payload it already read (the action). A flag may fill in what GitHub does not say, never
 // contradict it: a workflow cannot talk its way past the guard with `--event push`.
 import { InputError } from "../errors.ts";
+import { payloadFacts, type HeadCommitFacts, type PayloadFacts } from "../github/event.ts";
 import type { WriteContext } from "./history-guard.ts";
 import type { CommitInfo } from "./history-record.ts";
 
@@ -16,17 +18,15 @@ export interface ContextFlags {
   readonly headRepository?: string | undefined;
 }
 
-type Json = Readonly<Record<string, unknown>>;
-
-function object(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
-}
-
-/** A short string field, or undefined when absent, of another type or implausibly long. */
-function text(value: unknown, max = 256): string | undefined {
-  return typeof value === "string" && value !== "" && value.length <= max ? value : undefined;
+/** What GitHub says about this run: its variables, and what the event payload tells. */
+export interface RunFacts {
+  /** GITHUB_EVENT_NAME. */
+  readonly eventName?: string | undefined;
+  /** GITHUB_REF. */
+  readonly ref?: string | undefined;
+  /** GITHUB_REPOSITORY (owner/name). */
+  readonly repository?: string | undefined;
+  readonly payload: PayloadFacts;
 }
 
 function env(vars: Readonly<Record<string, string>>, name: string): string | undefined {
@@ -53,31 +53,36 @@ export function fullRef(ref: string): string {
   return ref.startsWith("refs/") ? ref : `refs/heads/${ref}`;
 }
 
-/** The guard's inputs; throws InputError when the event or the ref cannot be known. */
+/** The guard's inputs from GitHub's variables and the raw payload (the CLI's case). */
 export function writeContextFrom(
   vars: Readonly<Record<string, string>>,
   payload: unknown,
   flags: ContextFlags,
 ): WriteContext {
-  const root = object(payload);
-  const repo = object(root?.["repository"]);
-  const pr = object(root?.["pull_request"]);
-  const prHeadRepo = text(object(object(pr?.["head"])?.["repo"])?.["full_name"]);
-  const eventName = agree(
-    "--event",
-    env(vars, "GITHUB_EVENT_NAME"),
-    flags.event,
-    "GITHUB_EVENT_NAME",
+  return writeContextOf(
+    {
+      eventName: env(vars, "GITHUB_EVENT_NAME"),
+      ref: env(vars, "GITHUB_REF"),
+      repository: env(vars, "GITHUB_REPOSITORY"),
+      payload: payloadFacts(payload),
+    },
+    flags,
   );
+}
+
+/** The guard's inputs; throws InputError when the event or the ref cannot be known. */
+export function writeContextOf(run: RunFacts, flags: ContextFlags): WriteContext {
+  const { payload } = run;
+  const eventName = agree("--event", run.eventName, flags.event, "GITHUB_EVENT_NAME");
   const ref = agree(
     "--ref",
-    env(vars, "GITHUB_REF"),
+    run.ref,
     flags.ref === undefined ? undefined : fullRef(flags.ref),
     "GITHUB_REF",
   );
   const defaultBranch = agree(
     "--default-branch",
-    text(repo?.["default_branch"]),
+    payload.defaultBranch,
     flags.defaultBranch,
     "the event's repository.default_branch",
   );
@@ -85,9 +90,12 @@ export function writeContextFrom(
     throw new InputError(
       "cannot tell which event and ref this is: outside GitHub Actions pass --event push --ref refs/heads/BRANCH --default-branch BRANCH",
     );
+  // A pull request's code comes from its head repository; one whose fork was deleted names none.
   const headRepository = agree(
     "--head-repository",
-    pr === undefined ? text(repo?.["full_name"]) : (prHeadRepo ?? "(a deleted fork)"),
+    payload.pullRequest === undefined
+      ? payload.repository
+      : (payload.pullRequest.headRepository ?? "(a deleted fork)"),
     flags.headRepository,
     "the event payload",
   );
@@ -95,21 +103,22 @@ export function writeContextFrom(
     eventName,
     ref,
     defaultBranch,
-    repository: env(vars, "GITHUB_REPOSITORY") ?? text(repo?.["full_name"]),
+    repository: run.repository ?? payload.repository,
     headRepository,
-    repositoryIsFork: repo?.["fork"] === true,
+    repositoryIsFork: payload.fork,
     expectedRepository: flags.repository,
   };
 }
 
 /** What the push event says about the pushed commit, when it is `sha`. */
 export function headCommitFrom(payload: unknown, sha: string): Partial<CommitInfo> {
-  const head = object(object(payload)?.["head_commit"]);
-  if (head === undefined || head["id"] !== sha) return {};
-  const message = text(head["message"], 1 << 20);
-  const date = text(head["timestamp"], 40);
-  const author = text(object(head["author"])?.["name"]);
-  const url = text(head["url"], 2048);
+  return headCommitOf(payloadFacts(payload).headCommit, sha);
+}
+
+/** The same from the payload's facts; a commit page is kept only when it is https. */
+export function headCommitOf(head: HeadCommitFacts | undefined, sha: string): Partial<CommitInfo> {
+  if (head === undefined || head.id !== sha) return {};
+  const { message, timestamp: date, author, url } = head;
   return {
     ...(message === undefined ? {} : { message }),
     ...(date === undefined ? {} : { date }),
