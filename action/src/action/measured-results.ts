@@ -1,5 +1,5 @@
 // Reading the measure job's folder in the report job. That folder was written by a job that ran
-// the pull request's code, so every byte of it is hostile (security.md §5.1, §8.5): only the
+// the pull request's code, so every byte of it is hostile (docs/threat-model.md, I3): only the
 // file names we expect are read (never a name built from its contents), each under a size cap
 // and through the schema, symlinks refused by the reader, and every summary must say it measured
 // the commit this job was told — by the event or the authorizer, never by the artifact.
@@ -65,13 +65,15 @@ function wantedRounds(names: readonly string[], expected: ExpectedRounds, dir: s
   return highest;
 }
 
-export async function readMeasuredResults(
+/**
+ * The summary files' names, after checking the folder: it exists, holds no more files than a run
+ * can write, and every name we would read is a regular file (not a symlink or a folder).
+ */
+async function summaryNames(
   reader: FileReader,
   dir: string,
-  target: GateTarget,
-  expected: ExpectedRounds,
-): Promise<MeasuredResults> {
-  const summariesDir = path.join(dir, "summaries");
+  summariesDir: string,
+): Promise<string[]> {
   if ((await reader.kindOf(summariesDir)) !== "dir")
     throw new InputError(
       "the measure job's results have no summaries/ folder (did the artifact upload or download fail?)",
@@ -85,7 +87,15 @@ export async function readMeasuredResults(
     throw new InputError("is not a regular file (a symlink or a folder)", {
       source: path.join(summariesDir, odd.name),
     });
-  const names = entries.map((e) => e.name);
+  return entries.map((e) => e.name);
+}
+
+/** Every wanted round is there on both sides, and no other. */
+function checkRounds(
+  names: readonly string[],
+  expected: ExpectedRounds,
+  summariesDir: string,
+): void {
   const rounds = wantedRounds(names, expected, summariesDir);
   const wanted = Array.from({ length: rounds }, (_, i) => `${i + 1}`);
   for (const side of ["base", "head"] as const) {
@@ -98,36 +108,71 @@ export async function readMeasuredResults(
         { source: summariesDir },
       );
   }
+}
+
+/**
+ * One summary, read through the schema, that must say what its name says, the commit this job
+ * was told, and the trusted config's sequential design.
+ */
+async function readSummary(
+  reader: FileReader,
+  file: string,
+  name: { readonly side: string | undefined; readonly round: string | undefined },
+  target: GateTarget,
+  expected: ExpectedRounds,
+): Promise<SourcedSummary> {
+  const { side, round } = name;
+  const summary = await readSummaryFile(reader, file);
+  const commit = side === "base" ? target.baseSha : target.headSha;
+  if (summary.side !== side || summary.round !== Number(round))
+    throw new InputError(
+      `says it is ${summary.side} round ${summary.round}, but its name says ${side} round ${round}`,
+      { source: file },
+    );
+  if (summary.commit !== commit)
+    throw new InputError(
+      `records commit ${summary.commit ?? "(none)"}, but this report is for ${side} ${commit}`,
+      { source: file },
+    );
   // compare replays the sequential stopping rule from a summary's design: it must be the
   // trusted config's, never one the artifact chose (and none at all for a fixed count).
   const design =
     expected.sequential === undefined
       ? undefined
       : { min_rounds: expected.sequential.minRounds, max_rounds: expected.rounds };
+  const got = summary.sequential;
+  if (got?.min_rounds !== design?.min_rounds || got?.max_rounds !== design?.max_rounds)
+    throw new InputError(
+      `${got === undefined ? "has no sequential block" : `has sequential min_rounds ${got.min_rounds}, max_rounds ${got.max_rounds}`}, but the base config has ${design === undefined ? `a fixed rounds: ${expected.rounds}` : `rounds: auto with min-rounds ${design.min_rounds} and max-rounds ${design.max_rounds}`}`,
+      { source: file },
+    );
+  return { source: file, summary };
+}
+
+/** critcmp's table, when the measure job wrote one. */
+async function readCritcmpTable(reader: FileReader, dir: string): Promise<string | undefined> {
+  const critcmp = path.join(dir, "critcmp.txt");
+  return (await reader.kindOf(critcmp)) === "file"
+    ? await reader.readText(critcmp, MAX_CRITCMP_BYTES)
+    : undefined;
+}
+
+export async function readMeasuredResults(
+  reader: FileReader,
+  dir: string,
+  target: GateTarget,
+  expected: ExpectedRounds,
+): Promise<MeasuredResults> {
+  const summariesDir = path.join(dir, "summaries");
+  const names = await summaryNames(reader, dir, summariesDir);
+  checkRounds(names, expected, summariesDir);
   const base: SourcedSummary[] = [];
   const head: SourcedSummary[] = [];
   for (const name of names) {
     const [, side, round] = SUMMARY_NAME.exec(name) ?? [];
     const file = path.join(summariesDir, name);
-    const summary = await readSummaryFile(reader, file);
-    const commit = side === "base" ? target.baseSha : target.headSha;
-    if (summary.side !== side || summary.round !== Number(round))
-      throw new InputError(
-        `says it is ${summary.side} round ${summary.round}, but its name says ${side} round ${round}`,
-        { source: file },
-      );
-    if (summary.commit !== commit)
-      throw new InputError(
-        `records commit ${summary.commit ?? "(none)"}, but this report is for ${side} ${commit}`,
-        { source: file },
-      );
-    const got = summary.sequential;
-    if (got?.min_rounds !== design?.min_rounds || got?.max_rounds !== design?.max_rounds)
-      throw new InputError(
-        `${got === undefined ? "has no sequential block" : `has sequential min_rounds ${got.min_rounds}, max_rounds ${got.max_rounds}`}, but the base config has ${design === undefined ? `a fixed rounds: ${expected.rounds}` : `rounds: auto with min-rounds ${design.min_rounds} and max-rounds ${design.max_rounds}`}`,
-        { source: file },
-      );
-    (side === "base" ? base : head).push({ source: file, summary });
+    const sourced = await readSummary(reader, file, { side, round }, target, expected);
+    (side === "base" ? base : head).push(sourced);
   }
   if (base.length === 0 || head.length === 0)
     throw new InputError(
@@ -136,11 +181,7 @@ export async function readMeasuredResults(
     );
   // Golden outputs are checked where the code ran; the verdict itself is recomputed here.
   const measured = await readReportFile(reader, path.join(dir, "report.json"));
-  const critcmp = path.join(dir, "critcmp.txt");
-  const critcmpTable =
-    (await reader.kindOf(critcmp)) === "file"
-      ? await reader.readText(critcmp, MAX_CRITCMP_BYTES)
-      : undefined;
+  const critcmpTable = await readCritcmpTable(reader, dir);
   return {
     base,
     head,

@@ -10,12 +10,24 @@ import {
   unifiedDiff,
 } from "./check-golden.ts";
 import { formatChecksums, parseChecksums } from "./checksums.ts";
-import { type ExecPort, runGolden } from "./run-golden.ts";
+import type { ProcessPort, ProcessResult } from "../ports/process.ts";
+import { runGolden } from "./run-golden.ts";
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
 const dir = new URL("../../test/fixtures/golden/", import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, dir), "utf8");
 const HASH = "a".repeat(64);
+/** What a fake process port returns: the exit, stdout and whether it timed out. */
+const ran = (exitCode: number | null, stdout: string, timedOut = false): Promise<ProcessResult> =>
+  Promise.resolve({
+    exitCode,
+    signal: null,
+    timedOut,
+    aborted: false,
+    stdout,
+    stderrTail: "",
+    durationMs: 0,
+  });
 
 describe("checksums", () => {
   it("parses sha256sum output (text and binary marker) and writes it back sorted", () => {
@@ -175,12 +187,11 @@ describe("runGolden", () => {
       cwd: string;
       env: Readonly<Record<string, string>>;
     }[] = [];
-    const port: ExecPort = (command, opts) => {
+    const port: ProcessPort = (command, opts) => {
       calls.push({ command, cwd: opts.cwd, env: opts.env });
-      if (command[1] === "--big") return Promise.resolve({ exitCode: 0, stdout: "é".repeat(10) });
-      if (command[1] === "--hang")
-        return Promise.resolve({ exitCode: null, stdout: "", timedOut: true });
-      return Promise.resolve({ exitCode: 0, stdout: "a\r\nb\r\n" });
+      if (command[1] === "--big") return ran(0, "é".repeat(10));
+      if (command[1] === "--hang") return ran(null, "", true);
+      return ran(0, "a\r\nb\r\n");
     };
     const outputs = await runGolden(
       [
@@ -199,7 +210,7 @@ describe("runGolden", () => {
   });
 
   it("rejects bad commands before running anything", async () => {
-    const port: ExecPort = () => Promise.reject(new Error("must not run"));
+    const port: ProcessPort = () => Promise.reject(new Error("must not run"));
     await expect(runGolden([{ name: "a/b", command: ["x"] }], port, { cwd: "." })).rejects.toThrow(
       /path separator/,
     );

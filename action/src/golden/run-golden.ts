@@ -1,7 +1,8 @@
 // Runs the golden commands: the only file under golden/ that causes side effects, and only
-// through the `ExecPort` it is given (the CLI passes a child_process-backed one). Commands are
-// argv arrays, never shell strings. Runs one at a time, in the order given.
+// through the `ProcessPort` it is given (ports/process.ts). Commands are argv arrays, never
+// shell strings. Runs one at a time, in the order given.
 import { InputError } from "../errors.ts";
+import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import type { GoldenOutput } from "./check-golden.ts";
 import { goldenNameProblem } from "./checksums.ts";
 
@@ -14,31 +15,18 @@ export interface GoldenCommand {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export interface ExecOptions {
-  readonly cwd: string;
-  readonly timeoutMs: number;
-  readonly env: Readonly<Record<string, string>>;
-  /** The port should stop reading stdout past this many bytes (the runner truncates anyway). */
-  readonly maxStdoutBytes: number;
-}
-
-export interface ExecResult {
-  /** null when killed (signal or timeout). */
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly timedOut?: boolean;
-}
-
-export type ExecPort = (command: readonly string[], opts: ExecOptions) => Promise<ExecResult>;
-
 export interface RunGoldenOptions {
   readonly cwd: string;
   /** Per command; default 30 s. */
   readonly timeoutMs?: number;
-  /** Extra environment for every command (a command's own `env` wins). */
+  /** The environment every command starts from (a command's own `env` wins). */
   readonly env?: Readonly<Record<string, string>>;
   /** Default 1 MiB. */
   readonly maxStdoutBytes?: number;
+  /** Aborting (Ctrl-C) stops the command that is running. */
+  readonly signal?: AbortSignal;
+  /** Both output streams of every command are appended here. */
+  readonly logFile?: string;
 }
 
 export const DEFAULT_GOLDEN_TIMEOUT_MS = 30_000;
@@ -73,10 +61,29 @@ export function validateGoldenCommands(commands: readonly GoldenCommand[]): void
   });
 }
 
-/** Runs every command through `run`, capping stdout and time and normalising CRLF → LF. */
+/** One command's result as a golden output: CRLF → LF, stdout capped, a timeout noted. */
+function goldenOutput(
+  name: string,
+  result: ProcessResult,
+  timeoutMs: number,
+  maxStdoutBytes: number,
+): GoldenOutput {
+  const capped = truncateUtf8(result.stdout.replaceAll("\r\n", "\n"), maxStdoutBytes);
+  const notes: string[] = [];
+  if (result.timedOut) notes.push(`timed out after ${timeoutMs / 1000} s`);
+  if (capped.truncated) notes.push(`stdout truncated at ${maxStdoutBytes} bytes`);
+  const output: GoldenOutput = {
+    name,
+    stdout: capped.text,
+    exitCode: result.timedOut ? null : result.exitCode,
+  };
+  return notes.length === 0 ? output : { ...output, note: notes.join("; ") };
+}
+
+/** Runs every command through `proc`, capping stdout and time and normalising CRLF → LF. */
 export async function runGolden(
   commands: readonly GoldenCommand[],
-  run: ExecPort,
+  proc: ProcessPort,
   options: RunGoldenOptions,
 ): Promise<GoldenOutput[]> {
   validateGoldenCommands(commands);
@@ -84,22 +91,17 @@ export async function runGolden(
   const outputs: GoldenOutput[] = [];
   for (const c of commands) {
     const timeoutMs = c.timeoutMs ?? options.timeoutMs ?? DEFAULT_GOLDEN_TIMEOUT_MS;
-    const result = await run(c.command, {
+    const result = await proc(c.command, {
       cwd: c.cwd ?? options.cwd,
-      timeoutMs,
       env: { ...options.env, ...c.env },
-      maxStdoutBytes,
+      timeoutMs,
+      // A few bytes past the cap (one more UTF-8 character), so a longer stdout is seen as
+      // truncated; the port keeps no more than that, however much the command writes.
+      keepStdoutBytes: maxStdoutBytes + 4,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
     });
-    const capped = truncateUtf8(result.stdout.replaceAll("\r\n", "\n"), maxStdoutBytes);
-    const notes: string[] = [];
-    if (result.timedOut === true) notes.push(`timed out after ${timeoutMs / 1000} s`);
-    if (capped.truncated) notes.push(`stdout truncated at ${maxStdoutBytes} bytes`);
-    const output: GoldenOutput = {
-      name: c.name,
-      stdout: capped.text,
-      exitCode: result.timedOut === true ? null : result.exitCode,
-    };
-    outputs.push(notes.length === 0 ? output : { ...output, note: notes.join("; ") });
+    outputs.push(goldenOutput(c.name, result, timeoutMs, maxStdoutBytes));
   }
   return outputs;
 }

@@ -9,10 +9,10 @@ import { checkGolden, goldenText, type GoldenOutput } from "../golden/check-gold
 import type { Sha256 } from "../ports/machine.ts";
 import { formatChecksums, parseChecksums } from "../golden/checksums.ts";
 import { goldenHash } from "../golden/check-golden.ts";
-import { MAX_GOLDEN_STDOUT_BYTES, runGolden, type ExecPort } from "../golden/run-golden.ts";
+import { MAX_GOLDEN_STDOUT_BYTES, runGolden } from "../golden/run-golden.ts";
 import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { ProcessPort } from "../ports/process.ts";
+import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { expandArgv, type Placeholders } from "../config/placeholders.ts";
 
@@ -26,6 +26,28 @@ export interface GoldenDeps {
 
 const MAX_CHECKSUMS_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The process port the golden commands run through: a program that cannot start names the likely
+ * cause (a binary no build: step made), and Ctrl-C stops the run instead of being recorded as a
+ * killed command.
+ */
+function goldenProcess(proc: ProcessPort): ProcessPort {
+  return async (argv, options) => {
+    let result: ProcessResult;
+    try {
+      result = await proc(argv, options);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      throw new ToolError(
+        `golden command ${argv.join(" ")} could not start: ${(error as Error).message}${missing ? " (is it built by a build: step of benchgate.yml?)" : ""}`,
+        { cause: error },
+      );
+    }
+    if (result.aborted) throw new InterruptedError("interrupted during the golden commands");
+    return result;
+  };
+}
+
 /** Runs every golden command in `root` (the tree's top), with `{target}`/`{worktree}` expanded. */
 export async function produceGoldenOutputs(
   plan: GoldenPlan,
@@ -34,33 +56,18 @@ export async function produceGoldenOutputs(
   deps: GoldenDeps,
   logFile?: string,
 ): Promise<GoldenOutput[]> {
-  const exec: ExecPort = async (command, opts) => {
-    let result;
-    try {
-      result = await deps.proc(command, {
-        cwd: opts.cwd,
-        env: { ...deps.env, ...opts.env },
-        timeoutMs: opts.timeoutMs,
-        keepStdoutBytes: opts.maxStdoutBytes + 4,
-        ...(deps.signal === undefined ? {} : { signal: deps.signal }),
-        ...(logFile === undefined ? {} : { logFile }),
-      });
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      throw new ToolError(
-        `golden command ${command.join(" ")} could not start: ${(error as Error).message}${missing ? " (is it built by a build: step of benchgate.yml?)" : ""}`,
-        { cause: error },
-      );
-    }
-    if (result.aborted) throw new InterruptedError("interrupted during the golden commands");
-    return { exitCode: result.exitCode, stdout: result.stdout, timedOut: result.timedOut };
-  };
   const commands = plan.commands.map((c) => ({
     name: c.name,
     command: expandArgv(c.command, places),
     timeoutMs: c.timeoutMs,
   }));
-  return runGolden(commands, exec, { cwd: root, maxStdoutBytes: MAX_GOLDEN_STDOUT_BYTES });
+  return runGolden(commands, goldenProcess(deps.proc), {
+    cwd: root,
+    env: deps.env,
+    maxStdoutBytes: MAX_GOLDEN_STDOUT_BYTES,
+    ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+    ...(logFile === undefined ? {} : { logFile }),
+  });
 }
 
 /** Checks outputs against `root`'s checksums file; a missing file means no output is recorded. */

@@ -1,0 +1,191 @@
+// One side of one round of `benchgate run`: every suite of the round's plan run once in that
+// side's checkout, the benchmarks still open kept, and the side's outputs of the round ingested,
+// validated and written as one summary with the commit, the run order and the fingerprint.
+import path from "node:path";
+import type { SuitePlan } from "../config/run-config.ts";
+import { pinningWarnings } from "../core/environment.ts";
+import type { SourcedSummary } from "../core/pairing.ts";
+import { InputError } from "../errors.ts";
+import { InterruptedError } from "../exec/run-step.ts";
+import type { Benchmark, BenchSummary, Environment } from "../schemas/summary.gen.ts";
+import { validateSummary } from "../schemas/validate.ts";
+import { GENERATOR } from "../version.ts";
+import type { Progress } from "./progress.ts";
+import { plural, quoteIds } from "./rounds-state.ts";
+import type { RoundLedger, RoundPlan, RoundsRun } from "./rounds-state.ts";
+import { runSuite } from "./run-suite.ts";
+import type { SuiteTime } from "./sequential-rounds.ts";
+import type { Side } from "../config/suites/suite-kind.ts";
+import { roundOrder, sideEnv } from "./suite-commands.ts";
+
+/** Which side, which round, what it runs, and where each suite's time is added up. */
+export interface SideRound {
+  readonly side: Side;
+  readonly round: number;
+  readonly plan: RoundPlan;
+  /** Each suite's time and benchmark count in this round, both sides together. */
+  readonly times: Map<string, SuiteTime>;
+}
+
+/** What the suites of one side gave in one round. */
+interface SideBenchmarks {
+  readonly benchmarks: Benchmark[];
+  /** This side's ids of this round → their suite. */
+  readonly suiteOf: Map<string, string>;
+  /** Open ids this side measured before that its suite left out this time. */
+  readonly missing: string[];
+}
+
+function checkUniqueIds(
+  benchmarks: readonly Benchmark[],
+  suites: ReadonlyMap<string, string>,
+): void {
+  const seen = new Map<string, string>();
+  for (const b of benchmarks) {
+    const other = seen.get(b.id);
+    if (other !== undefined)
+      throw new InputError(
+        `benchmark id ${JSON.stringify(b.id.slice(0, 120))} comes from both suite ${JSON.stringify(other)} and ${JSON.stringify(suites.get(b.id) ?? b.suite)}; ids must be unique across suites (use a filter)`,
+      );
+    seen.set(b.id, b.suite);
+  }
+}
+
+function suiteLabel(suite: SuitePlan): string {
+  return `${suite.name} (${suite.kind})`;
+}
+
+function addTime(times: Map<string, SuiteTime>, suite: string, ms: number, count: number): void {
+  const before = times.get(suite);
+  times.set(suite, {
+    ms: (before?.ms ?? 0) + ms,
+    benchmarks: Math.max(before?.benchmarks ?? 0, count),
+  });
+}
+
+/**
+ * The benchmarks of a suite's output that the round measures, and the open ones this side had
+ * measured before that are not there. A custom harness runs whole, and Criterion without an
+ * exact-id filter runs every benchmark of its own filter: a round's summary holds exactly the
+ * open benchmarks.
+ */
+function keepOpen(
+  found: readonly Benchmark[],
+  suite: string,
+  side: Side,
+  active: ReadonlySet<string> | undefined,
+  ledger: RoundLedger,
+): { readonly kept: readonly Benchmark[]; readonly missing: readonly string[] } {
+  if (active === undefined) return { kept: found, missing: [] };
+  const got = new Set(found.map((b) => b.id));
+  const missing = [...active].filter(
+    (id) => ledger.suiteOf.get(id) === suite && ledger.seenOn[side].has(id) && !got.has(id),
+  );
+  return { kept: found.filter((b) => active.has(b.id)), missing };
+}
+
+/** Every suite of the plan, in order, on one side; each said in a progress line. */
+async function runSuites(
+  at: SideRound,
+  run: RoundsRun,
+  ledger: RoundLedger,
+): Promise<SideBenchmarks> {
+  const { side, round, plan } = at;
+  const { deps, sides } = run;
+  const result: SideBenchmarks = { benchmarks: [], suiteOf: new Map(), missing: [] };
+  for (const suite of plan.suites) {
+    const t0 = deps.clock.now();
+    const found = await runSuite(
+      suite,
+      {
+        side,
+        round,
+        out: run.request.out,
+        paths: sides[side],
+        env: sideEnv(deps.env, sides[side]),
+      },
+      deps,
+    );
+    const ms = deps.clock.now() - t0;
+    addTime(at.times, suite.name, ms, found.length);
+    const { kept, missing } = keepOpen(found, suite.name, side, plan.active, ledger);
+    result.missing.push(...missing);
+    for (const b of kept) {
+      result.suiteOf.set(b.id, suite.name);
+      ledger.seenOn[side].add(b.id);
+    }
+    result.benchmarks.push(...kept);
+    deps.progress.line(
+      `${deps.progress.roundLabel(round)} · ${side}${side === roundOrder(round)[0] ? " (first)" : ""} · ${suiteLabel(suite)}: ${plural(kept.length, "benchmark")} in ${(ms / 1000).toFixed(1)} s`,
+    );
+  }
+  return result;
+}
+
+/** The side's summary of the round, validated and written to OUT/summaries/<side>-<round>.json. */
+async function writeSummary(
+  at: SideRound,
+  run: RoundsRun,
+  measured: { startedAt: string; environment: Environment; benchmarks: Benchmark[] },
+): Promise<SourcedSummary> {
+  const { side, round } = at;
+  const { request, deps } = run;
+  const { config } = request;
+  const { sequential } = config;
+  const source = path.join(request.out, "summaries", `${side}-${round}.json`);
+  const summary = validateSummary(
+    {
+      schema_version: 1,
+      side,
+      round,
+      // compare replays the stopping rule from these numbers.
+      ...(sequential === undefined
+        ? {}
+        : { sequential: { min_rounds: sequential.minRounds, max_rounds: config.rounds } }),
+      commit: run.commits[side],
+      ref: side === "base" ? request.baseRef : request.headRef,
+      started_at: measured.startedAt,
+      finished_at: deps.clock.date().toISOString(),
+      generator: {
+        ...GENERATOR,
+        input: `benchgate run (${plural(config.suites.length, "suite")})`,
+      },
+      environment: measured.environment,
+      benchmarks: measured.benchmarks,
+    } satisfies BenchSummary,
+    source,
+  );
+  await deps.writer.writeText(source, JSON.stringify(summary, null, 2) + "\n");
+  return { source, summary };
+}
+
+/**
+ * Said once, at the start, where someone watching can still stop and fix the machine; the
+ * report and comment repeat it for every side.
+ */
+function warnIfUnpinned(environment: Environment, progress: Progress): void {
+  for (const warning of pinningWarnings(environment))
+    progress.warn(`${warning} (an unpinned runner: see docs/runner-host.md)`);
+}
+
+/** Runs one side of one round and writes its summary; the ledger learns the side's ids. */
+export async function runSide(
+  at: SideRound,
+  run: RoundsRun,
+  ledger: RoundLedger,
+): Promise<SourcedSummary> {
+  const { side, round } = at;
+  const { deps } = run;
+  if (deps.signal.aborted) throw new InterruptedError(`interrupted before round ${round}`);
+  const environment = await deps.environment(run.sides[side].worktree);
+  if (round === 1 && side === roundOrder(1)[0]) warnIfUnpinned(environment, deps.progress);
+  const startedAt = deps.clock.date().toISOString();
+  const { benchmarks, suiteOf, missing } = await runSuites(at, run, ledger);
+  checkUniqueIds(benchmarks, suiteOf);
+  for (const [id, suite] of suiteOf) ledger.suiteOf.set(id, suite);
+  if (missing.length > 0)
+    deps.progress.warn(
+      `${deps.progress.roundLabel(round)} · ${side}: ${plural(missing.length, "open benchmark")} missing from this round's output (${quoteIds(missing)})`,
+    );
+  return writeSummary(at, run, { startedAt, environment, benchmarks });
+}
