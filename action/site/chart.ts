@@ -33,6 +33,37 @@ export function drawChart(
   context: ChartContext,
   onFirstDraw: () => void,
 ): uPlot {
+  const { data, uSeries, bands } = chartSeries(series);
+  const options: uPlot.Options = {
+    width,
+    height: CHART_HEIGHT,
+    legend: { show: false },
+    cursor: { points: { show: true, size: 6 }, drag: { x: true, y: false } },
+    scales: { x: { time: false } },
+    // Room on the right for the last date label, which is centred on the last commit.
+    padding: [8, 36, 0, 0],
+    axes: [
+      {
+        space: 90,
+        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+        values: (_u, splits) =>
+          splits.map((i) => (Number.isInteger(i) ? shortDate(context.commits.date[i]) : "")),
+      },
+      { label: series.unit, size: 58, values: (_u, splits) => splits.map(formatTick) },
+    ],
+    series: uSeries,
+    bands,
+    hooks: chartHooks(series, context, markerElements(series, context), onFirstDraw),
+  };
+  return new uPlot(options, data, box);
+}
+
+/** The plotted columns (x, then CI band, median and budget when present) and their styles. */
+function chartSeries(series: PageSeries): {
+  data: uPlot.AlignedData;
+  uSeries: uPlot.Series[];
+  bands: uPlot.Band[];
+} {
   const n = series.median.length;
   const xs = Array.from({ length: n }, (_, i) => series.start + i);
   const data: uPlot.AlignedData = [xs];
@@ -62,83 +93,68 @@ export function drawChart(
       auto: budgetInRange(series),
     });
   }
-  const markers = markerElements(series, context);
+  return { data, uSeries, bands };
+}
+
+/** The chart's interaction: markers over the plot, the tooltip on hover, a pin on click. */
+function chartHooks(
+  series: PageSeries,
+  context: ChartContext,
+  markers: readonly Marker[],
+  onFirstDraw: () => void,
+): uPlot.Hooks.Arrays {
   let drawn = false;
-  let pressedAt: [number, number] | null = null;
-  const plot = new uPlot(
-    {
-      width,
-      height: CHART_HEIGHT,
-      legend: { show: false },
-      cursor: { points: { show: true, size: 6 }, drag: { x: true, y: false } },
-      scales: { x: { time: false } },
-      // Room on the right for the last date label, which is centred on the last commit.
-      padding: [8, 36, 0, 0],
-      axes: [
-        {
-          space: 90,
-          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000],
-          values: (_u, splits) =>
-            splits.map((i) => (Number.isInteger(i) ? shortDate(context.commits.date[i]) : "")),
-        },
-        { label: series.unit, size: 58, values: (_u, splits) => splits.map(formatTick) },
-      ],
-      series: uSeries,
-      bands,
-      hooks: {
-        ready: [
-          (u) => {
-            u.over.append(...markers.map((m) => m.node));
-            u.over.addEventListener("mousedown", (e) => (pressedAt = [e.clientX, e.clientY]));
-            u.over.addEventListener("click", (e) => {
-              // A drag selects a range to zoom into; only a click in place pins the tooltip.
-              const moved =
-                pressedAt !== null &&
-                Math.hypot(e.clientX - pressedAt[0], e.clientY - pressedAt[1]) > 3;
-              if (!moved) context.tooltip.togglePin(u);
-            });
-            u.over.addEventListener("mouseleave", () => context.tooltip.hide(u));
-          },
-        ],
-        draw: [
-          (u) => {
-            // From uPlot's own geometry: reading the DOM here would force a layout per chart.
-            const plotWidth = u.bbox.width / uPlot.pxRatio;
-            for (const m of markers) {
-              const left = u.valToPos(m.index - 0.5, "x");
-              m.node.hidden = !(left >= 0 && left <= plotWidth);
-              m.node.style.left = `${left}px`;
-            }
-            if (!drawn) {
-              drawn = true;
-              onFirstDraw();
-            }
-          },
-        ],
-        setCursor: [
-          (u) => {
-            const idx = u.cursor.idx;
-            if (idx === null || idx === undefined || u.cursor.left === undefined) {
-              context.tooltip.hide(u);
-              return;
-            }
-            const rect = u.over.getBoundingClientRect();
-            const top = u.cursor.top ?? 0;
-            context.tooltip.show(
-              series,
-              series.start + idx,
-              rect.left + u.cursor.left,
-              rect.top + top,
-              u,
-            );
-          },
-        ],
+  return {
+    ready: [
+      (u) => {
+        u.over.append(...markers.map((m) => m.node));
+        listenForPins(u, context.tooltip);
       },
-    },
-    data,
-    box,
-  );
-  return plot;
+    ],
+    draw: [
+      (u) => {
+        placeMarkers(u, markers);
+        if (!drawn) {
+          drawn = true;
+          onFirstDraw();
+        }
+      },
+    ],
+    setCursor: [(u) => followCursor(u, series, context.tooltip)],
+  };
+}
+
+function listenForPins(u: uPlot, tooltip: Tooltip): void {
+  let pressedAt: [number, number] | null = null;
+  u.over.addEventListener("mousedown", (e) => (pressedAt = [e.clientX, e.clientY]));
+  u.over.addEventListener("click", (e) => {
+    // A drag selects a range to zoom into; only a click in place pins the tooltip.
+    const moved =
+      pressedAt !== null && Math.hypot(e.clientX - pressedAt[0], e.clientY - pressedAt[1]) > 3;
+    if (!moved) tooltip.togglePin(u);
+  });
+  u.over.addEventListener("mouseleave", () => tooltip.hide(u));
+}
+
+function placeMarkers(u: uPlot, markers: readonly Marker[]): void {
+  // From uPlot's own geometry: reading the DOM here would force a layout per chart.
+  const plotWidth = u.bbox.width / uPlot.pxRatio;
+  for (const m of markers) {
+    const left = u.valToPos(m.index - 0.5, "x");
+    m.node.hidden = !(left >= 0 && left <= plotWidth);
+    m.node.style.left = `${left}px`;
+  }
+}
+
+function followCursor(u: uPlot, series: PageSeries, tooltip: Tooltip): void {
+  const idx = u.cursor.idx;
+  if (idx === null || idx === undefined || u.cursor.left === undefined) {
+    tooltip.hide(u);
+    return;
+  }
+  const rect = u.over.getBoundingClientRect();
+  const top = u.cursor.top ?? 0;
+  tooltip.show(series, series.start + idx, rect.left + u.cursor.left, rect.top + top, u);
 }
 
 function budgetInRange(series: PageSeries): boolean {

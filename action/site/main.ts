@@ -33,6 +33,13 @@ interface Group {
   readonly cards: Card[];
 }
 
+interface Controls {
+  readonly node: HTMLElement;
+  readonly query: HTMLInputElement;
+  readonly suite: HTMLSelectElement;
+  readonly shown: HTMLElement;
+}
+
 function start(): void {
   const app = document.getElementById("app");
   if (app === null) return;
@@ -48,13 +55,7 @@ function start(): void {
     return;
   }
   document.title = model.title;
-  const envText = model.environmentChanges.map((c) => ({
-    index: c.index,
-    text:
-      c.fields.length === 0
-        ? "fingerprint changed"
-        : c.fields.map((f) => `${f.name} ${f.before} → ${f.after}`).join("; "),
-  }));
+  const envText = describeEnvironmentChanges(model);
   const context: ChartContext = {
     commits: model.commits,
     environmentChanges: envText,
@@ -66,7 +67,33 @@ function start(): void {
   app.append(header(model, envText), controls.node, ...groups.map((g) => g.node));
 
   const cards = groups.flatMap((g) => g.cards);
-  const targets: DrawTarget[] = cards.flatMap((card) => {
+  const scheduler = scheduleDrawing(drawTargets(cards, context));
+  const apply = (): void => {
+    applyFilter(groups, cards, controls);
+    scheduler.wake();
+  };
+  restoreFilter(groups, controls);
+  controls.query.addEventListener("input", apply);
+  controls.suite.addEventListener("change", apply);
+  for (const g of groups) g.details.addEventListener("toggle", () => scheduler.wake());
+  apply();
+  resizeChartsWith(app, cards);
+}
+
+/** One line per environment change, for the header and the chart markers. */
+function describeEnvironmentChanges(model: PageModel): { index: number; text: string }[] {
+  return model.environmentChanges.map((c) => ({
+    index: c.index,
+    text:
+      c.fields.length === 0
+        ? "fingerprint changed"
+        : c.fields.map((f) => `${f.name} ${f.before} → ${f.after}`).join("; "),
+  }));
+}
+
+/** What the scheduler draws: each card that has a chart box, drawn into it on demand. */
+function drawTargets(cards: readonly Card[], context: ChartContext): DrawTarget[] {
+  return cards.flatMap((card) => {
     const box = card.node.querySelector<HTMLElement>(".chart");
     if (box === null) return [];
     return [
@@ -76,44 +103,45 @@ function start(): void {
       },
     ];
   });
-  const scheduler = scheduleDrawing(targets);
+}
 
-  const apply = (): void => {
-    const matches = nameMatcher(controls.query.value);
-    const suite = controls.suite.value;
-    let shown = 0;
-    for (const g of groups) {
-      let inGroup = 0;
-      for (const card of g.cards) {
-        const visible = (suite === "" || suite === g.suite) && matches(card.series.id);
-        card.node.hidden = !visible;
-        if (visible) inGroup++;
-      }
-      g.node.hidden = inGroup === 0;
-      g.count.textContent = `${inGroup} of ${g.cards.length}`;
-      shown += inGroup;
+/** Shows the cards the filter matches, counts them, and keeps the filter in the URL's hash. */
+function applyFilter(groups: readonly Group[], cards: readonly Card[], controls: Controls): void {
+  const matches = nameMatcher(controls.query.value);
+  const suite = controls.suite.value;
+  let shown = 0;
+  for (const g of groups) {
+    let inGroup = 0;
+    for (const card of g.cards) {
+      const visible = (suite === "" || suite === g.suite) && matches(card.series.id);
+      card.node.hidden = !visible;
+      if (visible) inGroup++;
     }
-    controls.shown.textContent = `${shown} of ${cards.length} benchmarks`;
-    const state = new URLSearchParams();
-    if (controls.query.value !== "") state.set("q", controls.query.value);
-    if (suite !== "") state.set("suite", suite);
-    history.replaceState(
-      null,
-      "",
-      `${location.pathname}${location.search}${state.size === 0 ? "" : `#${state.toString()}`}`,
-    );
-    scheduler.wake();
-  };
+    g.node.hidden = inGroup === 0;
+    g.count.textContent = `${inGroup} of ${g.cards.length}`;
+    shown += inGroup;
+  }
+  controls.shown.textContent = `${shown} of ${cards.length} benchmarks`;
+  const state = new URLSearchParams();
+  if (controls.query.value !== "") state.set("q", controls.query.value);
+  if (suite !== "") state.set("suite", suite);
+  history.replaceState(
+    null,
+    "",
+    `${location.pathname}${location.search}${state.size === 0 ? "" : `#${state.toString()}`}`,
+  );
+}
+
+/** The filter from the URL's hash, so a shared link opens on the same benchmarks. */
+function restoreFilter(groups: readonly Group[], controls: Controls): void {
   const initial = new URLSearchParams(location.hash.slice(1));
   controls.query.value = initial.get("q") ?? "";
   if (groups.some((g) => g.suite === initial.get("suite")))
     controls.suite.value = initial.get("suite") ?? "";
-  controls.query.addEventListener("input", apply);
-  controls.suite.addEventListener("change", apply);
-  for (const g of groups) g.details.addEventListener("toggle", () => scheduler.wake());
-  apply();
+}
 
-  // Charts follow the width of their cards; one resize pass per frame at most.
+/** Charts follow the width of their cards; one resize pass per frame at most. */
+function resizeChartsWith(app: HTMLElement, cards: readonly Card[]): void {
   let pending = false;
   new ResizeObserver(() => {
     if (pending) return;
@@ -248,12 +276,7 @@ function header(model: PageModel, env: readonly { index: number; text: string }[
   return node;
 }
 
-function buildControls(groups: readonly Group[]): {
-  node: HTMLElement;
-  query: HTMLInputElement;
-  suite: HTMLSelectElement;
-  shown: HTMLElement;
-} {
+function buildControls(groups: readonly Group[]): Controls {
   const node = el("div", "controls");
   const query = el("input");
   query.type = "search";

@@ -20,48 +20,98 @@ export interface DrawTarget {
 }
 
 export function scheduleDrawing(targets: readonly DrawTarget[]): { wake(): void } {
-  const started = new Set<DrawTarget>();
-  const painted = new Set<DrawTarget>();
-  let firstScreen: Set<DrawTarget> | null = null;
-  let firstScreenMarked = false;
-  let allMarked = false;
+  const progress: Progress = {
+    total: targets.length,
+    started: new Set(),
+    painted: new Set(),
+    firstScreen: null,
+    firstScreenMarked: false,
+    allMarked: false,
+  };
+  const start = (batch: readonly DrawTarget[]): void => startBatch(batch, progress);
+  const wake = backgroundDrawing(targets, start);
   const byBox = new Map(targets.map((t) => [t.box, t]));
+  const observer = new IntersectionObserver(
+    (entries) => {
+      const visible: DrawTarget[] = [];
+      for (const e of entries) {
+        const t = byBox.get(e.target as HTMLElement);
+        if (t !== undefined && e.isIntersecting) visible.push(t);
+      }
+      progress.firstScreen ??= firstScreenOf(entries, byBox);
+      start(visible);
+      for (const t of visible) if (progress.started.has(t)) observer.unobserve(t.box);
+      checkMarks(progress);
+      wake();
+    },
+    { rootMargin: "200px 0px" },
+  );
+  for (const t of targets) observer.observe(t.box);
+  if (targets.length === 0) {
+    // Nothing to draw: no observer callback will come to say so.
+    progress.firstScreen = new Set();
+    checkMarks(progress);
+  }
+  return { wake };
+}
+
+/** What has been drawn so far, and which of the marks have been set. */
+interface Progress {
+  readonly total: number;
+  readonly started: Set<DrawTarget>;
+  readonly painted: Set<DrawTarget>;
+  /** The cards on screen when the page opened; null until the first observer callback. */
+  firstScreen: Set<DrawTarget> | null;
+  firstScreenMarked: boolean;
+  allMarked: boolean;
+}
+
+/** Sets each mark once, as soon as what it stands for has been painted. */
+function checkMarks(progress: Progress): void {
   const root = document.documentElement;
+  const { firstScreen, painted } = progress;
+  if (
+    !progress.firstScreenMarked &&
+    firstScreen !== null &&
+    [...firstScreen].every((t) => painted.has(t))
+  ) {
+    progress.firstScreenMarked = true;
+    performance.mark("benchgate:first-screen");
+    root.dataset["drawn"] = "first-screen";
+  }
+  if (progress.firstScreenMarked && !progress.allMarked && painted.size === progress.total) {
+    progress.allMarked = true;
+    performance.mark("benchgate:all-drawn");
+    root.dataset["drawn"] = "all";
+  }
+}
 
-  const checkMarks = (): void => {
-    if (
-      !firstScreenMarked &&
-      firstScreen !== null &&
-      [...firstScreen].every((t) => painted.has(t))
-    ) {
-      firstScreenMarked = true;
-      performance.mark("benchgate:first-screen");
-      root.dataset["drawn"] = "first-screen";
-    }
-    if (firstScreenMarked && !allMarked && painted.size === targets.length) {
-      allMarked = true;
-      performance.mark("benchgate:all-drawn");
-      root.dataset["drawn"] = "all";
-    }
-  };
-  /**
-   * Draws a batch. All widths are read before any chart is created: reading a width after a
-   * chart was inserted would force a layout of the whole page per chart.
-   */
-  const start = (batch: readonly DrawTarget[]): void => {
-    const todo = batch.filter((t) => !started.has(t));
-    const widths = todo.map((t) => t.box.clientWidth);
-    todo.forEach((t, i) => {
-      const width = widths[i] as number;
-      if (width === 0) return;
-      started.add(t);
-      t.draw(width, () => {
-        painted.add(t);
-        checkMarks();
-      });
+/**
+ * Draws a batch. All widths are read before any chart is created: reading a width after a
+ * chart was inserted would force a layout of the whole page per chart.
+ */
+function startBatch(batch: readonly DrawTarget[], progress: Progress): void {
+  const todo = batch.filter((t) => !progress.started.has(t));
+  const widths = todo.map((t) => t.box.clientWidth);
+  todo.forEach((t, i) => {
+    const width = widths[i] as number;
+    if (width === 0) return;
+    progress.started.add(t);
+    t.draw(width, () => {
+      progress.painted.add(t);
+      checkMarks(progress);
     });
-  };
+  });
+}
 
+/**
+ * Draws every target in the background, a slice at a time; the returned `wake` starts (or
+ * restarts) a pass from the first target.
+ */
+function backgroundDrawing(
+  targets: readonly DrawTarget[],
+  start: (batch: readonly DrawTarget[]) => void,
+): () => void {
   // Yield between slices through a message, not setTimeout: nested timeouts are clamped to
   // 4 ms, which would add seconds of idle time over a few hundred slices.
   const channel = new MessageChannel();
@@ -77,7 +127,7 @@ export function scheduleDrawing(targets: readonly DrawTarget[]): { wake(): void 
     else pumping = false;
   };
   channel.port1.onmessage = pump;
-  const wake = (): void => {
+  return () => {
     // Start over: a filter or an opened group may have made earlier cards drawable.
     next = 0;
     if (!pumping) {
@@ -85,36 +135,20 @@ export function scheduleDrawing(targets: readonly DrawTarget[]): { wake(): void 
       channel.port2.postMessage(null);
     }
   };
+}
 
-  const observer = new IntersectionObserver(
-    (entries) => {
-      const visible: DrawTarget[] = [];
-      for (const e of entries) {
-        const t = byBox.get(e.target as HTMLElement);
-        if (t !== undefined && e.isIntersecting) visible.push(t);
-      }
-      if (firstScreen === null) {
-        // The first callback reports every observed card; what is inside the viewport itself
-        // (not the margin drawn ahead of scrolling) is the first screen.
-        firstScreen = new Set(
-          entries
-            .filter((e) => e.isIntersecting && e.boundingClientRect.top < window.innerHeight)
-            .filter((e) => e.boundingClientRect.bottom > 0 && e.boundingClientRect.width > 0)
-            .map((e) => byBox.get(e.target as HTMLElement) as DrawTarget),
-        );
-      }
-      start(visible);
-      for (const t of visible) if (started.has(t)) observer.unobserve(t.box);
-      checkMarks();
-      wake();
-    },
-    { rootMargin: "200px 0px" },
+/**
+ * The first callback reports every observed card; what is inside the viewport itself (not the
+ * margin drawn ahead of scrolling) is the first screen.
+ */
+function firstScreenOf(
+  entries: readonly IntersectionObserverEntry[],
+  byBox: ReadonlyMap<HTMLElement, DrawTarget>,
+): Set<DrawTarget> {
+  return new Set(
+    entries
+      .filter((e) => e.isIntersecting && e.boundingClientRect.top < window.innerHeight)
+      .filter((e) => e.boundingClientRect.bottom > 0 && e.boundingClientRect.width > 0)
+      .map((e) => byBox.get(e.target as HTMLElement) as DrawTarget),
   );
-  for (const t of targets) observer.observe(t.box);
-  if (targets.length === 0) {
-    // Nothing to draw: no observer callback will come to say so.
-    firstScreen = new Set();
-    checkMarks();
-  }
-  return { wake };
 }

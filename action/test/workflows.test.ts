@@ -1,5 +1,5 @@
 // Static checks on every workflow this repository runs and on what `benchgate init` writes
-// (security reference §7 G1–G8), then actionlint and zizmor over both.
+// (docs/threat-model.md, W1–W11), then actionlint and zizmor over both.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -56,7 +56,7 @@ describe.each(ALL)("$name", ({ text }) => {
   const doc = obj(parse(text) as unknown);
   const jobs = jobsOf(doc);
 
-  it("G1: declares top-level permissions that grant nothing beyond read, and never write-all", () => {
+  it("W2: declares top-level permissions that grant nothing beyond read, and never write-all", () => {
     expect(doc).toHaveProperty("permissions");
     const top = doc["permissions"];
     expect(typeof top === "string" ? top : Object.values(obj(top))).not.toContain("write");
@@ -64,7 +64,7 @@ describe.each(ALL)("$name", ({ text }) => {
     for (const [, job] of jobs) expect(job["permissions"]).not.toBe("write-all");
   });
 
-  it("G2: uses no pull_request_target or workflow_run, and no unsafe checkout opt-in", () => {
+  it("W3: uses no pull_request_target or workflow_run, and no unsafe checkout opt-in", () => {
     expect(triggers(doc)).not.toContain("pull_request_target");
     expect(triggers(doc)).not.toContain("workflow_run");
     expect(text).not.toContain("allow-unsafe-pr-checkout");
@@ -82,7 +82,7 @@ describe.each(ALL)("$name", ({ text }) => {
   });
 
   it("splits measuring from reporting: the job on the self-hosted runner may only read, and no job that may write checks out the change", () => {
-    // security reference §8.5/§8.7: the code under test runs where no write token exists.
+    // docs/threat-model.md, W1: the code under test runs where no write token exists.
     const changeRefs = [
       undefined, // a pull_request checkout without ref is the change itself
       "${{ needs.authorize.outputs.head-sha }}",
@@ -103,7 +103,7 @@ describe.each(ALL)("$name", ({ text }) => {
     }
   });
 
-  it("G3: puts no untrusted ${{ }} inside any run:", () => {
+  it("W4: puts no untrusted ${{ }} inside any run:", () => {
     const untrusted =
       /\$\{\{\s*(?:github\.event\.|github\.head_ref|inputs\.|steps\.[^}]*\.outputs\.|needs\.[^}]*\.outputs\.)/;
     for (const [, job] of jobs)
@@ -111,7 +111,7 @@ describe.each(ALL)("$name", ({ text }) => {
         if (typeof step["run"] === "string") expect(step["run"]).not.toMatch(untrusted);
   });
 
-  it("G4: pins every action that is not local to a 40-hex commit, with its version", () => {
+  it("W5: pins every action that is not local to a 40-hex commit, with its version", () => {
     for (const [, job] of jobs) {
       for (const step of stepsOf(job)) {
         const uses = step["uses"];
@@ -124,20 +124,20 @@ describe.each(ALL)("$name", ({ text }) => {
         expect(line).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
   });
 
-  it("G4: uses the same pinned commit of each action everywhere", () => {
+  it("W5: uses the same pinned commit of each action everywhere", () => {
     for (const pin of Object.values(PINNED_ACTIONS))
       for (const match of text.matchAll(new RegExp(`${pin.action}@([0-9a-f]{40})`, "g")))
         expect(match[1]).toBe(pin.sha);
   });
 
-  it("G5: never persists checkout credentials", () => {
+  it("W6: never persists checkout credentials", () => {
     for (const [, job] of jobs)
       for (const step of stepsOf(job))
         if (String(step["uses"]).startsWith("actions/checkout@"))
           expect(obj(step["with"])["persist-credentials"]).toBe(false);
   });
 
-  it("G6: reaches the self-hosted runner only from a guarded job, and times out every job", () => {
+  it("W7: reaches the self-hosted runner only from a guarded job, and times out every job", () => {
     for (const [id, job] of jobs) {
       expect(job["timeout-minutes"], id).toEqual(expect.any(Number));
       if (!labels(job).includes("self-hosted")) continue;
@@ -159,7 +159,7 @@ describe.each(ALL)("$name", ({ text }) => {
     }
   });
 
-  it("G7: writes no if: whose ${{ }} leaves text outside it (always true)", () => {
+  it("W8: writes no if: whose ${{ }} leaves text outside it (always true)", () => {
     const conditions = jobs.flatMap(([, job]) => [job["if"], ...stepsOf(job).map((s) => s["if"])]);
     for (const condition of conditions) {
       if (typeof condition !== "string" || !condition.includes("${{")) continue;

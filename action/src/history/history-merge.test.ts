@@ -65,7 +65,7 @@ describe("upsertRecord", () => {
     ]);
   });
 
-  it("replaces a re-run SHA in place (E2) and reports it", () => {
+  it("replaces a re-run SHA in place (H3) and reports it", () => {
     const first = run([record(1, [result("a", 10)]), record(2, [result("a", 11)])]);
     const again = upsertRecord(first, record(1, [result("a", 99)], "rerun"));
     expect(again.replaced).toEqual([sha(1)]);
@@ -88,7 +88,7 @@ describe("upsertRecord", () => {
     ]);
   });
 
-  it("drops only the oldest records, keeps the newest, and renumbers the series (E7)", () => {
+  it("drops only the oldest records, keeps the newest, and renumbers the series (H6)", () => {
     const h = run(
       [
         record(1, [result("old-only", 1), result("shared", 1)]),

@@ -1,13 +1,13 @@
-// Putting records into a history (SPEC §3.8): upsert by commit SHA, the series catalogue,
+// Putting records into a history (docs/history.md, "Upsert and retention"): upsert by commit SHA, the series catalogue,
 // retention, and one canonical form so the same inputs always give the same bytes. Pure.
 //
-// - Upsert (security.md E2): a record whose SHA is already there replaces that record in place,
+// - Upsert (docs/threat-model.md, H3): a record whose SHA is already there replaces that record in place,
 //   so re-running a job converges instead of duplicating a point; a new SHA is appended, since
 //   `commits` is in the order the default branch was recorded.
 // - Series: one per (suite, id, unit, direction). A benchmark whose unit or direction changes
 //   starts a new series rather than mixing numbers on one line. An existing series keeps its
 //   attributes (origin, tool) when a later record reuses it.
-// - Retention (E7, `maxCommits`): the oldest records are dropped first, so the newest always
+// - Retention (H6, `maxCommits`): the oldest records are dropped first, so the newest always
 //   stays; series no longer referenced by any record are dropped and the indexes renumbered,
 //   keeping the surviving series in their old order and appending new ones in record order.
 import { InputError } from "../errors.ts";
@@ -137,20 +137,35 @@ export function upsertRecords(
   if (maxCommits !== undefined && !(Number.isSafeInteger(maxCommits) && maxCommits >= 1))
     throw new InputError(`max-commits must be a whole number of at least 1, got ${maxCommits}`);
   const base = current ?? emptyHistory();
+  const { slots, replaced, added } = placeRecords(base, records);
+  const cut = maxCommits === undefined ? 0 : Math.max(0, slots.length - maxCommits);
+  const dropped = slots.slice(0, cut).map((s) => ("old" in s ? s.old.sha : s.record.commit.sha));
+  const kept = slots.slice(cut);
+  const { series, indexOf } = catalogue(base.series, kept);
+  const commits = kept.map((slot) => slotCommit(slot, base.series, indexOf));
+  const generator = options.generator ?? base.generator;
+  const updatedAt = options.updatedAt ?? base.updated_at;
+  const history: BenchHistory = {
+    schema_version: 1,
+    ...(generator === undefined ? {} : { generator: { ...generator } }),
+    ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
+    series,
+    commits,
+  };
+  return { history, replaced, added: [...added], dropped };
+}
+
+/** The commits in order with each record in its SHA's slot (replacing) or appended. */
+function placeRecords(
+  base: BenchHistory,
+  records: readonly HistoryRecord[],
+): { slots: Slot[]; replaced: string[]; added: Set<string> } {
   const slots: Slot[] = base.commits.map((old) => ({ old }));
   const position = new Map<string, number>(base.commits.map((c, i) => [c.sha, i]));
   const replaced: string[] = [];
   const added = new Set<string>();
   for (const record of records) {
-    const seen = new Set<string>();
-    for (const r of record.results) {
-      const key = seriesKey(r.series);
-      if (seen.has(key))
-        throw new InputError(
-          `record ${record.commit.sha} has two results for series ${JSON.stringify(`${r.series.suite}/${r.series.id}`)} (${r.series.unit})`,
-        );
-      seen.add(key);
-    }
+    checkOneResultPerSeries(record);
     const at = position.get(record.commit.sha);
     if (at === undefined) {
       position.set(record.commit.sha, slots.length);
@@ -165,18 +180,54 @@ export function upsertRecords(
             ? carriedReruns(previous.old, base.series)
             : previous.reruns;
       slots[at] = { record, reruns };
+      // A SHA added earlier in this same batch is still "added", not "replaced".
       if (!added.has(record.commit.sha)) replaced.push(record.commit.sha);
     }
   }
+  return { slots, replaced, added };
+}
 
-  const cut = maxCommits === undefined ? 0 : Math.max(0, slots.length - maxCommits);
-  const dropped = slots.slice(0, cut).map((s) => ("old" in s ? s.old.sha : s.record.commit.sha));
-  const kept = slots.slice(cut);
+/** A commit holds one point per series: two would make the line ambiguous at that commit. */
+function checkOneResultPerSeries(record: HistoryRecord): void {
+  const seen = new Set<string>();
+  for (const r of record.results) {
+    const key = seriesKey(r.series);
+    if (seen.has(key))
+      throw new InputError(
+        `record ${record.commit.sha} has two results for series ${JSON.stringify(`${r.series.suite}/${r.series.id}`)} (${r.series.unit})`,
+      );
+    seen.add(key);
+  }
+}
 
-  // The catalogue: surviving old series in their order, then new ones as records name them.
+/**
+ * The catalogue: surviving old series in their order, then new ones as records name them; a
+ * series no kept commit (or rerun) refers to is dropped. `indexOf` maps a seriesKey to its index.
+ */
+function catalogue(
+  oldSeries: readonly Series[],
+  kept: readonly Slot[],
+): { series: Series[]; indexOf: Map<string, number> } {
+  const referenced = referencedSeries(oldSeries, kept);
+  const series: Series[] = [];
+  const indexOf = new Map<string, number>();
+  const place = (s: Series): void => {
+    const key = seriesKey(s);
+    if (!referenced.has(key) || indexOf.has(key)) return;
+    indexOf.set(key, series.length);
+    series.push(canonicalSeries(s));
+  };
+  for (const s of oldSeries) place(s);
+  for (const slot of kept)
+    if ("record" in slot) for (const r of slot.record.results) place(r.series);
+  return { series, indexOf };
+}
+
+/** The keys of every series the kept commits and their reruns refer to. */
+function referencedSeries(oldSeries: readonly Series[], kept: readonly Slot[]): Set<string> {
   const referenced = new Set<string>();
   const refer = (rows: readonly (readonly [number, ...unknown[]])[]): void => {
-    for (const [i] of rows) referenced.add(seriesKey(base.series[i] as Series));
+    for (const [i] of rows) referenced.add(seriesKey(oldSeries[i] as Series));
   };
   for (const slot of kept) {
     const reruns = "old" in slot ? (slot.old.reruns ?? []) : slot.reruns;
@@ -189,50 +240,34 @@ export function upsertRecords(
       refer(slot.old.extras ?? []);
     } else for (const r of slot.record.results) referenced.add(seriesKey(r.series));
   }
-  const series: Series[] = [];
-  const indexOf = new Map<string, number>();
-  const place = (s: Series): void => {
-    const key = seriesKey(s);
-    if (!referenced.has(key) || indexOf.has(key)) return;
-    indexOf.set(key, series.length);
-    series.push(canonicalSeries(s));
-  };
-  for (const s of base.series) place(s);
-  for (const slot of kept)
-    if ("record" in slot) for (const r of slot.record.results) place(r.series);
+  return referenced;
+}
 
+/** A kept slot as a canonical commit, its series indexes mapped into the new catalogue. */
+function slotCommit(
+  slot: Slot,
+  oldSeries: readonly Series[],
+  indexOf: ReadonlyMap<string, number>,
+): Commit {
   const index = (s: Series): number => indexOf.get(seriesKey(s)) as number;
-  const fromOld = (i: number): number => index(base.series[i] as Series);
-  const commits = kept.map((slot): Commit => {
-    if ("old" in slot) {
-      return canonicalCommit(
-        slot.old,
-        slot.old.results.map(([i, ...rest]): Result => [fromOld(i), ...rest]),
-        (slot.old.extras ?? []).map(([i, ...rest]): Extra => [fromOld(i), ...rest]),
-        (slot.old.reruns ?? []).map((rerun) => remapRerun(rerun, fromOld)),
-      );
-    }
-    const { record } = slot;
+  const fromOld = (i: number): number => index(oldSeries[i] as Series);
+  if ("old" in slot) {
     return canonicalCommit(
-      record.commit,
-      record.results.map((r): Result => [index(r.series), r.median, r.ciLow, r.ciHigh, r.budget]),
-      record.results
-        .filter((r) => r.extra !== undefined)
-        .map((r): Extra => [index(r.series), r.extra?.range ?? null, r.extra?.extra ?? null]),
-      slot.reruns.map((rerun) => remapRerun(rerun, fromOld)),
+      slot.old,
+      slot.old.results.map(([i, ...rest]): Result => [fromOld(i), ...rest]),
+      (slot.old.extras ?? []).map(([i, ...rest]): Extra => [fromOld(i), ...rest]),
+      (slot.old.reruns ?? []).map((rerun) => remapRerun(rerun, fromOld)),
     );
-  });
-
-  const generator = options.generator ?? base.generator;
-  const updatedAt = options.updatedAt ?? base.updated_at;
-  const history: BenchHistory = {
-    schema_version: 1,
-    ...(generator === undefined ? {} : { generator: { ...generator } }),
-    ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
-    series,
-    commits,
-  };
-  return { history, replaced, added: [...added], dropped };
+  }
+  const { record } = slot;
+  return canonicalCommit(
+    record.commit,
+    record.results.map((r): Result => [index(r.series), r.median, r.ciLow, r.ciHigh, r.budget]),
+    record.results
+      .filter((r) => r.extra !== undefined)
+      .map((r): Extra => [index(r.series), r.extra?.range ?? null, r.extra?.extra ?? null]),
+    slot.reruns.map((rerun) => remapRerun(rerun, fromOld)),
+  );
 }
 
 /** Upserts one record (a default-branch run). */

@@ -1,14 +1,14 @@
-// Writing the history to the gh-pages branch compare-and-swap (SPEC §3.8, security.md §3.4):
+// Writing the history to the gh-pages branch compare-and-swap (docs/history.md, "Compare-and-swap"; docs/threat-model.md, H2):
 // read the branch tip, apply the change to what is there, commit on top of that tip and push
 // without force. The remote accepts the push only as a fast-forward of the tip we read, so a
 // writer that raced us makes our push fail instead of being overwritten; we then start over
 // from the new tip (re-reading, re-applying), after a jittered, growing pause, a bounded number
 // of times. Nothing here ever forces a push.
 //
-// - First run (E4): no branch on the remote → an orphan commit creates it.
-// - Corrupt history (E3): unreadable, unparseable or invalid history.json → InputError naming
+// - First run (H4): no branch on the remote → an orphan commit creates it.
+// - Corrupt history (H4): unreadable, unparseable or invalid history.json → InputError naming
 //   the file and JSON path, and nothing is written. It is never replaced by an empty history.
-// - Interrupt (E6): the signal is checked after the commit is made and before the push, so a
+// - Interrupt (H5): the signal is checked after the commit is made and before the push, so a
 //   Ctrl-C up to that point leaves the remote as it was; the scratch clone is always removed.
 // - Extra files: `extraFiles(history)` returns more files for the directory (the data.js of
 //   github-action-benchmark, the page). Their paths are checked here; callers must not derive
@@ -24,7 +24,6 @@ import { validateHistory } from "../schemas/validate.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import { serializeHistory } from "./history-json.ts";
 import {
-  PAGES_IDENTITY,
   checkBranch,
   checkRemote,
   fetchTip,
@@ -37,6 +36,7 @@ import {
   tokenEnv,
   type GitPorts,
 } from "./pages-git.ts";
+import { buildTree, commitTree, treeOf } from "./pages-tree.ts";
 import { checkPagesDir, pagesPath, type PagesFiles, checkExtraFiles } from "./pages-paths.ts";
 
 export const DEFAULT_PAGES_BRANCH = "gh-pages";
@@ -155,54 +155,6 @@ async function readCurrent(
   }
 }
 
-/** Writes the files as blobs and returns the tree of `tip` (or nothing) with them in place. */
-async function buildTree(
-  repo: string,
-  scratch: string,
-  tip: string | undefined,
-  files: ReadonlyMap<string, string | Uint8Array>,
-  deps: PagesWriterDeps,
-  ports: GitPorts,
-): Promise<string> {
-  const paths = [...files.keys()];
-  const blobFiles = paths.map((_, i) => `${scratch}/blob-${i}`);
-  for (const [i, p] of paths.entries()) {
-    const data = files.get(p) as string | Uint8Array;
-    const file = blobFiles[i] as string;
-    if (typeof data === "string") await deps.writer.writeText(file, data);
-    else await deps.writer.writeBytes(file, data);
-  }
-  const shas = (
-    await gitOk(
-      repo,
-      ["hash-object", "-w", "--no-filters", "--", ...blobFiles],
-      ports,
-      "hash-object",
-    )
-  )
-    .trim()
-    .split("\n");
-  if (shas.length !== paths.length)
-    throw new ToolError("git hash-object returned the wrong number of objects");
-  await gitOk(
-    repo,
-    tip === undefined ? ["read-tree", "--empty"] : ["read-tree", tip],
-    ports,
-    "read-tree",
-  );
-  await gitOk(
-    repo,
-    [
-      "update-index",
-      "--add",
-      ...paths.flatMap((p, i) => ["--cacheinfo", `100644,${shas[i] ?? ""},${p}`]),
-    ],
-    ports,
-    "update-index",
-  );
-  return (await gitOk(repo, ["write-tree"], ports, "write-tree")).trim();
-}
-
 /**
  * Applies `update` to the history on `target`'s branch and pushes the result as one commit,
  * compare-and-swap with bounded, jittered retries. Throws InputError for a corrupt history or
@@ -214,6 +166,43 @@ export async function writePagesHistory(
   deps: PagesWriterDeps,
   options: PagesWriteOptions = {},
 ): Promise<PagesWriteResult> {
+  const run = resolveRun(target, deps, options);
+  const scratch = await deps.dirs.makeTemp("benchgate-pages-");
+  try {
+    await gitOk(scratch, ["init", "--quiet", "repo"], run.ports, "init");
+    for (let attempt = 1; attempt <= run.maxAttempts; attempt++) {
+      const result = await attemptWrite(run, update, scratch, attempt);
+      if (result !== "moved") return result;
+      if (attempt === run.maxAttempts) break;
+      await pauseBeforeRetry(run, attempt);
+    }
+    throw new ToolError(
+      `could not update ${run.branch} of ${run.remoteLabel}: it moved under us on each of ${run.maxAttempts} attempts (nothing was forced; run the job again, or give every gh-pages writer one concurrency group)`,
+    );
+  } finally {
+    await deps.dirs.remove(scratch).catch(() => undefined);
+  }
+}
+
+/** One write's settings, checked before anything touches git (bad input writes nothing). */
+interface PagesRun {
+  readonly remote: string;
+  /** The remote with any credentials removed, for messages. */
+  readonly remoteLabel: string;
+  readonly branch: string;
+  readonly dir: string;
+  readonly historyPath: string;
+  readonly maxAttempts: number;
+  readonly backoff: { readonly baseMs: number; readonly capMs: number };
+  readonly ports: GitPorts;
+  readonly deps: PagesWriterDeps;
+}
+
+function resolveRun(
+  target: PagesTarget,
+  deps: PagesWriterDeps,
+  options: PagesWriteOptions,
+): PagesRun {
   const branch = target.branch ?? DEFAULT_PAGES_BRANCH;
   const dir = target.dir ?? DEFAULT_PAGES_DIR;
   checkRemote(target.remote);
@@ -222,105 +211,106 @@ export async function writePagesHistory(
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100)
     throw new InputError(`attempts must be a whole number from 1 to 100, got ${maxAttempts}`);
-  const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const sleep = deps.sleep ?? timerSleep;
-  const random = deps.random ?? Math.random;
   const env =
     target.token === undefined
       ? deps.env
       : { ...deps.env, ...tokenEnv(target.remote, target.token) };
-  const ports: GitPorts = { proc: deps.proc, env, signal: deps.signal };
-  const remoteLabel = redactRemote(target.remote);
-  const historyPath = pagesPath(dir, HISTORY_FILE);
+  return {
+    remote: target.remote,
+    remoteLabel: redactRemote(target.remote),
+    branch,
+    dir,
+    historyPath: pagesPath(dir, HISTORY_FILE),
+    maxAttempts,
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+    ports: { proc: deps.proc, env, signal: deps.signal },
+    deps,
+  };
+}
 
-  const scratch = await deps.dirs.makeTemp("benchgate-pages-");
-  try {
-    const repo = `${scratch}/repo`;
-    await gitOk(scratch, ["init", "--quiet", "repo"], ports, "init");
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const step = `attempt ${attempt}/${maxAttempts}`;
-      deps.progress(`${step}: fetching ${branch} from ${remoteLabel}`);
-      const tip = await fetchTip(repo, target.remote, branch, ports);
-      const current =
-        tip === undefined ? undefined : await readCurrent(repo, tip, { branch, dir }, ports);
-      const history = validateHistory(update.transform(current), `the new ${historyPath}`);
-      const text = serializeHistory(history);
-      if (text.length > MAX_BYTES.history)
-        throw new InputError(
-          `the new ${historyPath} would exceed ${MAX_BYTES.history} bytes; lower --max-commits`,
-        );
-      const files = new Map<string, string | Uint8Array>([[historyPath, text]]);
-      for (const [rel, data] of checkExtraFiles(update.extraFiles?.(history) ?? new Map()))
-        files.set(pagesPath(dir, rel), data);
-      // No history yet but files where ours would go (github-action-benchmark's data.js and
-      // page, or the user's own): they are someone else's, and replacing them would lose data.
-      if (tip !== undefined && current === undefined) {
-        const foreign = [
-          ...(
-            await lsTree(
-              repo,
-              tip,
-              [...files.keys()].filter((f) => f !== historyPath),
-              ports,
-            )
-          ).keys(),
-        ];
-        if (foreign.length > 0)
-          throw new InputError(
-            `${branch} has ${foreign.join(", ")} but no ${historyPath}: benchgate would replace files it did not write. Import github-action-benchmark's history first (benchgate history import ${foreign.find((f) => f.endsWith("data.js")) ?? "data.js"} -o history.json, committed as ${historyPath}) or choose another --dir; nothing was written`,
-          );
-      }
-      const tree = await buildTree(repo, scratch, tip, files, deps, ports);
-      if (tip !== undefined) {
-        const tipTree = (
-          await gitOk(repo, ["rev-parse", `${tip}^{tree}`], ports, "rev-parse")
-        ).trim();
-        if (tipTree === tree) {
-          deps.progress(
-            `${step}: ${branch} already holds this history (${shortSha(tip)}); nothing to push`,
-          );
-          return { status: "unchanged", commit: tip, parent: tip, attempts: attempt, history };
-        }
-      }
-      const commit = (
-        await gitOk(
-          repo,
-          ["commit-tree", tree, ...(tip === undefined ? [] : ["-p", tip]), "-m", update.message],
-          ports,
-          "commit-tree",
-          {
-            env: {
-              GIT_AUTHOR_NAME: PAGES_IDENTITY.name,
-              GIT_AUTHOR_EMAIL: PAGES_IDENTITY.email,
-              GIT_COMMITTER_NAME: PAGES_IDENTITY.name,
-              GIT_COMMITTER_EMAIL: PAGES_IDENTITY.email,
-            },
-          },
-        )
-      ).trim();
-      deps.progress(
-        `${step}: pushing ${shortSha(commit)} onto ${tip === undefined ? `a new ${branch} branch` : `${branch} at ${shortSha(tip)}`}`,
-      );
-      // The last point where stopping leaves the remote as it was.
-      if (deps.signal?.aborted === true)
-        throw new InterruptedError(`interrupted before the push; ${branch} is unchanged`);
-      if ((await pushCommit(repo, target.remote, commit, branch, ports)) === "pushed") {
-        deps.progress(`pushed ${commit} to ${branch} of ${remoteLabel}`);
-        return { status: "pushed", commit, parent: tip, attempts: attempt, history };
-      }
-      if (attempt === maxAttempts) break;
-      const pause = Math.round(
-        random() * Math.min(backoff.capMs, backoff.baseMs * 2 ** (attempt - 1)),
-      );
-      deps.progress(
-        `${step}: ${branch} moved since we read it (not a fast-forward); retrying in ${(pause / 1000).toFixed(1)} s`,
-      );
-      await sleep(pause, deps.signal);
-    }
-    throw new ToolError(
-      `could not update ${branch} of ${remoteLabel}: it moved under us on each of ${maxAttempts} attempts (nothing was forced; run the job again, or give every gh-pages writer one concurrency group)`,
+/**
+ * One compare-and-swap round: read the tip, apply the update, commit on the tip and push.
+ * "moved" when the push was refused because the branch moved since we read it.
+ */
+async function attemptWrite(
+  run: PagesRun,
+  update: PagesUpdate,
+  scratch: string,
+  attempt: number,
+): Promise<PagesWriteResult | "moved"> {
+  const { branch, ports, deps } = run;
+  const repo = `${scratch}/repo`;
+  const step = `attempt ${attempt}/${run.maxAttempts}`;
+  deps.progress(`${step}: fetching ${branch} from ${run.remoteLabel}`);
+  const tip = await fetchTip(repo, run.remote, branch, ports);
+  const current = tip === undefined ? undefined : await readCurrent(repo, tip, run, ports);
+  const { history, files } = nextFiles(run, update, current);
+  if (tip !== undefined && current === undefined) await refuseForeignFiles(run, repo, tip, files);
+  const tree = await buildTree(repo, scratch, tip, files, deps.writer, ports);
+  if (tip !== undefined && (await treeOf(repo, tip, ports)) === tree) {
+    deps.progress(
+      `${step}: ${branch} already holds this history (${shortSha(tip)}); nothing to push`,
     );
-  } finally {
-    await deps.dirs.remove(scratch).catch(() => undefined);
+    return { status: "unchanged", commit: tip, parent: tip, attempts: attempt, history };
   }
+  const commit = await commitTree(repo, tree, tip, update.message, ports);
+  deps.progress(
+    `${step}: pushing ${shortSha(commit)} onto ${tip === undefined ? `a new ${branch} branch` : `${branch} at ${shortSha(tip)}`}`,
+  );
+  // The last point where stopping leaves the remote as it was.
+  if (deps.signal?.aborted === true)
+    throw new InterruptedError(`interrupted before the push; ${branch} is unchanged`);
+  if ((await pushCommit(repo, run.remote, commit, branch, ports)) === "pushed") {
+    deps.progress(`pushed ${commit} to ${branch} of ${run.remoteLabel}`);
+    return { status: "pushed", commit, parent: tip, attempts: attempt, history };
+  }
+  return "moved";
+}
+
+/** The transformed, validated history and every file to write, by path on the branch. */
+function nextFiles(
+  run: PagesRun,
+  update: PagesUpdate,
+  current: BenchHistory | undefined,
+): { history: BenchHistory; files: Map<string, string | Uint8Array> } {
+  const { historyPath } = run;
+  const history = validateHistory(update.transform(current), `the new ${historyPath}`);
+  const text = serializeHistory(history);
+  if (text.length > MAX_BYTES.history)
+    throw new InputError(
+      `the new ${historyPath} would exceed ${MAX_BYTES.history} bytes; lower --max-commits`,
+    );
+  const files = new Map<string, string | Uint8Array>([[historyPath, text]]);
+  for (const [rel, data] of checkExtraFiles(update.extraFiles?.(history) ?? new Map()))
+    files.set(pagesPath(run.dir, rel), data);
+  return { history, files };
+}
+
+// No history yet but files where ours would go (github-action-benchmark's data.js and page, or
+// the user's own): they are someone else's, and replacing them would lose data.
+async function refuseForeignFiles(
+  run: PagesRun,
+  repo: string,
+  tip: string,
+  files: ReadonlyMap<string, string | Uint8Array>,
+): Promise<void> {
+  const { branch, historyPath } = run;
+  const ours = [...files.keys()].filter((f) => f !== historyPath);
+  const foreign = [...(await lsTree(repo, tip, ours, run.ports)).keys()];
+  if (foreign.length > 0)
+    throw new InputError(
+      `${branch} has ${foreign.join(", ")} but no ${historyPath}: benchgate would replace files it did not write. Import github-action-benchmark's history first (benchgate history import ${foreign.find((f) => f.endsWith("data.js")) ?? "data.js"} -o history.json, committed as ${historyPath}) or choose another --dir; nothing was written`,
+    );
+}
+
+/** Waits a jittered, growing pause (DEFAULT_BACKOFF) so racing writers spread out. */
+async function pauseBeforeRetry(run: PagesRun, attempt: number): Promise<void> {
+  const { deps, backoff } = run;
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? timerSleep;
+  const pause = Math.round(random() * Math.min(backoff.capMs, backoff.baseMs * 2 ** (attempt - 1)));
+  deps.progress(
+    `attempt ${attempt}/${run.maxAttempts}: ${run.branch} moved since we read it (not a fast-forward); retrying in ${(pause / 1000).toFixed(1)} s`,
+  );
+  await sleep(pause, deps.signal);
 }

@@ -1,6 +1,6 @@
 // The three gate workflows that `benchgate init` writes and that benchgate's own repository runs
-// (SPEC §3.7, docs/workflows.md). Pure: options in, file texts out. Each rule that keeps the
-// self-hosted runner safe lives here once, next to its reason (security reference §7 G1–G8):
+// (docs/workflows.md). Pure: options in, file texts out. Each rule that keeps the
+// self-hosted runner safe lives here once, next to its reason (docs/threat-model.md, W1–W11):
 // least-privilege permissions per job, no `${{ }}` inside any `run:`, third-party actions pinned
 // to commit SHAs, checkout credentials never persisted, and the self-hosted runner reached only
 // by a same-repository pull request, a command a writer authorized, or a push to the default
@@ -89,8 +89,8 @@ function measureJob(
 /**
  * The report job: GitHub-hosted, holds the write scopes, never runs the change's code. It reads
  * the base commit's config and the measure job's artifact as data. `!cancelled()`: it also runs
- * when measuring failed, so the check says so instead of going missing (security reference §7
- * F7); a cancelled run (a newer push superseded it) reports nothing.
+ * when measuring failed, so the check says so instead of going missing (docs/threat-model.md,
+ * W9 and V2); a cancelled run (a newer push superseded it) reports nothing.
  */
 function reportJob(
   options: WorkflowOptions,
@@ -172,45 +172,56 @@ function prWorkflow(options: WorkflowOptions): string[] {
   ];
 }
 
-function commandWorkflow(options: WorkflowOptions): string[] {
+/** What the authorize job pins at command time and hands on to the jobs after it. */
+const COMMAND_OUTPUTS = [
+  "run",
+  "base-sha",
+  "head-sha",
+  "pr-number",
+  "comment-id",
+  "rounds",
+  "filter",
+  "check-id",
+] as const;
+
+/** Action inputs of a later job, each the authorize job's output of that name. */
+function pinnedInputs(names: readonly string[]): string[] {
+  return names.map((name) => {
+    const input = name === "comment-id" ? "command-comment-id" : name;
+    return `${input}: \${{ needs.authorize.outputs.${name} }}`;
+  });
+}
+
+/** The command workflow's header: what it is for, its trigger and its default permissions. */
+const COMMAND_HEADER = [
+  "# benchgate commands in pull-request comments: `/rebench [filter] [rounds=N]` benchmarks the",
+  "# pull request again, `/benchgate accept <reason>` accepts a known regression of the current",
+  "# head. Written by `benchgate init`.",
+  "#",
+  "# Anyone can comment, and comment runs need no approval, so the work is split: `authorize`",
+  "# (GitHub-hosted) checks the commenter's permission through the API and pins the head commit",
+  "# at command time; only then does `measure` run exactly that commit on the self-hosted",
+  "# runner, with a read-only token; `report` (GitHub-hosted) publishes the verdict.",
+  "name: benchgate-command",
+  "",
+  "on:",
+  "  # zizmor flags issue_comment because a comment run needs no approval and can check out the",
+  "  # pull request. Here nothing of the pull request runs before the permission check, and only",
+  "  # the commit pinned by that check runs afterwards, in a job that can write nothing.",
+  "  issue_comment: # zizmor: ignore[dangerous-triggers]",
+  "    types: [created] # edited and deleted comments never start a run",
+  "",
+  "# Nothing by default: each job asks for what it uses.",
+  "permissions: {}",
+] as const;
+
+/**
+ * The authorize job: GitHub-hosted, runs none of the pull request's code. It checks the
+ * commenter's permission and pins the head commit that the measure job may then run.
+ */
+function authorizeJob(options: WorkflowOptions): string[] {
   const local = isLocalActionRef(options.actionRef);
-  const outputs = [
-    "run",
-    "base-sha",
-    "head-sha",
-    "pr-number",
-    "comment-id",
-    "rounds",
-    "filter",
-    "check-id",
-  ];
-  const pinned = (names: readonly string[]): string[] =>
-    names.map((name) => {
-      const input = name === "comment-id" ? "command-comment-id" : name;
-      return `${input}: \${{ needs.authorize.outputs.${name} }}`;
-    });
   return [
-    "# benchgate commands in pull-request comments: `/rebench [filter] [rounds=N]` benchmarks the",
-    "# pull request again, `/benchgate accept <reason>` accepts a known regression of the current",
-    "# head. Written by `benchgate init`.",
-    "#",
-    "# Anyone can comment, and comment runs need no approval, so the work is split: `authorize`",
-    "# (GitHub-hosted) checks the commenter's permission through the API and pins the head commit",
-    "# at command time; only then does `measure` run exactly that commit on the self-hosted",
-    "# runner, with a read-only token; `report` (GitHub-hosted) publishes the verdict.",
-    "name: benchgate-command",
-    "",
-    "on:",
-    "  # zizmor flags issue_comment because a comment run needs no approval and can check out the",
-    "  # pull request. Here nothing of the pull request runs before the permission check, and only",
-    "  # the commit pinned by that check runs afterwards, in a job that can write nothing.",
-    "  issue_comment: # zizmor: ignore[dangerous-triggers]",
-    "    types: [created] # edited and deleted comments never start a run",
-    "",
-    "# Nothing by default: each job asks for what it uses.",
-    "permissions: {}",
-    "",
-    "jobs:",
     "  authorize:",
     "    name: authorize",
     "    # A cheap pre-filter, so that not every comment starts a job; the action parses the",
@@ -228,7 +239,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
     "      pull-requests: read # the pull request's head and base at command time",
     "      checks: write # /benchgate accept records the acceptance as a passing check",
     "    outputs:",
-    ...outputs.map((name) => `      ${name}: \${{ steps.authorize.outputs.${name} }}`),
+    ...COMMAND_OUTPUTS.map((name) => `      ${name}: \${{ steps.authorize.outputs.${name} }}`),
     "    steps:",
     ...indent(6, [
       ...(local ? harnessSteps("${{ github.sha }}", "the default branch") : []),
@@ -240,6 +251,15 @@ function commandWorkflow(options: WorkflowOptions): string[] {
         "  mode: authorize",
       ]),
     ]),
+  ];
+}
+
+function commandWorkflow(options: WorkflowOptions): string[] {
+  return [
+    ...COMMAND_HEADER,
+    "",
+    "jobs:",
+    ...authorizeJob(options),
     "",
     ...measureJob(options, {
       needs: "authorize",
@@ -256,7 +276,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
         "${{ needs.authorize.outputs.head-sha }}",
       ),
       harnessRef: "${{ github.sha }}",
-      inputs: pinned(["base-sha", "head-sha", "rounds", "filter"]),
+      inputs: pinnedInputs(["base-sha", "head-sha", "rounds", "filter"]),
     }),
     "",
     ...reportJob(options, {
@@ -270,7 +290,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
       harnessRef: "${{ github.sha }}",
       // rounds: the report job checks that every round the command asked for was measured;
       // filter: budgets of benchmarks the command left out are unchecked, not broken.
-      inputs: pinned(outputs.filter((name) => name !== "run")),
+      inputs: pinnedInputs(COMMAND_OUTPUTS.filter((name) => name !== "run")),
     }),
   ];
 }

@@ -1,4 +1,4 @@
-// GitHubPort on Octokit, built once with the retry and throttling plugins (house style P6):
+// GitHubPort on Octokit, built once with the retry and throttling plugins (docs/threat-model.md, O4):
 // rate limits and secondary limits wait as GitHub asks (retry-after / reset) and retry a few
 // times; 5xx and network errors are retried, except on creating a comment, where a retry after
 // an ambiguous failure could post a duplicate (the sticky-comment logic re-lists instead).
@@ -42,6 +42,20 @@ function wrap(what: string, error: unknown): GitHubError {
 }
 
 export function octokitGitHub(options: OctokitOptions): GitHubPort {
+  const client: Client = {
+    octokit: createOctokit(options),
+    repo: { owner: options.owner, repo: options.repo },
+  };
+  return { ...commentCalls(client), ...pullRequestCalls(client), ...checkCalls(client) };
+}
+
+/** The one configured Octokit and the repository every call is about. */
+interface Client {
+  readonly octokit: InstanceType<typeof BenchgateOctokit>;
+  readonly repo: { readonly owner: string; readonly repo: string };
+}
+
+function createOctokit(options: OctokitOptions): InstanceType<typeof BenchgateOctokit> {
   const maxRetries = options.maxRetries ?? 3;
   const maxWait = options.maxWaitSeconds ?? 120;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -69,28 +83,37 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
   octokit.hook.before("request", (req) => {
     req.request = { ...req.request, signal: AbortSignal.timeout(timeoutMs) };
   });
-  const repo = { owner: options.owner, repo: options.repo };
-  const toComment = (c: {
-    id: number;
-    body?: string | undefined;
-    created_at: string;
-    user: { id: number; login: string; type: string } | null;
-  }): IssueComment => ({
+  return octokit;
+}
+
+/** Every API call fails as a GitHubError saying what was being done, with the HTTP status. */
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw wrap(what, error);
+  }
+}
+
+function toComment(c: {
+  id: number;
+  body?: string | undefined;
+  created_at: string;
+  user: { id: number; login: string; type: string } | null;
+}): IssueComment {
+  return {
     id: c.id,
     body: c.body ?? "",
     createdAt: c.created_at,
     author: { id: c.user?.id ?? 0, login: c.user?.login ?? "", type: c.user?.type ?? "" },
-  });
-
-  /** Every API call fails as a GitHubError saying what was being done, with the HTTP status. */
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      throw wrap(what, error);
-    }
   };
+}
 
+/** The sticky comment, command replies and reactions on comments. */
+function commentCalls({
+  octokit,
+  repo,
+}: Client): Pick<GitHubPort, "listComments" | "createComment" | "updateComment" | "addReaction"> {
   return {
     listComments: (issue) =>
       call(`listing comments of #${issue}`, async () => {
@@ -123,6 +146,15 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
           content,
         });
       }),
+  };
+}
+
+/** What authorizing a command reads: the commenter's permission, the pull request, its commits. */
+function pullRequestCalls({
+  octokit,
+  repo,
+}: Client): Pick<GitHubPort, "permission" | "getPull" | "pullCommits"> {
+  return {
     permission: (username) =>
       call(`reading ${username}'s permission`, async () => {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
@@ -159,6 +191,15 @@ export function octokitGitHub(options: OctokitOptions): GitHubPort {
         });
         return commits.map((c) => c.sha);
       }),
+  };
+}
+
+/** The benchgate check run: created in progress, completed with the verdict, listed by name. */
+function checkCalls({
+  octokit,
+  repo,
+}: Client): Pick<GitHubPort, "createCheck" | "completeCheck" | "listChecks"> {
+  return {
     createCheck: (headSha, name, output: CheckOutput) =>
       call(`creating the ${name} check`, async () => {
         const { data } = await octokit.rest.checks.create({

@@ -6,12 +6,17 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolError } from "../errors.ts";
-import type { SiteAssets } from "./site-assets.ts";
 
 const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../site/main.ts");
 
 /** Browsers of the last few years; the page uses nothing newer than ES2022 and the CSSOM. */
 const TARGETS = ["chrome100", "firefox100", "safari15"];
+
+/** The page's app script and stylesheet, as site-assets.ts hands them to the site writers. */
+export interface SiteAssets {
+  readonly script: string;
+  readonly style: string;
+}
 
 export async function buildSiteBundle(): Promise<SiteAssets> {
   let esbuild: typeof import("esbuild");

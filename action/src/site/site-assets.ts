@@ -4,10 +4,10 @@
 // (tests, `npm run benchgate`) they are bundled on first use with esbuild, a dev dependency, so
 // an edit to the page shows up without a rebuild and nothing stale can be picked up.
 
-export interface SiteAssets {
-  readonly script: string;
-  readonly style: string;
-}
+// The bundler defines the shape it produces; imports run from here to it, never back.
+import type { SiteAssets } from "./build-site-bundle.ts";
+
+export type { SiteAssets };
 
 // JSON text put in by esbuild's `define` in dist/*.js; undeclared (typeof "undefined") in sources.
 declare const BENCHGATE_SITE_ASSETS: string | undefined;

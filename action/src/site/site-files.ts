@@ -1,4 +1,4 @@
-// The history page as files (SPEC §3.8): index.html, the app script and stylesheet (uPlot
+// The history page as files (docs/history.md, "The history page"): index.html, the app script and stylesheet (uPlot
 // bundled in, nothing fetched from elsewhere) and the data as a script. One function for the
 // CLI (`benchgate history site`) and for the gh-pages writer, which puts the same files beside
 // history.json on every append. The output depends only on the history and the options, so an
