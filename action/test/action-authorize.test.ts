@@ -2,10 +2,12 @@
 // it for an issue_comment event, against the local GitHub server (every request and response
 // checked against GitHub's OpenAPI description); then mode: gate with what authorize handed on,
 // as benchgate-command.yml's bench job does, on a throw-away copy of examples/demo-crate with the
-// real tools. Two real gate runs: the SHA pinned by /rebench, and a maintainer's acceptance.
+// real tools. Three real gate runs: the SHA pinned by /rebench, and a newer head before and after
+// a maintainer accepted its regressions.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { acceptanceMarker, readResultMarker } from "../src/github/acceptance.ts";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import { escapeMarkdown } from "../src/render/escape-markdown.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
@@ -19,6 +21,7 @@ import {
 import {
   startGitHubServer,
   type GitHubServer,
+  type StoredCheckRun,
   type StoredComment,
 } from "./support/github-server.ts";
 import { actionTestConfig, runAction, writes, type ActionRun } from "./support/run-action.ts";
@@ -145,6 +148,11 @@ const botComments = (issue: number): StoredComment[] =>
   server.state.comments.filter((c) => c.issue_number === issue && c.user.id === BOT_ID);
 const deniedReplies = (): StoredComment[] =>
   botComments(PR).filter((c) => c.body.includes("<!-- benchgate:denied user="));
+/** The check runs of a commit that benchgate's app (github-actions, as for a GITHUB_TOKEN) made. */
+const ourChecks = (sha: string): StoredCheckRun[] =>
+  server.state.checkRuns.filter(
+    (c) => c.head_sha === sha && (c["app"] as { slug?: string }).slug === "github-actions",
+  );
 
 /** Every output written once, in action.yml's order, and run=false with the rest empty. */
 function expectNoRun(r: ActionRun): void {
@@ -303,12 +311,42 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       /^benchgate: rounds must be a whole number from 1 to 50\. usage: /,
     );
 
+    // An acceptance names the reviewed commit first, in full: without it, the usage.
+    const noSha = command("walt", "/benchgate accept known cost");
+    expectNoRun(await authorize(noSha.payload));
+    expect(reactionsOn(noSha.stored.id)).toEqual(["eyes", "confused"]);
+    expect(botComments(PR).at(-1)?.body).toMatch(
+      /^benchgate: accepting a regression needs the commit you reviewed: .*`\/benchgate accept <sha> <reason>`/,
+    );
+    expect(server.state.checkRuns).toEqual([]);
+
     const closed = command("walt", "/rebench", 8);
     const r2 = await authorize(closed.payload);
     expectNoRun(r2);
     expect(why(r2)).toBe("authorize: pull request #8 is closed");
     expect(reactionsOn(closed.stored.id)).toEqual(["eyes", "-1"]);
     expect(botComments(8)).toEqual([]);
+  });
+
+  it("fails closed: when the checks cannot be listed, /rebench queues nothing and asks to try again", async () => {
+    // 403 is not retried: the token may not read checks, or the API refuses for now.
+    server.inject({ operationId: "checks/list-for-ref", kind: "status", status: 403 });
+    const asked = command("walt", "/rebench");
+    const r = await authorize(asked.payload);
+    expectNoRun(r);
+    expect(why(r)).toBe(
+      `authorize: could not check for a benchmark of ${repo.head.slice(0, 12)} already queued: none queued`,
+    );
+    expect(reactionsOn(asked.stored.id)).toEqual(["eyes", "-1"]);
+    expect(botComments(PR).at(-1)?.body).toBe(
+      `benchgate: could not check whether a benchmark of \`${repo.head.slice(0, 12)}\` is already queued or running, so none was queued. Please try again in a few minutes.`,
+    );
+    expect(writes(r.requests).map((q) => q.operationId)).toEqual([
+      "reactions/create-for-issue-comment",
+      "reactions/create-for-issue-comment",
+      "issues/create-comment",
+    ]);
+    expect(server.state.checkRuns).toEqual([]);
   });
 
   describe("with the real tools", () => {
@@ -356,9 +394,13 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       expect(botComments(PR).at(-1)?.body).toMatch(/already queued or running/);
       pinned = r.outputs["head-sha"] ?? "";
 
-      // A newer commit arrives before the bench job starts.
+      // A newer commit arrives before the bench job starts. It puts the help text back, so its
+      // only failure is the normalize regression: the kind of failure an acceptance can cover.
       git(repo.dir, ["checkout", "--quiet", repo.head]);
-      applyEdits(repo.dir, { "README.md": (old) => `${old}\nPushed after the /rebench.\n` });
+      applyEdits(repo.dir, {
+        "README.md": (old) => `${old}\nPushed after the /rebench.\n`,
+        "src/bin/demo-cli.rs": (old) => old.replace("show this help text", "print this help"),
+      });
       head2 = commitAll(repo.dir, "head, pushed after the command");
       const seed = server.state.prs.get(PR)!;
       seed.head.sha = head2;
@@ -367,7 +409,7 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       server.seedComment({
         issue_number: PR,
         user: "mallory",
-        body: `✅ **Regression accepted** for \`${pinned.slice(0, 12)}\` by @maya:\n\n<!-- benchgate:accept sha=${pinned} user=${server.user("maya").id} login=maya -->`,
+        body: `✅ **Regression accepted** for \`${pinned.slice(0, 12)}\` by @maya: normalize\n\n${acceptanceMarker({ sha: pinned, userId: server.user("maya").id, login: "maya", ids: ["normalize"] })}`,
       });
       const checksBefore = server.state.checkRuns.length;
 
@@ -425,45 +467,110 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       expect(reactedAt).toBe(g.requests.length - 1);
     });
 
-    it("/benchgate accept from a maintainer: a record and a passing check; the gate then passes that SHA", async () => {
+    it("/benchgate accept is refused, and no check passes, for a SHA that is no longer the head or that benchgate has no failed check of", async () => {
       expect(head2).toBeDefined();
+      const reason = "normalize does three passes on purpose (see #7)";
+      const checksBefore = server.state.checkRuns.length;
+      // maya reviewed the pinned commit's failed benchmark; head2 was pushed before the job ran.
+      const stale = command("maya", `/benchgate accept ${pinned} ${reason}`);
+      const r1 = await authorize(stale.payload);
+      expectNoRun(r1);
+      expect(why(r1)).toBe(`authorize: acceptance of ${pinned.slice(0, 12)} refused: not-head`);
+      expect(reactionsOn(stale.stored.id)).toEqual(["eyes", "-1"]);
+      expect(botComments(PR).at(-1)?.body).toContain(`the head is now \`${head2}\``);
+
+      // The SHA cannot hide in the reason any more.
+      const inReason = command("maya", `/benchgate accept ${reason} ${head2}`);
+      expectNoRun(await authorize(inReason.payload));
+      expect(reactionsOn(inReason.stored.id)).toEqual(["eyes", "confused"]);
+
+      // head2 is the head, but benchgate has not benchmarked it; another app's look-alike failed
+      // "benchgate" check with a result marker does not count.
+      const ours = ourChecks(pinned).find((c) => c.conclusion === "failure")!;
+      const lookAlike: StoredCheckRun = {
+        ...structuredClone(ours),
+        id: Math.max(...server.state.checkRuns.map((c) => c.id)) + 1,
+        head_sha: head2,
+        app: { ...(ours["app"] as object), id: 999_999, slug: "mallory-ci", name: "Mallory CI" },
+      };
+      lookAlike.output.text = (ours.output.text ?? "").replace(pinned, head2);
+      server.state.checkRuns.push(lookAlike);
+      const early = command("maya", `/benchgate accept ${head2} ${reason}`);
+      const r3 = await authorize(early.payload);
+      expectNoRun(r3);
+      expect(why(r3)).toBe(`authorize: acceptance of ${head2.slice(0, 12)} refused: no-result`);
+      expect(reactionsOn(early.stored.id)).toEqual(["eyes", "-1"]);
+      expect(botComments(PR).at(-1)?.body).toContain("has no completed benchgate check");
+
+      // The checks cannot be read: refused too (fail closed).
+      server.inject({ operationId: "checks/list-for-ref", kind: "status", status: 403 });
+      const blind = command("maya", `/benchgate accept ${head2} ${reason}`);
+      const r4 = await authorize(blind.payload);
+      expectNoRun(r4);
+      expect(why(r4)).toBe(`authorize: acceptance of ${head2.slice(0, 12)} refused: unreadable`);
+
+      expect(server.state.checkRuns.slice(checksBefore)).toEqual([lookAlike]);
+      expect(botComments(PR).filter((c) => c.body.includes("<!-- benchgate:accept "))).toEqual([]);
+    });
+
+    it("/benchgate accept <head> after benchgate's check of it failed: a record naming its regressions and a passing check on that SHA; the gate then passes that SHA", async () => {
+      expect(head2).toBeDefined();
+      const synchronize = pullRequestSynchronize({
+        number: PR,
+        before: pinned,
+        headSha: head2,
+        headRef: "feature/normalize",
+        baseSha: repo.base,
+        baseRef: "main",
+        repository: REPOSITORY,
+        user: { login: "alice" },
+      });
+      // Only normalize, so both runs of head2 find the same regressions.
+      const failed = await gate("head2-failed", "pull_request", synchronize, {
+        filter: "^normalize$",
+      });
+      expect(failed.status, failed.said).toBe(1);
+      const failedCheck = ourChecks(head2).at(-1)!;
+      expect([failedCheck.status, failedCheck.conclusion]).toEqual(["completed", "failure"]);
+      // The gate's check names its regressions in a marker only benchgate writes.
+      expect(failedCheck.output.text).toMatch(
+        /^<!-- benchgate:result sha=[0-9a-f]{40} \S+ other=- -->\n/,
+      );
+      expect(readResultMarker(failedCheck.output.text, head2)?.regressions).toEqual({
+        kind: "listed",
+        ids: ["normalize"],
+      });
+
       const reason = "normalize does three passes on purpose (see #7)";
       // As the bot shows untrusted text: inert Markdown, no #7 reference.
       const shown = escapeMarkdown(reason, { maxLength: 500 });
-      const accept = command("maya", `/benchgate accept ${reason}`);
+      const accept = command("maya", `/benchgate accept ${head2} ${reason}`);
       const r = await authorize(accept.payload);
       expectNoRun(r);
-      expect(why(r)).toBe(`authorize: maya accepted ${head2.slice(0, 12)}`);
+      expect(why(r)).toBe(
+        `authorize: maya accepted 1 regression of ${head2.slice(0, 12)} (check run ${failedCheck.id})`,
+      );
       expect(reactionsOn(accept.stored.id)).toEqual(["eyes", "+1"]);
       const maya = server.user("maya");
       const record = botComments(PR).at(-1)!;
       expect(record.body).toContain(
-        `<!-- benchgate:accept sha=${head2} user=${maya.id} login=maya -->`,
+        acceptanceMarker({ sha: head2, userId: maya.id, login: "maya", ids: ["normalize"] }),
       );
       expect(record.body).toContain(
         `<!-- benchgate:reason -->\n${shown}\n<!-- /benchgate:reason -->`,
       );
-      const accepted = server.state.checkRuns.filter((c) => c.head_sha === head2);
-      expect(accepted.map((c) => [c.name, c.status, c.conclusion, c.output.title])).toEqual([
-        ["benchgate", "completed", "success", "Regression accepted by maya"],
+      const accepted = ourChecks(head2).at(-1)!;
+      expect([accepted.name, accepted.status, accepted.conclusion, accepted.output.title]).toEqual([
+        "benchgate",
+        "completed",
+        "success",
+        "Regression accepted by maya",
       ]);
+      expect(accepted.output.text).toMatch(/^Accepted regressions: normalize\n/);
 
       const checksBefore = server.state.checkRuns.length;
-      const g = await gate(
-        "accepted",
-        "pull_request",
-        pullRequestSynchronize({
-          number: PR,
-          before: pinned,
-          headSha: head2,
-          headRef: "feature/normalize",
-          baseSha: repo.base,
-          baseRef: "main",
-          repository: REPOSITORY,
-          user: { login: "alice" },
-        }),
-      );
-      // Still a failing comparison, but accepted for this SHA: the step succeeds.
+      const g = await gate("accepted", "pull_request", synchronize, { filter: "^normalize$" });
+      // Still a failing comparison, but its regressions were accepted for this SHA: the step succeeds.
       expect(g.status, g.said).toBe(0);
       expect(g.outputs["verdict"]).toBe("fail");
       const added = server.state.checkRuns.slice(checksBefore);
@@ -473,7 +580,7 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       ).toEqual([[head2, "completed", "success", "fail (accepted)"]]);
       const markdown = g.outputs["markdown"] ?? "";
       expect(markdown).toContain(
-        `**Accepted:** @maya accepted this result for \`${head2.slice(0, 12)}\`: ${shown}`,
+        `**Accepted:** @maya accepted this result for \`${head2.slice(0, 12)}\`: ${shown}\nAccepted regressions: normalize\n`,
       );
       const sticky = botComments(PR).filter((c) => c.body.includes(GATE_MARKER));
       expect(sticky.map((c) => c.body)).toEqual([markdown]);

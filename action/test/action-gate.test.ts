@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { readResultMarker } from "../src/github/acceptance.ts";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import {
@@ -233,7 +234,10 @@ describe(
       expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" });
       expect(checks[0]!.output.title).toBe("fail");
       expect(checks[0]!.output.summary).toContain("golden output changed: cli-help");
-      expect(checks[0]!.output.text).toBe(markdown);
+      // The text: the result marker an acceptance is checked against (C7), then the comment.
+      const text = checks[0]!.output.text ?? "";
+      expect(text.slice(text.indexOf("\n") + 1)).toBe(markdown);
+      expect(readResultMarker(text, repo.head)?.other).toContain("golden");
 
       // The order that keeps the verdict: check opened → comment → check completed → step failed.
       const opened = indexOf(r, "POST", CHECKS);

@@ -3,21 +3,28 @@
 // before any work (never author_association; any error denies), reacts 👀 and then 🚀 or 👎, and
 // pins the PR's head SHA *now*, so a push after the command cannot change what is benchmarked.
 import type { CommentEvent } from "../github/event.ts";
-import { acceptanceBody, type Acceptance } from "../github/acceptance.ts";
+import { acceptanceBody, MAX_ACCEPTED_IDS, type Acceptance } from "../github/acceptance.ts";
 import { CHECK_NAME } from "../github/check-name.ts";
 import type { GitHubPort, Permission, PullRequest, Reaction } from "../ports/github.ts";
 import {
   acceptanceReason,
   acceptedCheck,
+  acceptedIdsList,
+  acceptRefusedReply,
   alreadyQueuedReply,
+  checksUnreadableReply,
   deniedMarker,
   deniedReply,
   forkNeedsShaReply,
   invalidCommandReply,
   notHeadReply,
   queuedCheck,
+  type AcceptRefusal,
 } from "../render/bot-replies.ts";
+import { acceptableResult, isActive } from "./gate-result.ts";
 import { parseCommand, USAGE, type Command } from "./parse-command.ts";
+
+export { STALE_CHECK_MS } from "./gate-result.ts";
 
 export interface AuthorizeResult {
   readonly run: boolean;
@@ -44,15 +51,10 @@ export interface AuthorizeOptions {
   readonly now?: () => Date;
 }
 
-/**
- * A queued or running check older than this is taken as abandoned (its run was cancelled before
- * the report job could complete it): the measure job's timeout plus a long queue.
- */
-export const STALE_CHECK_MS = 6 * 60 * 60 * 1000;
-
 const ALLOWED: readonly Permission[] = ["write", "maintain", "admin"];
 
 type Rebench = Extract<Command, { kind: "rebench" }>;
+type Accept = Extract<Command, { kind: "accept" }>;
 
 /** What every step of the funnel works with: the comment, the API and the options. */
 interface Request {
@@ -163,19 +165,53 @@ async function pinHead(r: Request): Promise<PullRequest | AuthorizeResult> {
   return pull;
 }
 
-/** `/benchgate accept`: the bot's acceptance record for the head, and a passing check. */
-async function accept(r: Request, headSha: string, reason: string): Promise<AuthorizeResult> {
-  const { author } = r.event;
-  const acceptance: Acceptance = { sha: headSha, userId: author.id, login: author.login, reason };
+async function refuseAccept(
+  r: Request,
+  sha: string,
+  refusal: AcceptRefusal,
+  log?: string,
+): Promise<AuthorizeResult> {
+  if (log !== undefined) r.options.log(log);
+  await react(r, "-1");
   await r.github.createComment(
     r.event.issueNumber,
-    acceptanceBody(acceptance, acceptanceReason(reason)),
+    acceptRefusedReply(sha, refusal, MAX_ACCEPTED_IDS),
   );
-  const output = acceptedCheck(author.login, headSha, reason);
-  const checkId = await r.github.createCheck(headSha, CHECK_NAME, output);
+  return no(`acceptance of ${sha.slice(0, 12)} refused: ${refusal.kind}`);
+}
+
+/**
+ * `/benchgate accept <sha> <reason>`: only for the head the maintainer named, and only the
+ * regressions benchgate's failed check of it lists (bot/gate-result.ts). The record names them,
+ * so the gate honours it for those regressions only; the passing check is on that very SHA.
+ */
+async function accept(r: Request, command: Accept, pull: PullRequest): Promise<AuthorizeResult> {
+  const { author } = r.event;
+  const sha = command.sha;
+  if (sha !== pull.headSha)
+    return refuseAccept(r, sha, { kind: "not-head", headSha: pull.headSha });
+  const now = (r.options.now ?? (() => new Date()))().getTime();
+  const found = await acceptableResult(r.github, r.options.botUserId, sha, now);
+  if (!found.ok) return refuseAccept(r, sha, found.refusal, found.log);
+  const acceptance: Acceptance = {
+    sha,
+    userId: author.id,
+    login: author.login,
+    ids: found.ids,
+    reason: command.reason,
+  };
+  const ids = acceptedIdsList(found.ids);
+  const body = acceptanceBody(acceptance, { reason: acceptanceReason(command.reason), ids });
+  if (body === undefined)
+    return refuseAccept(r, sha, { kind: "too-many", count: found.ids.length });
+  await r.github.createComment(r.event.issueNumber, body);
+  const output = acceptedCheck(author.login, sha, command.reason, found.ids);
+  const checkId = await r.github.createCheck(sha, CHECK_NAME, output);
   await r.github.completeCheck(checkId, "success", output);
   await react(r, "+1");
-  return no(`${author.login} accepted ${headSha.slice(0, 12)}`);
+  return no(
+    `${author.login} accepted ${found.ids.length} regression${found.ids.length === 1 ? "" : "s"} of ${sha.slice(0, 12)} (check run ${found.checkId})`,
+  );
 }
 
 /**
@@ -201,20 +237,23 @@ async function refuseSha(
   return undefined;
 }
 
-/** A benchmark of this commit that is queued or running; an old one counts as abandoned. */
-async function activeCheck(r: Request, headSha: string): Promise<number | undefined> {
+/**
+ * A benchmark of this commit that is queued or running (an old one counts as abandoned), or
+ * "unreadable" when the checks cannot be listed: then nothing is queued (fail closed), or a
+ * failing API would let a flood of comments queue a flood of runs.
+ */
+async function activeCheck(
+  r: Request,
+  headSha: string,
+): Promise<number | "unreadable" | undefined> {
   const now = (r.options.now ?? (() => new Date()))().getTime();
   try {
-    return (await r.github.listChecks(headSha, CHECK_NAME)).find(
-      (c) =>
-        c.status !== "completed" &&
-        (c.startedAt === null || now - Date.parse(c.startedAt) < STALE_CHECK_MS),
-    )?.id;
+    return (await r.github.listChecks(headSha, CHECK_NAME)).find((c) => isActive(c, now))?.id;
   } catch (error) {
     r.options.log(
       `could not list the checks of ${headSha.slice(0, 12)}: ${(error as Error).message}`,
     );
-    return undefined;
+    return "unreadable";
   }
 }
 
@@ -233,6 +272,13 @@ async function queue(
   const { author } = event;
   const headSha = pull.headSha;
   const active = await activeCheck(r, headSha);
+  if (active === "unreadable") {
+    await react(r, "-1");
+    await github.createComment(event.issueNumber, checksUnreadableReply(headSha));
+    return no(
+      `could not check for a benchmark of ${headSha.slice(0, 12)} already queued: none queued`,
+    );
+  }
   if (active !== undefined) {
     await github.createComment(event.issueNumber, alreadyQueuedReply(headSha, active));
     return no(`a benchmark of ${headSha.slice(0, 12)} is already queued (check run ${active})`);
@@ -274,6 +320,6 @@ export async function authorize(
 
   const pinned = await pinHead(r);
   if ("run" in pinned) return pinned;
-  if (command.kind === "accept") return accept(r, pinned.headSha, command.reason);
+  if (command.kind === "accept") return accept(r, command, pinned);
   return (await refuseSha(r, command, pinned)) ?? queue(r, command, pinned, access.permission);
 }

@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
 import type { CommentEvent } from "../github/event.ts";
-import { findAcceptance } from "../github/acceptance.ts";
+import { GitHubError } from "../ports/github.ts";
+import { findAcceptance, MAX_ACCEPTED_IDS, resultMarker } from "../github/acceptance.ts";
+import { CHECK_NAME } from "../github/check-name.ts";
 import { authorize, STALE_CHECK_MS, type AuthorizeOptions } from "./authorize.ts";
 import { parseCommand } from "./parse-command.ts";
 
@@ -21,8 +23,12 @@ describe("parseCommand", () => {
       { kind: "rebench", sha: "a1".repeat(20), filter: "parse", rounds: 2 },
     ],
     [
-      "/benchgate accept known cost of the new parser",
-      { kind: "accept", reason: "known cost of the new parser" },
+      `/benchgate accept ${"a1".repeat(20)} known cost of the new parser`,
+      { kind: "accept", sha: "a1".repeat(20), reason: "known cost of the new parser" },
+    ],
+    [
+      `/benchgate accept ${"a1".repeat(20)}  it is ${"b2".repeat(20)}'s cost`,
+      { kind: "accept", sha: "a1".repeat(20), reason: `it is ${"b2".repeat(20)}'s cost` },
     ],
   ])("accepts %j", (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);
@@ -58,6 +64,13 @@ describe("parseCommand", () => {
     "/rebench\u200B",
     "/benchgate accept",
     "/benchgate merge",
+    // C7: the commit comes first, in full, and is never read out of the reason.
+    "/benchgate accept known cost of the new parser",
+    `/benchgate accept known cost of ${"a1".repeat(20)}`,
+    "/benchgate accept 1a2b3c4 known cost",
+    `/benchgate accept ${"A1".repeat(20)} known cost`,
+    `/benchgate accept ${"a1".repeat(20)}`,
+    `/benchgate accept ${"a1".repeat(20)}   `,
   ])("answers %j with the usage", (body) => {
     expect(parseCommand(body).kind).toBe("invalid");
   });
@@ -137,12 +150,12 @@ describe("authorize", () => {
     expect(result.headSha).toBe(HEAD);
   });
 
-  it.each(["maintain", "admin"] as const)("A5: %s may run commands", async (p) => {
+  it.each(["maintain", "admin"] as const)("C3: %s may run commands", async (p) => {
     expect((await run(setup(p), comment("/rebench"))).run).toBe(true);
   });
 
   it.each(["read", "triage", "none"] as const)(
-    "A4: %s is denied, with one reply however often asked",
+    "C3: %s is denied, with one reply however often asked",
     async (p) => {
       const gh = setup(p);
       expect((await run(gh, comment("/rebench"))).run).toBe(false);
@@ -250,24 +263,205 @@ describe("authorize", () => {
     expect(gh.comments[0]?.body).toContain("usage:");
   });
 
-  it("/benchgate accept records who accepted which SHA and why, and passes the check", async () => {
+  it("C6: when the checks cannot be listed, /rebench queues nothing and asks to try again", async () => {
+    const gh = setup("write");
+    gh.listChecksError = new GitHubError("listing the benchgate checks: 502", 502);
+    const result = await run(gh, comment("/rebench"));
+    expect(result).toMatchObject({ run: false });
+    expect(result.checkId).toBeUndefined();
+    expect(result.headSha).toBeUndefined();
+    expect(result.why).toMatch(/could not check for a benchmark of a{12} already queued/);
+    expect(gh.checks).toEqual([]);
+    expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "-1"]);
+    expect(gh.comments.map((c) => c.body)).toEqual([
+      `benchgate: could not check whether a benchmark of \`${"a".repeat(12)}\` is already queued or running, so none was queued. Please try again in a few minutes.`,
+    ]);
+  });
+});
+
+/** benchgate's completed check of `sha`, failed on `ids` (and `other`), as the gate writes it. */
+async function failedCheck(
+  gh: FakeGitHub,
+  sha: string,
+  ids: readonly string[],
+  other: readonly string[] = [],
+): Promise<number> {
+  const output = {
+    title: "fail",
+    summary: "",
+    text: `${resultMarker(sha, ids, other)}\n### benchgate`,
+  };
+  const id = await gh.createCheck(sha, CHECK_NAME, output);
+  await gh.completeCheck(id, "failure", output);
+  return id;
+}
+
+const accepting = (sha = HEAD, reason = "the new <b>parser</b> is worth it") =>
+  comment(`/benchgate accept ${sha} ${reason}`);
+
+/** No acceptance happened: no record, no new (passing) check, and 👎. */
+function expectRefused(gh: FakeGitHub, checksBefore: number): void {
+  expect(gh.comments.filter((c) => c.body.includes("benchgate:accept"))).toEqual([]);
+  expect(gh.checks.slice(checksBefore)).toEqual([]);
+  expect(gh.reactions.at(-1)?.reaction).toBe("-1");
+  expect(gh.comments.at(-1)?.body).toMatch(/^benchgate: not accepted — /);
+}
+
+describe("/benchgate accept (C7)", () => {
+  it("accepts exactly the regressions benchgate's failed check of the named head lists, and passes that SHA", async () => {
     const gh = setup("maintain");
-    const result = await run(gh, comment("/benchgate accept the new <b>parser</b> is worth it"));
+    const failed = await failedCheck(gh, HEAD, ["parse/json", "parse/@xml"]);
+    const result = await run(gh, accepting());
     expect(result.run).toBe(false);
-    const record = findAcceptance(gh.comments, BOT.id, HEAD);
+    expect(result.why).toBe(
+      `alice accepted 2 regressions of ${"a".repeat(12)} (check run ${failed})`,
+    );
+    const record = findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json", "parse/@xml"]);
     expect(record).toMatchObject({ sha: HEAD, login: "alice", userId: 100 });
+    expect(record?.ids).toEqual(["parse/json", "parse/@xml"]);
     expect(record?.reason).not.toContain("<b>");
-    expect(gh.checks.map((c) => c.conclusion)).toEqual(["success"]);
-    expect(findAcceptance(gh.comments, BOT.id, NEWER)).toBeUndefined();
+    // Fewer regressions later are covered; another or an additional one is not.
+    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json"])).toBeDefined();
+    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json", "lex"])).toBeUndefined();
+    expect(findAcceptance(gh.comments, BOT.id, HEAD, [])).toBeUndefined();
+    expect(findAcceptance(gh.comments, BOT.id, NEWER, ["parse/json"])).toBeUndefined();
+    const passed = gh.checks.filter((c) => c.conclusion === "success");
+    expect(passed.map((c) => c.headSha)).toEqual([HEAD]);
+    expect(passed[0]?.text).toMatch(/^Accepted regressions: parse\/json, parse\/@<!-- -->xml\n/);
+    expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "+1"]);
+  });
+
+  it("the head moved between the comment and the job: refused, no record and no passing check", async () => {
+    const gh = setup("maintain");
+    await failedCheck(gh, HEAD, ["parse"]);
+    // The maintainer reviewed HEAD and commented; a push made NEWER the head before the job ran.
+    const pr = gh.pulls.get(7);
+    if (pr !== undefined)
+      gh.pulls.set(7, { ...pr, headSha: NEWER, commits: [...pr.commits, NEWER] });
+    await failedCheck(gh, NEWER, ["parse"]);
+    const result = await run(gh, accepting(HEAD));
+    expect(result).toMatchObject({ run: false });
+    expectRefused(gh, 2);
+    expect(gh.comments.at(-1)?.body).toContain(`the head is now \`${NEWER}\``);
+  });
+
+  it("a fork's pull request (like any) needs the SHA: without it the command is invalid", async () => {
+    const gh = setup("maintain");
+    const pr = gh.pulls.get(7);
+    if (pr !== undefined) gh.pulls.set(7, { ...pr, headRepo: "mallory/r" });
+    await failedCheck(gh, HEAD, ["parse"]);
+    const result = await run(gh, comment("/benchgate accept known cost"));
+    expect(result.why).toMatch(/^invalid command: accepting a regression needs the commit/);
+    expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "confused"]);
+    expect(gh.comments.map((c) => c.body)).toEqual([
+      expect.stringContaining("`/benchgate accept <sha> <reason>`"),
+    ]);
+    expect(gh.checks).toHaveLength(1);
+    expect((await run(gh, accepting())).why).toMatch(/^alice accepted 1 regression of /);
+  });
+
+  it.each([
+    ["no check at all", async () => {}, /has no completed benchgate check/],
+    [
+      "a benchmark still running",
+      async (gh: FakeGitHub) => {
+        await failedCheck(gh, HEAD, ["parse"]);
+        await gh.createCheck(HEAD, CHECK_NAME, { title: "Queued", summary: "" });
+      },
+      /is still queued or running/,
+    ],
+    [
+      "a passing check",
+      async (gh: FakeGitHub) => {
+        const id = await gh.createCheck(HEAD, CHECK_NAME, { title: "pass", summary: "" });
+        await gh.completeCheck(id, "success", {
+          title: "pass",
+          summary: "",
+          text: resultMarker(HEAD, [], []),
+        });
+      },
+      /did not fail \(conclusion: success\)/,
+    ],
+    [
+      "an error (a failure without the result marker)",
+      async (gh: FakeGitHub) => {
+        const id = await gh.createCheck(HEAD, CHECK_NAME, { title: "error", summary: "" });
+        await gh.completeCheck(id, "failure", { title: "error", summary: "no config" });
+      },
+      /does not list confirmed regressions/,
+    ],
+    [
+      "a failure that is not a regression",
+      async (gh: FakeGitHub) => void (await failedCheck(gh, HEAD, [], ["budgets"])),
+      /fails for broken budgets, not for confirmed regressions/,
+    ],
+    [
+      "regressions and a changed golden output",
+      async (gh: FakeGitHub) => void (await failedCheck(gh, HEAD, ["parse"], ["golden"])),
+      /also fails for changed golden outputs, which an acceptance does not cover/,
+    ],
+    [
+      "more regressions than one acceptance may name",
+      async (gh: FakeGitHub) =>
+        void (await failedCheck(
+          gh,
+          HEAD,
+          Array.from({ length: MAX_ACCEPTED_IDS + 1 }, (_, i) => `b${i}`),
+        )),
+      new RegExp(`has ${MAX_ACCEPTED_IDS + 1} regressions .* at most ${MAX_ACCEPTED_IDS}`),
+    ],
+    [
+      "a marker for another commit",
+      async (gh: FakeGitHub) => {
+        const output = { title: "fail", summary: "", text: resultMarker(NEWER, ["parse"], []) };
+        const id = await gh.createCheck(HEAD, CHECK_NAME, output);
+        await gh.completeCheck(id, "failure", output);
+      },
+      /does not list confirmed regressions/,
+    ],
+    [
+      "a look-alike check by another app",
+      async (gh: FakeGitHub) => {
+        gh.app = "mallory-ci";
+        await failedCheck(gh, HEAD, ["parse"]);
+        gh.app = "github-actions";
+      },
+      /has no completed benchgate check/,
+    ],
+    [
+      "checks that cannot be listed",
+      async (gh: FakeGitHub) => {
+        await failedCheck(gh, HEAD, ["parse"]);
+        gh.listChecksError = new GitHubError("502", 502);
+      },
+      /could not read the benchgate checks .* try again/,
+    ],
+    [
+      "a bot user that is not an app's bot",
+      async (gh: FakeGitHub) => {
+        await failedCheck(gh, HEAD, ["parse"]);
+        gh.users.set(BOT.id, "a-machine-user");
+      },
+      /is not a GitHub App's bot/,
+    ],
+  ])("refuses with %s: no record, no passing check", async (_label, arrange, says) => {
+    const gh = setup("maintain");
+    await arrange(gh);
+    const before = gh.checks.length;
+    expect((await run(gh, accepting())).run).toBe(false);
+    expectRefused(gh, before);
+    expect(gh.comments.at(-1)?.body).toMatch(says);
   });
 
   it("an acceptance record in a comment not written by the bot is never honoured", async () => {
     const gh = setup("write");
-    await run(gh, comment("/benchgate accept ok"));
+    await failedCheck(gh, HEAD, ["parse"]);
+    await run(gh, accepting(HEAD, "ok"));
+    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse"])).toBeDefined();
     const forged = gh.comments.map((c) => ({
       ...c,
       author: { id: 999, login: "mallory", type: "User" },
     }));
-    expect(findAcceptance(forged, BOT.id, HEAD)).toBeUndefined();
+    expect(findAcceptance(forged, BOT.id, HEAD, ["parse"])).toBeUndefined();
   });
 });

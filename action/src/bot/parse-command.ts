@@ -8,7 +8,10 @@
 //   /rebench [<filter>] rounds=N  with N interleaved rounds (1–50)
 //   /rebench <sha> [...]          only if <sha> (all 40 hex digits) is still the PR's head:
 //                                 the approval names the commit the maintainer reviewed
-//   /benchgate accept <reason>    accept the current head's regression, with a reason
+//   /benchgate accept <sha> <reason>
+//                                 accept the regressions that benchgate's failed check of <sha>
+//                                 (all 40 hex digits, still the PR's head) lists, with a reason:
+//                                 the SHA is required, so the acceptance names what was reviewed
 export type Command =
   | {
       readonly kind: "rebench";
@@ -16,14 +19,14 @@ export type Command =
       readonly rounds?: number;
       readonly sha?: string;
     }
-  | { readonly kind: "accept"; readonly reason: string }
+  | { readonly kind: "accept"; readonly sha: string; readonly reason: string }
   /** Not addressed to us: say nothing. */
   | { readonly kind: "ignored" }
   /** Addressed to us but malformed: answer with the usage. */
   | { readonly kind: "invalid"; readonly problem: string };
 
 export const USAGE =
-  "usage: `/rebench [<sha>] [<filter>] [rounds=N]` (the full 40-hex head SHA, a filter regex, N from 1 to 50), or `/benchgate accept <reason>`";
+  "usage: `/rebench [<sha>] [<filter>] [rounds=N]` (the full 40-hex head SHA, a filter regex, N from 1 to 50), or `/benchgate accept <sha> <reason>` (the full 40-hex head SHA whose failed benchmark you reviewed)";
 
 /** Only this much of a body is looked at: the first line is all that matters. */
 const SCAN_CHARS = 4096;
@@ -109,10 +112,24 @@ export function parseCommand(body: string): Command {
   const args = rest.trim() === "" ? [] : rest.trim().split(/[ \t]+/);
   if (word === "rebench") return parseRebench(args);
   if (args[0] !== "accept")
-    return { kind: "invalid", problem: "the only /benchgate command is `accept <reason>`" };
-  const reason = rest.trim().slice("accept".length).trim();
+    return { kind: "invalid", problem: "the only /benchgate command is `accept <sha> <reason>`" };
+  return parseAccept(rest.trim().slice("accept".length).trim());
+}
+
+/** `<sha> <reason>`: the SHA first and in full, never read out of the reason. */
+function parseAccept(args: string): Command {
+  const sha = /^[^ \t]*/.exec(args)?.[0] ?? "";
+  if (!FULL_SHA.test(sha))
+    return {
+      kind: "invalid",
+      problem:
+        sha === "" || !SHA_LIKE.test(sha)
+          ? "accepting a regression needs the commit you reviewed: its full 40-character SHA, then a reason"
+          : "a commit must be given as its full 40-character lower-case SHA",
+    };
+  const reason = args.slice(sha.length).trim();
   if (reason === "") return { kind: "invalid", problem: "accepting a regression needs a reason" };
   if (reason.length > 500)
     return { kind: "invalid", problem: "the reason is longer than 500 characters" };
-  return { kind: "accept", reason };
+  return { kind: "accept", sha, reason };
 }

@@ -10,18 +10,46 @@ import type { BenchReport, BudgetResult, GoldenResult } from "../schemas/report.
 
 type Verdict = BenchReport["verdict"];
 
+/**
+ * What can fail the gate besides a confirmed regression of one benchmark. An acceptance
+ * (docs/threat-model.md, C7) covers named regressions only: a failure of any of these kinds is
+ * never accepted, so a broken budget cannot hide behind an accepted slowdown.
+ */
+export const OTHER_FAILURES = [
+  "suite-shift",
+  "missing",
+  "inconclusive",
+  "budgets",
+  "golden",
+  "smells",
+] as const;
+export type OtherFailure = (typeof OTHER_FAILURES)[number];
+
+export interface FailureCauses {
+  /** The ids of the benchmarks with a confirmed regression. */
+  readonly regressions: readonly string[];
+  readonly other: readonly OtherFailure[];
+}
+
+/** Why the report fails the gate, one cause per kind (nothing, when it does not). */
+export function failureCauses(report: Omit<BenchReport, "verdict">): FailureCauses {
+  const { counts, settings } = report;
+  const other: OtherFailure[] = [];
+  if ((report.suites ?? []).some((s) => s.shift?.verdict === "regressed"))
+    other.push("suite-shift");
+  if ((settings.missing ?? "fail") === "fail" && counts.missing > 0) other.push("missing");
+  if (settings.fail_on_inconclusive === true && counts.inconclusive > 0) other.push("inconclusive");
+  if (report.budgets.some((b) => !b.ok)) other.push("budgets");
+  if (report.golden.some((g) => !g.ok)) other.push("golden");
+  if ((report.smells ?? []).some((s) => s.fails === true)) other.push("smells");
+  const regressions = report.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
+  return { regressions, other };
+}
+
 /** What fails the gate: any one of these. */
 function failures(report: Omit<BenchReport, "verdict">): boolean {
-  const { counts, settings } = report;
-  return (
-    counts.regressed > 0 ||
-    (report.suites ?? []).some((s) => s.shift?.verdict === "regressed") ||
-    ((settings.missing ?? "fail") === "fail" && counts.missing > 0) ||
-    (settings.fail_on_inconclusive === true && counts.inconclusive > 0) ||
-    report.budgets.some((b) => !b.ok) ||
-    report.golden.some((g) => !g.ok) ||
-    (report.smells ?? []).some((s) => s.fails === true)
-  );
+  const causes = failureCauses(report);
+  return report.counts.regressed > 0 || causes.regressions.length > 0 || causes.other.length > 0;
 }
 
 /** The verdict of a report from its contents. */
@@ -75,7 +103,8 @@ export function withGolden(report: BenchReport, golden: readonly GoldenResult[])
 
 /**
  * The one place a verdict becomes a check run's conclusion.
- * A failed gate fails the check unless a maintainer accepted this head commit's result; an error
+ * A failed gate fails the check unless a maintainer accepted every cause of it (`accepted`: each
+ * confirmed regression among the ids accepted for this head commit, and nothing else); an error
  * (no comparison) always fails it, so it can never pass by not running; an inconclusive result
  * is neutral (with fail-on-inconclusive the verdict is already "fail").
  */

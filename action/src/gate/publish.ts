@@ -4,11 +4,11 @@
 // comment that cannot be posted (a read-only fork token, an API outage) is a warning: the
 // verdict still reaches the check and the summary.
 import { CHECK_NAME } from "../github/check-name.ts";
-import { findAcceptance, type Acceptance } from "../github/acceptance.ts";
-import type { CheckConclusion, GitHubPort } from "../ports/github.ts";
+import { findAcceptance, resultMarker, type Acceptance } from "../github/acceptance.ts";
+import type { CheckConclusion, GitHubPort, IssueComment } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
-import { checkConclusion } from "../core/gate-verdict.ts";
+import { checkConclusion, failureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import { gateAnnotations } from "../render/annotations.ts";
@@ -127,30 +127,52 @@ export async function publishError(
   await react(ctx, true);
 }
 
+/**
+ * The acceptance record that covers a failed report: one the bot wrote for this SHA naming every
+ * confirmed regression, when regressions are all that fail it (docs/threat-model.md, C7). A
+ * broken budget, a changed golden output, a suite-wide shift or missing benchmarks are never
+ * accepted; records that cannot be read accept nothing.
+ */
+async function coveringAcceptance(
+  ctx: PublishContext,
+  report: BenchReport,
+): Promise<Acceptance | undefined> {
+  const { target } = ctx;
+  if (target.prNumber === undefined) return undefined;
+  let comments: IssueComment[];
+  try {
+    comments = await ctx.github.listComments(target.prNumber);
+  } catch (error) {
+    warnOf(ctx.io)("could not read acceptance records", error);
+    return undefined;
+  }
+  const causes = failureCauses(report);
+  if (report.verdict !== "fail" || causes.other.length > 0) return undefined;
+  return findAcceptance(comments, ctx.settings.botUserId, target.headSha, causes.regressions);
+}
+
+/**
+ * The check run's output text: the result marker first (the authorizer reads the regressions
+ * a maintainer may accept from it), then the comment, cut to GitHub's limit.
+ */
+function checkText(report: BenchReport, headSha: string, markdown: string): string {
+  const causes = failureCauses(report);
+  const marker = resultMarker(headSha, causes.regressions, causes.other);
+  return `${marker}\n${markdown}`.slice(0, 65_000);
+}
+
 /** Posts a computed verdict; `checkId` is the check gate mode opened, if any. */
 export async function publishVerdict(
   ctx: PublishContext,
   result: { readonly report: BenchReport; readonly markdown: string; readonly reportFile: string },
   checkId: number | undefined,
 ): Promise<GateOutcome> {
-  const { settings, github, io, target } = ctx;
+  const { io, target } = ctx;
   const { report } = result;
   let markdown = result.markdown;
-  let accepted: Acceptance | undefined;
-  if (target.prNumber !== undefined) {
-    try {
-      accepted = findAcceptance(
-        await github.listComments(target.prNumber),
-        settings.botUserId,
-        target.headSha,
-      );
-    } catch (error) {
-      warnOf(io)("could not read acceptance records", error);
-    }
-    if (accepted !== undefined && report.verdict === "fail")
-      markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
-    await postComment(ctx, markdown);
-  }
+  const accepted = await coveringAcceptance(ctx, report);
+  if (accepted !== undefined) markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
+  if (target.prNumber !== undefined) await postComment(ctx, markdown);
   await io.summary(markdown);
   io.setOutput("verdict", report.verdict);
   io.setOutput("report-path", result.reportFile);
@@ -159,9 +181,9 @@ export async function publishVerdict(
 
   const conclusion = checkConclusion(report.verdict, accepted !== undefined);
   await finishCheck(ctx, checkId, conclusion, {
-    title: `${report.verdict}${accepted !== undefined && report.verdict === "fail" ? " (accepted)" : ""}`,
+    title: `${report.verdict}${accepted !== undefined ? " (accepted)" : ""}`,
     summary: report.reasons.join("\n").slice(0, 60_000) || "No change.",
-    text: markdown.slice(0, 65_000),
+    text: checkText(report, target.headSha, markdown),
   });
   await react(ctx, conclusion === "failure");
   return { verdict: report.verdict, failed: conclusion === "failure" };

@@ -195,8 +195,8 @@ function pinnedInputs(names: readonly string[]): string[] {
 /** The command workflow's header: what it is for, its trigger and its default permissions. */
 const COMMAND_HEADER = [
   "# benchgate commands in pull-request comments: `/rebench [filter] [rounds=N]` benchmarks the",
-  "# pull request again, `/benchgate accept <reason>` accepts a known regression of the current",
-  "# head. Written by `benchgate init`.",
+  "# pull request again, `/benchgate accept <sha> <reason>` accepts the regressions of the head's",
+  "# failed benchmark, for that SHA only. Written by `benchgate init`.",
   "#",
   "# Anyone can comment, and comment runs need no approval, so the work is split: `authorize`",
   "# (GitHub-hosted) checks the commenter's permission through the API and pins the head commit",

@@ -194,11 +194,14 @@ function pullRequestCalls({
   };
 }
 
-/** The benchgate check run: created in progress, completed with the verdict, listed by name. */
+/**
+ * The benchgate check run: created in progress, completed with the verdict, listed by name; and
+ * the bot's login, which names the app whose check runs are benchgate's (bot/gate-result.ts).
+ */
 function checkCalls({
   octokit,
   repo,
-}: Client): Pick<GitHubPort, "createCheck" | "completeCheck" | "listChecks"> {
+}: Client): Pick<GitHubPort, "createCheck" | "completeCheck" | "listChecks" | "userLogin"> {
   return {
     createCheck: (headSha, name, output: CheckOutput) =>
       call(`creating the ${name} check`, async () => {
@@ -223,19 +226,29 @@ function checkCalls({
       }),
     listChecks: (headSha, name) =>
       call(`listing the ${name} checks of ${headSha.slice(0, 12)}`, async () => {
-        const { data } = await octokit.rest.checks.listForRef({
+        // filter "all": the default ("latest") hides older runs, and with them a run still going.
+        const runs = await octokit.paginate(octokit.rest.checks.listForRef, {
           ...repo,
           ref: headSha,
           check_name: name,
+          filter: "all",
           per_page: 100,
         });
-        return data.check_runs.map((c) => ({
+        return runs.map((c) => ({
           id: c.id,
           headSha: c.head_sha,
           status: c.status,
           conclusion: c.conclusion,
           startedAt: c.started_at,
+          completedAt: c.completed_at,
+          app: c.app?.slug ?? null,
+          text: c.output.text,
         }));
+      }),
+    userLogin: (userId) =>
+      call(`reading user ${userId}`, async () => {
+        const { data } = await octokit.rest.users.getById({ account_id: userId });
+        return data.login;
       }),
   };
 }

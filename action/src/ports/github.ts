@@ -49,6 +49,11 @@ export interface CheckRun {
   readonly status: string;
   readonly conclusion: string | null;
   readonly startedAt: string | null;
+  readonly completedAt: string | null;
+  /** The slug of the GitHub App that created it: only that app can create or update it. */
+  readonly app: string | null;
+  /** Its output text (where the gate's result marker is). */
+  readonly text: string | null;
 }
 
 export interface GitHubPort {
@@ -62,7 +67,10 @@ export interface GitHubPort {
   pullCommits(number: number): Promise<string[]>;
   createCheck(headSha: string, name: string, output: CheckOutput): Promise<number>;
   completeCheck(checkId: number, conclusion: CheckConclusion, output: CheckOutput): Promise<void>;
+  /** Every check run of that name on the commit (all pages, not only the latest). */
   listChecks(headSha: string, name: string): Promise<CheckRun[]>;
+  /** The login of a user (or app bot) by numeric id. */
+  userLogin(userId: number): Promise<string>;
 }
 
 /** An HTTP error from the API, with the status when there was one. */

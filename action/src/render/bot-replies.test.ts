@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import {
   acceptedCheck,
+  acceptRefusedReply,
+  checksUnreadableReply,
   deniedMarker,
   deniedReply,
   forkNeedsShaReply,
@@ -47,6 +49,22 @@ describe("bot replies", () => {
     expect(body).not.toMatch(/[<`]/);
   });
 
+  it("says why an acceptance was refused, with the current head in full when it moved", () => {
+    expect(acceptRefusedReply("c".repeat(40), { kind: "not-head", headSha: HEAD }, 50)).toBe(
+      `benchgate: not accepted — \`${"c".repeat(12)}\` is not the head of this pull request any more; the head is now \`${HEAD}\`. Review it and its benchmark, then \`/benchgate accept ${HEAD} <reason>\`.`,
+    );
+    expect(
+      acceptRefusedReply(HEAD, { kind: "other-failures", other: ["budgets", "<b>"] }, 50),
+    ).toContain("also fails for broken budgets, &lt;b&gt;, which an acceptance does not cover");
+    expect(acceptRefusedReply(HEAD, { kind: "too-many", count: 51 }, 50)).toContain(
+      "has 51 regressions (or ids too long to record); at most 50 can be accepted at once.",
+    );
+    expect(acceptRefusedReply(HEAD, { kind: "no-app", login: "@eve" }, 50)).not.toMatch(
+      /(^|[^>])@eve/,
+    );
+    expect(checksUnreadableReply(HEAD)).toContain("so none was queued. Please try again");
+  });
+
   it("names the full head SHA where the next command must name it", () => {
     expect(forkNeedsShaReply(HEAD, "usage")).toContain(`\`/rebench ${HEAD}\` (the current head)`);
     expect(notHeadReply("c".repeat(40), HEAD)).toBe(
@@ -54,11 +72,14 @@ describe("bot replies", () => {
     );
   });
 
-  it("escapes the reason of an acceptance and the login of a queued benchmark", () => {
-    const accepted = acceptedCheck("alice", HEAD, "known cost <b>@bob</b>");
+  it("escapes the reason and the ids of an acceptance, and the login of a queued benchmark", () => {
+    const accepted = acceptedCheck("alice", HEAD, "known cost <b>@bob</b>", ["parse", "<!--x"]);
     expect(accepted.title).toBe("Regression accepted by alice");
-    expect(accepted.summary).toMatch(/^alice accepted the benchmark result of a{12}: known cost /);
+    expect(accepted.summary).toMatch(
+      /^alice accepted the regressions of 2 benchmarks in a{12}: known cost /,
+    );
     expect(accepted.summary).not.toMatch(/<b>|(^|[^>])@bob/);
+    expect(accepted.text).toMatch(/^Accepted regressions: parse, &lt;&#33;--x\n/);
     expect(queuedCheck("<b>", HEAD, BASE)).toEqual({
       title: "Queued",
       summary: `&lt;b&gt; asked to benchmark ${"a".repeat(12)} against ${"b".repeat(12)}.`,

@@ -17,6 +17,12 @@ export interface FakeGitHub extends GitHubPort {
   comments: IssueComment[];
   reactions: { commentId: number; reaction: Reaction }[];
   checks: (CheckRun & { output?: unknown })[];
+  /** Logins by user id (the bot's is there); any other id is 404. */
+  users: Map<number, string>;
+  /** The app slug new check runs are created by (github-actions, as with a GITHUB_TOKEN). */
+  app: string;
+  /** Fail every listChecks with this error while set. */
+  listChecksError?: Error | undefined;
   permissions: Map<string, Permission | Error>;
   pulls: Map<number, PullRequest & { commits: string[] }>;
   writes: string[];
@@ -30,6 +36,8 @@ export function fakeGitHub(): FakeGitHub {
     comments: [],
     reactions: [],
     checks: [],
+    users: new Map([[BOT.id, BOT.login]]),
+    app: "github-actions",
     permissions: new Map(),
     pulls: new Map(),
     writes: [],
@@ -76,7 +84,7 @@ export function fakeGitHub(): FakeGitHub {
     async pullCommits(number) {
       return fake.pulls.get(number)?.commits ?? [];
     },
-    async createCheck(headSha) {
+    async createCheck(headSha, _name, output) {
       const id = nextId++;
       fake.checks.push({
         id,
@@ -84,15 +92,32 @@ export function fakeGitHub(): FakeGitHub {
         status: "in_progress",
         conclusion: null,
         startedAt: new Date().toISOString(),
+        completedAt: null,
+        app: fake.app,
+        text: output.text ?? null,
+        output,
       });
       return id;
     },
     async completeCheck(id, conclusion, output) {
       const i = fake.checks.findIndex((c) => c.id === id);
-      fake.checks[i] = { ...(fake.checks[i] as CheckRun), status: "completed", conclusion, output };
+      fake.checks[i] = {
+        ...(fake.checks[i] as CheckRun),
+        status: "completed",
+        conclusion,
+        completedAt: new Date().toISOString(),
+        text: output.text ?? null,
+        output,
+      };
     },
     async listChecks(headSha) {
+      if (fake.listChecksError !== undefined) throw fake.listChecksError;
       return fake.checks.filter((c) => c.headSha === headSha);
+    },
+    async userLogin(userId) {
+      const login = fake.users.get(userId);
+      if (login === undefined) throw new GitHubError("Not Found", 404);
+      return login;
     },
   };
   return fake;

@@ -2,7 +2,8 @@
 // route only runs once the request has passed the OpenAPI validation, auth and the repository
 // check (github-server.ts); it does GitHub's semantic checks that no schema expresses (a comment
 // body's 65536-character limit, a check run's head_sha being a full SHA, conclusion required
-// for a completed run) and records the ones that are the caller's bugs as violations.
+// for a completed run) and records the ones that are the caller's bugs as violations. A user is
+// found by id (users/get-by-id) only once the server knows them (a comment, a token, user()).
 import type { Operation } from "./openapi-validator.ts";
 import {
   nodeId,
@@ -306,6 +307,18 @@ export function makeRoutes(
         }
         delete run["actions"];
         return { status: 200, body: o.checkRun(run) };
+      },
+    },
+    "users/get-by-id": {
+      scopes: ["metadata"],
+      run: (c) => {
+        const known = [...state.users.values()].find((u) => u.id === c.p["account_id"]);
+        if (!known) return error(404, "Not Found", c.op);
+        const at = "2018-09-18T23:29:02Z";
+        const profile = { name: null, company: null, blog: "", location: null, email: null };
+        const counts = { public_repos: 0, public_gists: 0, followers: 0, following: 0 };
+        const body = { ...known, ...profile, hireable: null, bio: null, ...counts };
+        return { status: 200, body: { ...body, created_at: at, updated_at: at } };
       },
     },
     "checks/list-for-ref": {

@@ -283,6 +283,13 @@ describe("Octokit against the local server, with zero violations", () => {
     const byBranch = await gh.rest.checks.listForRef({ ...repo, ref: "heads/feature/fast" });
     expect(byBranch.data.check_runs.map((r) => r.name).sort()).toEqual(["benchgate", "other"]);
   });
+
+  it("finds a user by id, the bot as GitHub shows it; an unknown id is 404", async () => {
+    const gh = octokit();
+    const { data } = await gh.rest.users.getById({ account_id: 41898282 });
+    expect(data).toMatchObject({ login: "github-actions[bot]", id: 41898282, type: "Bot" });
+    expect(await statusOf(gh.rest.users.getById({ account_id: 1 }))).toBe(404);
+  });
 });
 
 describe("validation: what GitHub would refuse is refused and recorded", () => {

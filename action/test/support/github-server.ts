@@ -260,9 +260,11 @@ function createFake(api: string, options: GitHubServerOptions) {
     if (!route.scopes.some((s) => need.includes(granted(s)))) {
       return done(error(403, "Resource not accessible by integration", op), op);
     }
+    // Repository-scoped operations serve only the one repository; users/get-by-id has none.
     if (
+      "owner" in params.values &&
       `${String(params.values["owner"])}/${String(params.values["repo"])}`.toLowerCase() !==
-      full.toLowerCase()
+        full.toLowerCase()
     ) {
       return done(error(404, "Not Found", op), op);
     }

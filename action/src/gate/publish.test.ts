@@ -1,0 +1,137 @@
+// Publishing a verdict with acceptances (docs/threat-model.md, C7), end to end against the
+// in-memory GitHub: the gate's check names its regressions, the bot accepts exactly those, and a
+// later run of the same commit passes only while its failures are among them.
+import { describe, expect, it } from "vitest";
+import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
+import { authorize } from "../bot/authorize.ts";
+import { readResultMarker } from "../github/acceptance.ts";
+import type { StepIO } from "../ports/step-io.ts";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import { publishVerdict, type PublishContext } from "./publish.ts";
+
+const HEAD = "a".repeat(40);
+const BASE = "b".repeat(40);
+
+function setup(): FakeGitHub {
+  const gh = fakeGitHub();
+  gh.permissions.set("maya", "maintain");
+  gh.pulls.set(7, {
+    number: 7,
+    state: "open",
+    draft: false,
+    locked: false,
+    merged: false,
+    headSha: HEAD,
+    baseSha: BASE,
+    headRepo: "o/r",
+    baseRepo: "o/r",
+    title: "t",
+    commits: [BASE, HEAD],
+  });
+  return gh;
+}
+
+const quietIO: StepIO = {
+  input: () => "",
+  setOutput: () => {},
+  summary: async () => {},
+  annotate: () => {},
+  info: () => {},
+  warning: () => {},
+  fail: () => {},
+};
+
+function failing(regressed: readonly string[], extra: Partial<BenchReport> = {}): BenchReport {
+  const benchmarks = [
+    ...regressed.map((id) => makeEntry({ id, change: 0.2, verdict: "regressed" })),
+    makeEntry({ id: "steady", change: 0 }),
+  ];
+  return makeReport({ benchmarks, verdict: "fail", reasons: ["regressed"], ...extra });
+}
+
+/** A gate run of HEAD for PR 7: its new check run, completed. */
+async function gateRun(gh: FakeGitHub, report: BenchReport) {
+  const ctx: PublishContext = {
+    settings: { botUserId: BOT.id },
+    github: gh,
+    io: quietIO,
+    target: { baseSha: BASE, headSha: HEAD, prNumber: 7 },
+  };
+  const before = gh.checks.length;
+  const outcome = await publishVerdict(
+    ctx,
+    { report, markdown: "### benchgate", reportFile: "r" },
+    undefined,
+  );
+  const [check] = gh.checks.slice(before);
+  return { outcome, check };
+}
+
+async function accept(gh: FakeGitHub): Promise<string> {
+  const result = await authorize(
+    {
+      kind: "comment",
+      action: "created",
+      isPullRequest: true,
+      issueNumber: 7,
+      commentId: 55,
+      body: `/benchgate accept ${HEAD} known cost`,
+      author: { id: 100, login: "maya", type: "User" },
+    },
+    gh,
+    { botUserId: BOT.id, log: () => {} },
+  );
+  return result.why;
+}
+
+describe("publishVerdict and acceptances (C7)", () => {
+  it("opens its check's text with the result marker: the regressions and the other failures", async () => {
+    const gh = setup();
+    const broken = { benchmark: "parse", rule: "median < 1ms", statistic: "median", ok: false };
+    const { check } = await gateRun(gh, failing(["parse/<!--", "lex"], { budgets: [broken] }));
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.text).toMatch(/^<!-- benchgate:result sha=a{40} .* -->\n### benchgate/);
+    expect(readResultMarker(check?.text ?? null, HEAD)).toEqual({
+      sha: HEAD,
+      regressions: { kind: "listed", ids: ["parse/<!--", "lex"] },
+      other: ["budgets"],
+    });
+  });
+
+  it("honours an acceptance for the same regressions, and for fewer", async () => {
+    const gh = setup();
+    expect((await gateRun(gh, failing(["parse", "lex"]))).outcome.failed).toBe(true);
+    expect(await accept(gh)).toMatch(/^maya accepted 2 regressions of a{12}/);
+    const again = await gateRun(gh, failing(["lex", "parse"]));
+    expect(again.outcome).toEqual({ verdict: "fail", failed: false });
+    expect([again.check?.conclusion, (again.check?.output as { title: string }).title]).toEqual([
+      "success",
+      "fail (accepted)",
+    ]);
+    expect(gh.comments.at(-1)?.body).toContain("Accepted regressions: parse, lex");
+    expect((await gateRun(gh, failing(["parse"]))).outcome.failed).toBe(false);
+  });
+
+  it("does NOT honour it when a later run of the same SHA has another or an additional regression", async () => {
+    const gh = setup();
+    await gateRun(gh, failing(["parse"]));
+    expect(await accept(gh)).toMatch(/^maya accepted 1 regression of a{12}/);
+    for (const regressed of [["lex"], ["parse", "lex"]]) {
+      const later = await gateRun(gh, failing(regressed));
+      expect(later.outcome, regressed.join()).toEqual({ verdict: "fail", failed: true });
+      expect(later.check?.conclusion).toBe("failure");
+      expect((later.check?.output as { title: string }).title).toBe("fail");
+    }
+  });
+
+  it("does NOT honour it when the same regression comes with a failure of another kind", async () => {
+    const gh = setup();
+    await gateRun(gh, failing(["parse"]));
+    await accept(gh);
+    const golden = [{ name: "cli-help", ok: false, expected: "x", actual: "y" }];
+    const later = await gateRun(gh, failing(["parse"], { golden }));
+    expect(later.outcome.failed).toBe(true);
+    expect(later.check?.conclusion).toBe("failure");
+  });
+});
