@@ -47,7 +47,9 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
 ]);
 
 export function usage(): string {
-  const lines = [...COMMANDS].map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
+  // Two spaces after the longest name, so no name runs into its summary.
+  const width = Math.max(...[...COMMANDS.keys()].map((name) => name.length)) + 2;
+  const lines = [...COMMANDS].map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`);
   return `benchgate ${VERSION}: a performance regression gate for Criterion and hyperfine benchmarks
 
 Usage: benchgate <command> [options]   (benchgate <command> --help for details)

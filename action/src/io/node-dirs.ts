@@ -1,8 +1,27 @@
-// DirPort on node:fs.
+// DirPort on node:fs. A failure names its path (io/fs-errors.ts): `--out` under a regular file
+// or on one is an input error, not an internal one.
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DirPort } from "../ports/dirs.ts";
+import { fsError } from "./fs-errors.ts";
+
+// mkdir -p fails with EEXIST only when the path (or a part of it) is something else than a
+// directory.
+const ENSURE_PROBLEMS = { EEXIST: "exists and is not a directory" };
+
+/** `action()`, with a file-system error turned into one naming `file`. */
+async function naming<T>(
+  file: string,
+  action: () => Promise<T>,
+  problems?: Readonly<Record<string, string>>,
+): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw fsError(file, error, problems);
+  }
+}
 
 /** Whether a process with this id exists (EPERM: it does, but belongs to someone else). */
 export function processAlive(pid: number): boolean {
@@ -19,23 +38,25 @@ const FRESH_LOCK_MS = 10_000;
 export const nodeDirs: DirPort = {
   makeTemp: (prefix) => mkdtemp(path.join(tmpdir(), prefix)),
   ensure: async (dir) => {
-    await mkdir(dir, { recursive: true });
+    await naming(dir, () => mkdir(dir, { recursive: true }), ENSURE_PROBLEMS);
   },
   remove: (dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
   copyTree: (from, to) =>
-    cp(from, to, {
-      recursive: true,
-      preserveTimestamps: true,
-      verbatimSymlinks: true,
-      errorOnExist: false,
-    }),
+    naming(to, () =>
+      cp(from, to, {
+        recursive: true,
+        preserveTimestamps: true,
+        verbatimSymlinks: true,
+        errorOnExist: false,
+      }),
+    ),
   lock: async (file) => {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await writeFile(file, `${process.pid}\n`, { flag: "wx" });
         return { release: () => rm(file, { force: true }) };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fsError(file, error);
       }
       const pid = Number((await readFile(file, "utf8").catch(() => "")).trim());
       if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return { heldBy: `pid ${pid}` };
@@ -52,7 +73,7 @@ export const nodeDirs: DirPort = {
       return (await readdir(dir)).sort();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
+      throw fsError(dir, error);
     }
   },
 };

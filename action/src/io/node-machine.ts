@@ -1,11 +1,13 @@
 // The Machine on Node: files, child processes, directories, signals, SHA-256, the fingerprint and
-// the console.
+// the console (io/node-terminal.ts).
 import { createHash } from "node:crypto";
-import type { Machine } from "../ports/machine.ts";
+import type { Interrupts, Machine } from "../ports/machine.ts";
 import { collectEnvironment } from "../environment/collect-environment.ts";
+import { workflowCommandGuard } from "../render/workflow-commands.ts";
 import { nodeDirs } from "./node-dirs.ts";
 import { nodeFileReader, nodeFileWriter } from "./node-files.ts";
 import { nodeProcess } from "./node-process.ts";
+import { nodeTerminal } from "./node-terminal.ts";
 
 function stringEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -32,17 +34,22 @@ export function withoutCredentials(env: Readonly<Record<string, string>>): Recor
 export interface NodeMachineOptions {
   /** Children get no credentials (the action: cargo and benchmarks run the PR's code). */
   readonly scrubCredentials?: boolean;
-  /** Where progress and errors go; standard error unless given (the action logs to stdout). */
+  /**
+   * Where progress and errors go; standard error unless given (the action logs to stdout). Text
+   * given to it has passed the workflow-command guard (docs/threat-model.md, O6).
+   */
   readonly err?: (text: string) => void;
 }
 
 export function nodeMachine(options: NodeMachineOptions = {}): Machine {
   const env = options.scrubCredentials === true ? withoutCredentials(stringEnv()) : stringEnv();
+  const terminal = nodeTerminal();
+  const err = options.err === undefined ? terminal.err : guarded(options.err);
   return {
     reader: nodeFileReader,
     writer: nodeFileWriter,
-    out: (text) => process.stdout.write(text),
-    err: options.err ?? ((text) => process.stderr.write(text)),
+    out: terminal.out,
+    err,
     proc: nodeProcess,
     dirs: nodeDirs,
     clock: { now: () => performance.now(), date: () => new Date() },
@@ -63,27 +70,46 @@ export function nodeMachine(options: NodeMachineOptions = {}): Machine {
           return { exitCode: r.exitCode ?? -1, stdout: r.stdout };
         },
       }),
-    interrupts: () => {
-      const controller = new AbortController();
-      let count = 0;
-      const onSignal = (signal: NodeJS.Signals): void => {
-        count += 1;
-        // A second Ctrl-C while we clean up means "now": leave with the usual code.
-        if (count > 1) process.exit(signal === "SIGINT" ? 130 : 143);
-        process.stderr.write(
-          `\nbenchgate: ${signal}: stopping the benchmark and removing worktrees (again to force)\n`,
-        );
-        controller.abort(signal);
-      };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
-      return {
-        signal: controller.signal,
-        dispose: () => {
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-        },
-      };
+    interrupts: () => listenForInterrupts(err),
+  };
+}
+
+function guarded(write: (text: string) => void): (text: string) => void {
+  const guard = workflowCommandGuard();
+  return (text) => write(guard(text));
+}
+
+/** Where signals come from: the process, or an emitter in tests. */
+export interface SignalSource {
+  on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+}
+
+/**
+ * Ctrl-C or SIGTERM aborts the signal; a second one exits at once. The message is the same for
+ * every command (a run stops its benchmarks and removes its worktrees, `history append` stops
+ * its push), so it names no command's work.
+ */
+export function listenForInterrupts(
+  err: (text: string) => void,
+  source: SignalSource = process,
+): Interrupts {
+  const controller = new AbortController();
+  let count = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    count += 1;
+    // A second Ctrl-C while we clean up means "now": leave with the usual code.
+    if (count > 1) process.exit(signal === "SIGINT" ? 130 : 143);
+    err(`\nbenchgate: ${signal}: stopping and cleaning up (again to force)\n`);
+    controller.abort(signal);
+  };
+  source.on("SIGINT", onSignal);
+  source.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      source.off("SIGINT", onSignal);
+      source.off("SIGTERM", onSignal);
     },
   };
 }

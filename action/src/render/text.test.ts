@@ -135,6 +135,23 @@ describe("renderText", () => {
     );
   });
 
+  it("never starts a line with a workflow command, and keeps the table aligned", () => {
+    const ids = ["::add-mask::secret", "  ::stop-commands::t", "a ##[add-mask]b", "fib/30"];
+    const out = renderText(
+      makeReport({
+        verdict: "fail",
+        reasons: ids,
+        benchmarks: ids.map((id) => makeEntry({ id, change: 0.05, verdict: "regressed" })),
+      }),
+    );
+    const lines = out.split("\n");
+    expect(lines.filter((l) => /^\s*::/u.test(l) || l.includes("##["))).toEqual([]);
+    const rows = lines.filter((l) => /regressed {2}5$/u.test(l));
+    expect(rows).toHaveLength(ids.length);
+    expect(rows).toContainEqual(expect.stringMatching(/^:\\u003aadd-mask::secret /u));
+    expect(new Set(rows.map((l) => l.indexOf("%"))).size).toBe(1);
+  });
+
   it("cuts long tables", () => {
     const benchmarks = Array.from({ length: 120 }, (_, i) =>
       makeEntry({ id: `b/${i}`, change: 0.05, verdict: "regressed" }),

@@ -1,7 +1,9 @@
 // The verdict for a terminal: the comment's headline, an aligned table of the changed and
 // inconclusive benchmarks, and the noise line. Untrusted strings pass through sanitizeText,
 // which turns ESC and every other control character into U+FFFD, so a benchmark name cannot
-// carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal.
+// carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal, and
+// through defuseWorkflowCommands, so a name that starts a row cannot be a command to the CI log
+// that shows this text (docs/threat-model.md, O6).
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import { roundModelPhrase, roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
@@ -15,6 +17,7 @@ import {
   formatValue,
 } from "./format.ts";
 import { sanitizeText } from "./sanitize-text.ts";
+import { defuseWorkflowCommands } from "./workflow-commands.ts";
 
 export interface TextOptions {
   /** Colour the verdicts with ANSI SGR codes (ours only). Default false. */
@@ -62,13 +65,15 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
   out.push(...otherBenchmarks(report));
   out.push("", noiseLine(report));
   out.push(...checks(report, paint));
-  return out.join("\n") + "\n";
+  return defuseWorkflowCommands(out.join("\n") + "\n");
 }
 
 type Paint = (style: keyof typeof SGR, s: string) => string;
 
+// Defused here as well as on the whole text, so a table cell is escaped before the columns are
+// measured and the table stays aligned.
 function plain(value: string | undefined, maxLength = 200): string {
-  return sanitizeText(value ?? "", { maxLength });
+  return defuseWorkflowCommands(sanitizeText(value ?? "", { maxLength }));
 }
 
 function limited(items: readonly string[], limit: number): string[] {
