@@ -378,3 +378,77 @@ describe("benchgate compare: no fail-open pairing or missing data (real Criterio
     );
   });
 });
+
+describe("benchgate compare: strict inputs, one line naming the file and the place", () => {
+  const compareTo = (json: string, ...args: string[]) =>
+    runCli(["compare", "--base", ...base, "--head", ...head, "--json", json, ...args]);
+
+  it("refuses a summary that gives a key twice (JSON.parse would keep the last)", () => {
+    const bad = path.join(dir, "twice-unit.json");
+    writeFileSync(
+      bad,
+      readFileSync(base[0]!, "utf8").replace('"unit":"ns"', '"unit":"ns","unit":"ms"'),
+    );
+    const json = path.join(dir, "never-twice-unit.json");
+    const r = runCli(["compare", "--base", bad, "--head", ...head, "--json", json]);
+    expect(expectInputError(r)).toBe(
+      `benchgate: error: ${bad}: /benchmarks/0/unit: duplicate key "unit" (an object may name each key once)`,
+    );
+    expect(existsSync(json)).toBe(false);
+    expect(expectInputError(runCli(["validate", bad]))).toContain(`${bad}: /benchmarks/0/unit:`);
+  });
+
+  it("refuses an unknown YAML tag in the config, printing nothing but the error", () => {
+    // Before, Node printed two YAMLWarning lines before the error.
+    const config = path.join(dir, "tagged.yml");
+    writeFileSync(config, "version: 1\nrounds: !foo 3\n");
+    const json = path.join(dir, "never-tagged.json");
+    expect(expectInputError(compareTo(json, "--config", config))).toBe(
+      `benchgate: error: ${config}: invalid YAML (Unresolved tag: !foo at line 2, column 9)`,
+    );
+    expect(existsSync(json)).toBe(false);
+    expect(expectInputError(runCli(["validate", config]))).toContain("!foo");
+  });
+
+  it.each([
+    [
+      "/golden/checksums",
+      "golden:\n  checksums: ../../etc/x\n  commands: [{name: a, command: [echo]}]\n",
+      '"../../etc/x" must be a relative path inside the repository',
+    ],
+    [
+      "/suites/0/output",
+      "suites:\n  - {name: u, kind: custom, command: [h], output: ../../../../etc/passwd}\n",
+      '"../../../../etc/passwd" must be a relative path inside {out}',
+    ],
+  ])("refuses %s leaving its base when the config is validated", (pointer, yaml, problem) => {
+    // Before, `validate` passed these; `run` and `golden` refused them only later, and a custom
+    // suite's output was joined to {out} without any check.
+    const config = path.join(dir, `outside-${pointer.replace(/\W+/g, "-")}.yml`);
+    writeFileSync(config, `version: 1\n${yaml}`);
+    expect(expectInputError(runCli(["validate", "--schema", "config", config]))).toBe(
+      `benchgate: error: ${config}: ${pointer}: ${problem}, without ".." parts: it has a ".." part`,
+    );
+    const json = path.join(dir, `never-outside-${pointer.replace(/\W+/g, "-")}.json`);
+    expect(expectInputError(compareTo(json, "--config", config))).toContain(
+      `${config}: ${pointer}: ${problem}`,
+    );
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it("names the files of both sides when a benchmark's unit differs", () => {
+    const relabelled = head.map((file, i) => {
+      const copy = path.join(dir, `unit-ms-${i}.json`);
+      writeFileSync(copy, readFileSync(file, "utf8").replaceAll('"unit":"ns"', '"unit":"ms"'));
+      return copy;
+    });
+    const json = path.join(dir, "never-units.json");
+    const r = runCli(["compare", "--base", ...base, "--head", ...relabelled, "--json", json]);
+    const line = expectInputError(r);
+    expect(line).toMatch(
+      /^benchgate: error: \S+unit-ms-\d\.json: \/benchmarks\/\d+\/unit: benchmark ".+" is measured in ms \(smaller_is_better\) in head round \d, but in ns \(smaller_is_better\) in base round \d \(\S+\.json\)$/,
+    );
+    expect(base.some((file) => line.endsWith(`(${file})`))).toBe(true);
+    expect(existsSync(json)).toBe(false);
+  });
+});

@@ -1,20 +1,37 @@
 // What the schema of benchgate.yml cannot say well, shared by the run config and the suite kinds
 // (./suites/): paths that stay inside the repository, argv lists whose program is not empty, and
 // names unique within a list. Every error names the key, e.g. `/suites/1/name`.
+import path from "node:path";
 import { InputError } from "../errors.ts";
+import { checkRelativePath as checkPathRule, type PathBase } from "../schemas/config-paths.ts";
 
 /** A program and its arguments, run without a shell. */
 export type Argv = readonly [string, ...string[]];
 
-/** Paths come from a reviewed file but still must not leave the repository. */
-export function checkRelativePath(raw: string, key: string, source: string): string {
-  const parts = raw.split(/[/\\]/);
-  if (raw.startsWith("/") || raw.startsWith("\\") || parts.includes("..") || raw.includes("\u0000"))
-    throw new InputError(
-      `${JSON.stringify(raw)} must be a path inside the repository (relative, no ".." component)`,
-      { source, jsonPath: key },
-    );
-  return raw;
+/**
+ * Paths come from a reviewed file but still must not leave their base. validateConfig has applied
+ * this rule (schemas/config-paths.ts) already; the resolver applies it again so that no plan can
+ * be made from a config that skipped validation.
+ */
+export function checkRelativePath(
+  raw: string,
+  key: string,
+  source: string,
+  base: PathBase = "the repository",
+): string {
+  return checkPathRule(raw, { key, source }, base);
+}
+
+/**
+ * `rel` joined to the folder `dir`, refused unless the result stays inside it: the last check,
+ * where a path is used, in case a plan was built some other way than from a validated config.
+ */
+export function joinInside(dir: string, rel: string, what: string): string {
+  const joined = path.join(dir, rel);
+  const back = path.relative(dir, joined);
+  if (back === "" || back === ".." || back.startsWith(`..${path.sep}`) || path.isAbsolute(back))
+    throw new InputError(`${what} ${JSON.stringify(rel)} is not a path inside ${dir}`);
+  return joined;
 }
 
 export function argv(raw: readonly string[], key: string, source: string): Argv {

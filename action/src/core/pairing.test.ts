@@ -56,6 +56,37 @@ describe("pairing rounds", () => {
   });
 });
 
+describe("units that disagree", () => {
+  it("name the file and benchmark of each side in one line", () => {
+    // Before, the error named no file: "… in one file and … in head round 2".
+    const s = syntheticSuite({ benchmarks: 2, rounds: 2, samples: 5, noise: 0.01, seed: 1 });
+    const head = s.head.map((f) =>
+      f.summary.round === 2
+        ? {
+            ...f,
+            summary: {
+              ...f.summary,
+              benchmarks: f.summary.benchmarks.map((b) => ({ ...b, unit: "ms" })),
+            },
+          }
+        : f,
+    );
+    let error: unknown;
+    try {
+      compare(s.base, head, { settings });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    const base1 = s.base.find((f) => f.summary.round === 1)?.source;
+    const head2 = head.find((f) => f.summary.round === 2)?.source;
+    const id = s.base[0]?.summary.benchmarks[0]?.id ?? "";
+    expect((error as InputError).describe()).toBe(
+      `${head2}: /benchmarks/0/unit: benchmark ${JSON.stringify(id)} is measured in ms (smaller_is_better) in head round 2, but in ns (smaller_is_better) in base round 1 (${base1})`,
+    );
+  });
+});
+
 describe("missing and empty sides", () => {
   const s = syntheticSuite({ benchmarks: 8, rounds: 3, samples: 10, noise: 0.01, seed: 24 });
   const renamed = (files: readonly SourcedSummary[]): SourcedSummary[] =>

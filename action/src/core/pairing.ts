@@ -16,6 +16,8 @@ interface SideRound {
   readonly round: number;
   startedAt: number | undefined;
   readonly benchmarks: Map<string, Benchmark>;
+  /** Benchmark id → the file and index it was read from, for errors that must name them. */
+  readonly origins: Map<string, { readonly source: string; readonly index: number }>;
 }
 
 export interface Observation {
@@ -52,7 +54,12 @@ function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
   for (const { source, summary } of files) {
     let round = rounds.get(summary.round);
     if (round === undefined) {
-      round = { round: summary.round, startedAt: undefined, benchmarks: new Map() };
+      round = {
+        round: summary.round,
+        startedAt: undefined,
+        benchmarks: new Map(),
+        origins: new Map(),
+      };
       rounds.set(summary.round, round);
     }
     if (summary.started_at !== undefined) {
@@ -60,7 +67,7 @@ function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
       if (!Number.isNaN(t) && (round.startedAt === undefined || t < round.startedAt))
         round.startedAt = t;
     }
-    for (const benchmark of summary.benchmarks) {
+    for (const [index, benchmark] of summary.benchmarks.entries()) {
       const key = `${summary.round}\u0000${benchmark.id}`;
       const first = origin.get(key);
       if (first !== undefined) {
@@ -71,6 +78,7 @@ function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
       }
       origin.set(key, source);
       round.benchmarks.set(benchmark.id, benchmark);
+      round.origins.set(benchmark.id, { source, index });
     }
   }
   return rounds;
@@ -235,23 +243,38 @@ function benchmarkIds(sides: Sides): string[] {
   return ids;
 }
 
+/** One benchmark as one file of one side and round has it. */
+interface Found {
+  readonly side: Side;
+  readonly round: number;
+  readonly benchmark: Benchmark;
+  readonly source: string;
+  readonly index: number;
+}
+
 /**
  * One benchmark's observations on both sides. Its unit and direction must agree everywhere,
  * and it is compared on one statistic that every run of it reports.
  */
 function seriesOf(id: string, sides: Sides): BenchmarkSeries {
-  const found: { side: Side; round: number; benchmark: Benchmark }[] = [];
+  const found: Found[] = [];
   for (const side of ["base", "head"] as const) {
     for (const [round, r] of sides[side]) {
       const benchmark = r.benchmarks.get(id);
-      if (benchmark !== undefined) found.push({ side, round, benchmark });
+      const origin = r.origins.get(id);
+      if (benchmark !== undefined && origin !== undefined)
+        found.push({ side, round, benchmark, ...origin });
     }
   }
-  const first = found[0]?.benchmark as Benchmark;
+  const origin = found[0] as Found;
+  const first = origin.benchmark;
   for (const f of found) {
     if (f.benchmark.unit !== first.unit || f.benchmark.direction !== first.direction) {
+      // Both files are named: either may be the wrong one (a changed harness, a stale summary).
+      const field = f.benchmark.unit !== first.unit ? "unit" : "direction";
       throw new InputError(
-        `benchmark ${JSON.stringify(id)} is measured in ${first.unit} (${first.direction}) in one file and ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} round ${f.round}`,
+        `benchmark ${JSON.stringify(id)} is measured in ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} round ${f.round}, but in ${first.unit} (${first.direction}) in ${origin.side} round ${origin.round} (${origin.source})`,
+        { source: f.source, jsonPath: `/benchmarks/${f.index}/${field}` },
       );
     }
   }

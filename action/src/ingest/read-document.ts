@@ -1,6 +1,7 @@
-// Reading a benchgate document from a file: byte cap before reading, depth and size checks
-// before JSON.parse, then the schema. One InputError naming the file on any failure.
-import { parse as parseYaml, YAMLParseError } from "yaml";
+// Reading a benchgate document from a file: byte cap before reading, the strict parser's size,
+// depth and key checks before JSON.parse (or strict YAML for benchgate.yml), then the schema.
+// One InputError naming the file on any failure.
+import { parseDocument, YAMLError } from "yaml";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
@@ -46,19 +47,38 @@ export async function readReportFile(reader: FileReader, file: string): Promise<
   return validateReport(await readJsonFile(reader, file, MAX_BYTES.report), file);
 }
 
-/** Parses YAML (or JSON, a YAML subset) with alias expansion bounded against "billion laughs". */
+/**
+ * How benchgate.yml is parsed: strictly, keys unique, and nothing printed by the library (its
+ * warnings would reach stderr as Node warnings; they are errors here, see parseYamlText).
+ */
+const YAML_OPTIONS = Object.freeze({
+  uniqueKeys: true,
+  strict: true,
+  prettyErrors: true,
+  logLevel: "error",
+} as const);
+
+/** The first line of a YAML error or warning: "<problem> at line L, column C". */
+function yamlProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split("\n")[0] ?? "parse error").replace(/:$/, "");
+}
+
+/**
+ * Parses YAML (or JSON, a YAML subset) with alias expansion bounded against "billion laughs".
+ * A warning (an unknown tag such as `!foo`, an unsupported %YAML version) is an error too: the
+ * file is strict, and a value the parser could not resolve is not what its author meant.
+ */
 export function parseYamlText(text: string, source: string): unknown {
+  let problem: YAMLError | undefined;
   try {
-    return parseYaml(text, {
-      maxAliasCount: 100,
-      uniqueKeys: true,
-      strict: true,
-      prettyErrors: false,
-    }) as unknown;
+    const doc = parseDocument(text, YAML_OPTIONS);
+    problem = doc.errors[0] ?? doc.warnings[0];
+    if (problem === undefined) return doc.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (error) {
-    const detail = error instanceof YAMLParseError ? error.message.split("\n")[0] : String(error);
-    throw new InputError(`invalid YAML (${detail ?? "parse error"})`, { source }, { cause: error });
+    throw new InputError(`invalid YAML (${yamlProblem(error)})`, { source }, { cause: error });
   }
+  throw new InputError(`invalid YAML (${yamlProblem(problem)})`, { source }, { cause: problem });
 }
 
 export async function readConfigFile(reader: FileReader, file: string): Promise<BenchgateConfig> {

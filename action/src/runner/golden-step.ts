@@ -15,6 +15,7 @@ import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { expandArgv, type Placeholders } from "../config/placeholders.ts";
+import { joinInside } from "../config/config-checks.ts";
 
 export interface GoldenDeps {
   readonly proc: ProcessPort;
@@ -77,7 +78,7 @@ export async function checkGoldenIn(
   outputs: readonly GoldenOutput[],
   deps: Pick<GoldenDeps, "reader" | "sha256">,
 ): Promise<GoldenResult[]> {
-  const file = path.join(root, plan.checksums);
+  const file = joinInside(root, plan.checksums, "golden.checksums");
   const expected =
     (await deps.reader.kindOf(file)) === undefined
       ? []
@@ -85,7 +86,7 @@ export async function checkGoldenIn(
   const expectedText = new Map<string, string>();
   if (plan.outputs !== undefined) {
     for (const { name } of expected) {
-      const stored = path.join(root, plan.outputs, `${name}.out`);
+      const stored = joinInside(root, path.join(plan.outputs, `${name}.out`), "golden.outputs");
       if ((await deps.reader.kindOf(stored)) === "file")
         expectedText.set(name, await deps.reader.readText(stored, MAX_GOLDEN_STDOUT_BYTES + 1024));
     }
@@ -108,12 +109,18 @@ export async function writeGolden(
   if (plan.outputs !== undefined) {
     for (const o of outputs) {
       const file = path.join(plan.outputs, `${o.name}.out`);
-      await deps.writer.writeText(path.join(root, file), goldenText(o.stdout, o.exitCode));
+      await deps.writer.writeText(
+        joinInside(root, file, "golden.outputs"),
+        goldenText(o.stdout, o.exitCode),
+      );
       written.push(file);
     }
   }
   const entries = outputs.map((o) => ({ name: o.name, sha256: goldenHash(o, deps.sha256) }));
-  await deps.writer.writeText(path.join(root, plan.checksums), formatChecksums(entries));
+  await deps.writer.writeText(
+    joinInside(root, plan.checksums, "golden.checksums"),
+    formatChecksums(entries),
+  );
   written.push(plan.checksums);
   return written;
 }

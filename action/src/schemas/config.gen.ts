@@ -174,7 +174,7 @@ export interface CriterionSuite {
    */
   package?: string;
   /**
-   * cargo --manifest-path, relative to the repository root, for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).
+   * cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).
    */
   "manifest-path"?: string;
   /**
@@ -236,7 +236,7 @@ export interface CustomSuite {
   kind: "custom";
   command: Argv1;
   /**
-   * The file the command writes, relative to {out}: a summary.json or a seed-style harness summary.
+   * The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.
    */
   output: string;
   timeout?: Duration;

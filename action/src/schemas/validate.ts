@@ -9,6 +9,7 @@ import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
 import type { BenchHistory } from "./history.gen.ts";
+import { checkConfigPaths } from "./config-paths.ts";
 
 export const DOCUMENT_KINDS = ["summary", "report", "config", "history"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -75,9 +76,14 @@ export function validateReport(data: unknown, source: string): BenchReport {
   return checkWithUniqueIds<BenchReport>("report", data, source);
 }
 
-/** Validates a benchgate.yml document (already parsed from YAML). */
+/**
+ * Validates a benchgate.yml document (already parsed from YAML): the schema, then the path rule
+ * (./config-paths.ts) on every key that names a file, which a schema pattern cannot state well.
+ */
 export function validateConfig(data: unknown, source: string): BenchgateConfig {
-  return check<BenchgateConfig>("config", data, source);
+  const config = check<BenchgateConfig>("config", data, source);
+  checkConfigPaths(config, source);
+  return config;
 }
 
 /**

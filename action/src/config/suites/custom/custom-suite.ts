@@ -3,7 +3,7 @@
 // A harness cannot be told to run some of its benchmarks: it runs whole or not at all.
 import path from "node:path";
 import type { CustomSuite } from "../../../schemas/config.gen.ts";
-import { argv, type Argv } from "../../config-checks.ts";
+import { argv, checkRelativePath, joinInside, type Argv } from "../../config-checks.ts";
 import { expandArgv, type Placeholders } from "../../placeholders.ts";
 import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
 
@@ -23,7 +23,7 @@ export const customSuite: SuiteKind<CustomSuite, CustomSuitePlan> = {
     kind: "custom",
     ...base,
     command: argv(raw.command, `${key}/command`, source),
-    output: raw.output,
+    output: checkRelativePath(raw.output, `${key}/output`, source, "{out}"),
   }),
   filter: (plan) => plan,
   narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan }),
@@ -36,7 +36,7 @@ export const customSuite: SuiteKind<CustomSuite, CustomSuitePlan> = {
       freshDir: out,
       output: {
         format: "custom",
-        path: path.join(out, plan.output),
+        path: joinInside(out, plan.output, "the custom suite's output"),
         missing: `did not write ${plan.output} into {out} (${out})`,
       },
     };

@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { errorOf } from "../../test/support/input-error.ts";
+import type { BenchgateConfig } from "./config.gen.ts";
+import { configPaths, relativePathProblem } from "./config-paths.ts";
+import { validateConfig } from "./validate.ts";
+
+const SOURCE = "benchgate.yml";
+
+/** A config with every path-valued key set: `key` (or every key) to `value`, the rest inside. */
+function everyPath(value: string, key?: string): unknown {
+  const at = (pointer: string, inside: string): string =>
+    key === undefined || key === pointer ? value : inside;
+  return {
+    version: 1,
+    suites: [
+      {
+        name: "c",
+        kind: "criterion",
+        bench: "b",
+        "manifest-path": at("/suites/0/manifest-path", "crates/a/Cargo.toml"),
+      },
+      { name: "h", kind: "hyperfine", commands: [{ name: "x", command: "true" }] },
+      {
+        name: "u",
+        kind: "custom",
+        command: ["h", "{out}"],
+        output: at("/suites/2/output", "s.json"),
+      },
+    ],
+    golden: {
+      checksums: at("/golden/checksums", "sums.sha256"),
+      outputs: at("/golden/outputs", "golden"),
+      commands: [{ name: "x", command: ["true"] }],
+    },
+  };
+}
+
+describe("relativePathProblem: the one path rule of benchgate.yml", () => {
+  it.each([
+    ["../../etc/x", 'it has a ".." part'],
+    ["a/../../b", 'it has a ".." part'],
+    ["a/./../b", 'it has a ".." part'],
+    ["..", 'it has a ".." part'],
+    ["/etc/passwd", "it is absolute"],
+    ["C:/x", "it is absolute"],
+    ["c:x", "it is absolute"],
+    ["a\\..\\b", 'it contains a backslash (separate folders with "/")'],
+    ["a\u0000b", "it contains a control character"],
+    ["a\nb", "it contains a control character"],
+    [".", "it names the folder itself"],
+    ["./", "it names the folder itself"],
+    ["", "it is empty"],
+  ])("%j is refused: %s", (raw, problem) => {
+    expect(relativePathProblem(raw)).toBe(problem);
+  });
+
+  it.each(["checksums.sha256", "baselines/sums..sha256", "./a/b", "a//b", "..x/y..", "a/.b"])(
+    "%j is a path inside its base",
+    (raw) => {
+      expect(relativePathProblem(raw)).toBeUndefined();
+    },
+  );
+});
+
+describe("validateConfig applies the path rule to every path-valued key", () => {
+  it("accepts paths inside their base", () => {
+    expect(() => validateConfig(everyPath("ok/Cargo.toml"), SOURCE)).not.toThrow();
+  });
+
+  it.each(["/golden/checksums", "/golden/outputs", "/suites/2/output"])(
+    "%s with a '..' part is refused at validation, naming the key",
+    (key) => {
+      // Before, only the schema ran here: `validate` passed, and `run` joined a custom output
+      // like ../../../../etc/passwd to {out} without a check.
+      const error = errorOf(() => validateConfig(everyPath("../../../../etc/passwd", key), SOURCE));
+      expect(error.describe()).toBe(
+        `benchgate.yml: ${key}: "../../../../etc/passwd" must be a relative path inside ${key.endsWith("output") ? "{out}" : "the repository"}, without ".." parts: it has a ".." part`,
+      );
+    },
+  );
+
+  it("refuses a Criterion manifest-path outside the repository", () => {
+    const error = errorOf(() =>
+      validateConfig(everyPath("../x/Cargo.toml", "/suites/0/manifest-path"), SOURCE),
+    );
+    expect(error.jsonPath).toBe("/suites/0/manifest-path");
+  });
+
+  it("knows every key the schema describes as a path (add new ones to configPaths)", () => {
+    const schema = JSON.parse(
+      readFileSync(new URL("../../../schemas/config.v1.schema.json", import.meta.url), "utf8"),
+    ) as unknown;
+    const described: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== "object" || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        const v = value as { description?: unknown; $ref?: unknown };
+        const isPath =
+          v.$ref === "#/$defs/relativePath" ||
+          (typeof v.description === "string" && /\brelative to\b/i.test(v.description));
+        if (at.endsWith("/properties") && isPath) described.push(`${at}/${key}`);
+        walk(value, `${at}/${key}`);
+      }
+    };
+    walk(schema, "");
+    expect(described.sort()).toEqual([
+      "/$defs/criterionSuite/properties/manifest-path",
+      "/$defs/customSuite/properties/output",
+      "/properties/golden/properties/checksums",
+      "/properties/golden/properties/outputs",
+    ]);
+    const keys = configPaths(everyPath("ok/Cargo.toml") as BenchgateConfig).map((p) => p.key);
+    expect(keys.sort()).toEqual([
+      "/golden/checksums",
+      "/golden/outputs",
+      "/suites/0/manifest-path",
+      "/suites/2/output",
+    ]);
+  });
+});
