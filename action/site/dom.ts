@@ -1,5 +1,7 @@
 // DOM construction for data from the history: text goes in through textContent only, links only
-// with an https URL. Nothing in the page assigns innerHTML.
+// with an https URL. Nothing in the page assigns innerHTML. Bidi controls and invisible
+// characters never reach the page: every string in the data was made display-safe when the
+// data was built (action/src/site/page-text.ts, which says why there and not here).
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
@@ -113,6 +122,78 @@ describe("benchgate ingest: bad input exits 2 with one line and writes nothing",
     const resolved = args.map((a, i) => (i === 1 ? path.join(FIX, a) : a));
     const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
     expect(expectInputError(runCli(["ingest", ...resolved, "-o", out]))).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("benchgate ingest criterion: a symlink in the tree is an error, never skipped", () => {
+  it("exits 2 naming a symlinked baseline directory instead of dropping its benchmark", () => {
+    // Before, the benchmark behind the link was left out without a word and the gate ran on the rest.
+    const tree = path.join(dir, "linked-tree");
+    cpSync(path.join(FIX, "criterion-0.8.2"), tree, { recursive: true });
+    const baseline = path.join(tree, "fib 20", "base");
+    renameSync(baseline, path.join(dir, "linked-base"));
+    symlinkSync(path.join(dir, "linked-base"), baseline);
+    const out = path.join(dir, "never-linked.json");
+    const line = expectInputError(
+      runCli(["ingest", "criterion", tree, "--baseline", "base", "-o", out]),
+    );
+    expect(line).toBe(
+      `benchgate: error: ${baseline}: is a symbolic link or special file; a Criterion tree must hold only regular files and directories`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("benchgate ingest: a key given twice is refused in every format", () => {
+  // Before, JSON.parse kept the last value without a word: `"p50": 1, "p50": 999` gave 999.
+  it("exits 2 on the issue's harness summary, naming the file and the key", () => {
+    const file = path.join(dir, "twice.json");
+    writeFileSync(file, '{"unit":"ms","operations":[{"name":"a","p50":1,"p50":999}]}');
+    const out = path.join(dir, "never-twice.json");
+    expect(expectInputError(runCli(["ingest", "custom", file, "-o", out]))).toBe(
+      `benchgate: error: ${file}: /operations/0/p50: duplicate key "p50" (an object may name each key once)`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    [
+      "hyperfine",
+      "hyperfine-1.15/basic.json",
+      '"mean": ',
+      '"mean": 1, "mean": ',
+      "/results/0/mean",
+    ],
+    ["critcmp", "critcmp-0.1.8/base.json", '"baseline": ', '"baseline": "x", "baseline": ', ""],
+    ["gab", "ingest/gab-bigger.json", '"value": ', '"value": 1, "value": ', "/0/value"],
+    ["custom", "ingest/summary.json", '"round": ', '"round": 2, "round": ', "/round"],
+    ["custom", "ingest/harness-archive.json", '"count": ', '"count": 1, "count": ', ""],
+  ])("ingest %s %s with a repeated key", (kind, fixture, find, replace, pointer) => {
+    const file = path.join(dir, `twice-${kind}-${path.basename(fixture)}`);
+    writeFileSync(file, readFileSync(path.join(FIX, fixture), "utf8").replace(find, replace));
+    const out = path.join(dir, `never-twice-${kind}-${path.basename(fixture)}`);
+    const line = expectInputError(runCli(["ingest", kind, file, "-o", out]));
+    const key = find.slice(1, find.indexOf('"', 1));
+    expect(line).toContain(`${file}: ${pointer}`);
+    expect(line).toMatch(new RegExp(`/${key}: duplicate key "${key}"`));
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("ingest criterion with a repeated key in one estimates.json", () => {
+    const tree = path.join(dir, "twice-tree");
+    cpSync(path.join(FIX, "criterion-0.8.2"), tree, { recursive: true });
+    const estimates = path.join(tree, "flat", "fnv1a", "65536", "base", "estimates.json");
+    writeFileSync(
+      estimates,
+      readFileSync(estimates, "utf8").replace('{"mean":', '{"mean":{},"mean":'),
+    );
+    const out = path.join(dir, "never-twice-tree.json");
+    expect(
+      expectInputError(runCli(["ingest", "criterion", tree, "--baseline", "base", "-o", out])),
+    ).toBe(
+      `benchgate: error: ${estimates}: /mean: duplicate key "mean" (an object may name each key once)`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -27,7 +27,12 @@ const HOSTILE = {
   suite: `<svg onload="window.__pwned='suite'">`,
   message: `</script><img src=x onerror="window.__pwned='message'"> fix\u2028more`,
   author: `<iframe src="javascript:window.__pwned='author'"></iframe>`,
+  // Trojan Source: reads as "evil…exe.txt"; the page must show the controls, not obey them.
+  bidi: `evil\u202Etxt.exe\u2066\u200B`,
 };
+
+/** Bidi controls and zero-width characters, which the page must never contain. */
+const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
 
 const STEP_SERIES = 2;
 const STEP_AT = 40;
@@ -271,18 +276,18 @@ describe("the history page in headless Chromium", () => {
     await page.close();
   });
 
-  it("renders hostile names, messages and authors as text and runs none of them", async () => {
+  it("renders hostile names, messages and authors as display-safe text and runs none of them", async () => {
     const hostile = syntheticHistory({
       benchmarks: 6,
       commits: 30,
       seed: 9,
-      ids: { 0: HOSTILE.img, 1: HOSTILE.script, 2: HOSTILE.separators },
+      ids: { 0: HOSTILE.img, 1: HOSTILE.script, 2: HOSTILE.separators, 4: HOSTILE.bidi },
       commitFields: Object.fromEntries(
         Array.from({ length: 30 }, (_, c) => [
           c,
           {
-            message: HOSTILE.message,
-            author: HOSTILE.author,
+            message: `${HOSTILE.bidi} ${HOSTILE.message}`,
+            author: `${HOSTILE.author}\u202E`,
             url: "javascript:window.__pwned='url'",
           },
         ]),
@@ -302,8 +307,15 @@ describe("the history page in headless Chromium", () => {
     expect(data).not.toMatch(/[<>&\u2028\u2029]/);
 
     const { page, errors } = await open(pathToFileURL(path.join(site, "index.html")).href);
+    // Shown as text, made display-safe as in the PR comment: line and paragraph separators
+    // become spaces, bidi controls a visible U+FFFD, zero-width characters nothing.
     expect(await page.locator(".card .name").allTextContents()).toEqual(
-      expect.arrayContaining([HOSTILE.img, HOSTILE.script, HOSTILE.separators]),
+      expect.arrayContaining([
+        HOSTILE.img,
+        HOSTILE.script,
+        `line sep para <b>bold</b> & "q"`,
+        "evil\uFFFDtxt.exe\uFFFD",
+      ]),
     );
     expect(await page.locator(".suite-group summary .suite").allTextContents()).toContain(
       HOSTILE.suite,
@@ -318,7 +330,14 @@ describe("the history page in headless Chromium", () => {
     // The page shows a message's first line; U+2028 ends a line too.
     await expect
       .poll(() => page.locator(".tooltip .tip-message").textContent())
-      .toBe(HOSTILE.message.split("\u2028")[0]);
+      .toBe(`evil\uFFFDtxt.exe\uFFFD ${HOSTILE.message.split("\u2028")[0]}`);
+    expect(await page.locator(".tooltip .tip-meta").textContent()).toContain(
+      `${HOSTILE.author}\uFFFD`,
+    );
+    // No bidi control or zero-width character anywhere in the rendered page or its title.
+    expect(await page.evaluate("document.title + document.body.textContent")).not.toMatch(
+      INVISIBLE,
+    );
     expect(await page.locator(".tooltip a").count()).toBe(0);
     expect(await page.evaluate("window.__pwned")).toBeUndefined();
     expect(await page.locator("#app img, #app iframe, #app svg, #app b, #app script").count()).toBe(

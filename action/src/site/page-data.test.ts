@@ -106,6 +106,47 @@ describe("buildPageModel", () => {
     ]);
   });
 
+  it("makes every string display-safe as the comment does: bidi controls visible, zero-width gone", () => {
+    // Every bidi control the comment neutralises, and the zero-width characters it removes.
+    const bidi = "\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C";
+    const hidden = "\u200B\u200C\u200D\u2060\uFEFF";
+    const hostile = (text: string): string => `${text}${bidi}${hidden}\u001b[2J\tend`;
+    const shown = (text: string): string => `${text}${"\uFFFD".repeat(12)}\uFFFD[2J end`;
+    const env = (kernel: string): NonNullable<Commit["environment"]> => ({ kernel });
+    const commits = [
+      commit(0, {
+        message: hostile("fix"),
+        author: hostile("Ada"),
+        url: "https://github.com/o/r/commit/\u202Eabc",
+        results: [[0, 1, null, null, null]],
+        extras: [[0, hostile("± 4"), null]],
+        fingerprint: "a".repeat(16),
+        environment: env("6.1"),
+      }),
+      commit(1, { fingerprint: "b".repeat(16), environment: env(hostile("6.8")) }),
+    ];
+    const h = history(commits);
+    h.series[0] = { ...h.series[0]!, suite: hostile("suite"), id: hostile("name"), unit: "ns" };
+    h.series[2] = { ...h.series[2]!, tool: hostile("cargo") };
+    const model = buildPageModel(h, { title: hostile("title") });
+
+    expect(model.title).toBe(shown("title"));
+    expect(model.commits.message[0]).toBe(shown("fix"));
+    expect(model.commits.author[0]).toBe(shown("Ada"));
+    expect(model.series[0]).toMatchObject({ suite: shown("suite"), id: shown("name") });
+    expect(model.series[0]?.notes).toEqual([shown("± 4")]);
+    expect(model.series[2]?.importedFrom).toBe(shown("cargo"));
+    expect(model.environmentChanges[0]?.fields).toEqual([
+      { name: "kernel", before: "6.1", after: shown("6.8") },
+    ]);
+    // The link keeps its target, percent-encoded by the URL parser rather than altered.
+    expect(model.commits.url[0]).toBe("https://github.com/o/r/commit/%E2%80%AEabc");
+    // Nothing invisible or reordering anywhere in the data the page receives.
+    expect(JSON.stringify(model)).not.toMatch(
+      /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\p{Cc}]/u,
+    );
+  });
+
   it("builds an empty page for an empty history", () => {
     const model = buildPageModel(history([]), { title: "t" });
     expect(model.commits.sha).toEqual([]);

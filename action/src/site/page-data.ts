@@ -1,8 +1,10 @@
 // BenchHistory → the page's columnar model (page-model.ts): series aligned by commit index,
 // change points detected here (once, when the site is built) rather than in every visitor's
-// browser, environment changes listed with what changed. Pure.
+// browser, environment changes listed with what changed, every string made display-safe
+// (page-text.ts says why here). Pure.
 import { detectChangePoints, type ChangePointOptions } from "../history/change-points.ts";
 import type { BenchHistory, Commit, Environment } from "../schemas/history.gen.ts";
+import { displaySafe } from "./page-text.ts";
 import {
   PAGE_MODEL_VERSION,
   type EnvironmentChange,
@@ -25,7 +27,8 @@ function display(value: number | null): number | null {
 
 export function buildPageModel(history: BenchHistory, options: PageOptions): PageModel {
   const commits = history.commits;
-  return {
+  // The whole model, not field by field: no string can reach the page without passing the rule.
+  return displaySafe<PageModel>({
     version: PAGE_MODEL_VERSION,
     title: options.title,
     updatedAt: history.updated_at ?? null,
@@ -39,14 +42,19 @@ export function buildPageModel(history: BenchHistory, options: PageOptions): Pag
     },
     environmentChanges: environmentChanges(commits),
     series: buildSeries(history, options.changePoints ?? {}),
-  };
+  });
 }
 
-/** Only https links reach the page (the schema says so; a hand-made history may not). */
+/**
+ * Only https links reach the page (the schema says so; a hand-made history may not), in the
+ * URL parser's form: ASCII only (a bidi control in the path is percent-encoded), so the
+ * display-safe pass leaves the link's target as it was.
+ */
 export function httpsUrl(url: string | undefined): string | null {
   if (url === undefined) return null;
   try {
-    return new URL(url).protocol === "https:" ? url : null;
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" ? parsed.href : null;
   } catch {
     return null;
   }

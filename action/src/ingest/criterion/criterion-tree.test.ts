@@ -3,7 +3,9 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   symlinkSync,
   truncateSync,
@@ -12,7 +14,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InputError } from "../../errors.ts";
 import { nodeFileReader } from "../../io/node-files.ts";
+import type { DirEntry, FileReader } from "../../ports/files.ts";
 import { validateSummary } from "../../schemas/validate.ts";
 import { CRITERION_TREE_LIMITS, ingestCriterionTree } from "./criterion-tree.ts";
 import { FIXTURES, SHARED, asyncInputErrorOf } from "../../../test/support/fixtures.ts";
@@ -162,15 +166,32 @@ describe("ingestCriterionTree on hand-built trees", () => {
     expect(await ids(home)).toEqual(["fib 20", "sort/unstable/1000", "sum_vec/1000"]);
   });
 
-  it("never follows a symlinked directory and refuses a symlinked file", async () => {
-    symlinkSync(path.join(home, "fib 20"), path.join(home, "linked"));
-    expect(await ids(home)).toEqual(["fib 20", "sort/unstable/1000", "sum_vec/1000"]);
+  it("refuses a symlinked directory, benchmark.json or result file, naming it", async () => {
+    // Each is an error on its own; they are planted one at a time, each where the breadth-first
+    // walk looks before the ones already there.
+    const refused = (at: string): string =>
+      `${at}: is a symbolic link or special file; a Criterion tree must hold only regular files and directories`;
     const sample = path.join(home, "fib 20", "base", "sample.json");
     rmSync(sample);
     symlinkSync("/etc/hostname", sample);
     expect(await asyncInputErrorOf(() => ids(home))).toBe(
       `${sample}: is a symbolic link; refusing to follow it`,
     );
+    const benchmarkJson = path.join(home, "sum_vec", "1000", "base", "benchmark.json");
+    renameSync(benchmarkJson, path.join(tmp, "benchmark.json"));
+    symlinkSync(path.join(tmp, "benchmark.json"), benchmarkJson);
+    expect(await asyncInputErrorOf(() => ids(home))).toBe(refused(benchmarkJson));
+    const baseline = path.join(home, "fib 20", "base");
+    rmSync(baseline, { recursive: true });
+    symlinkSync(path.join(home, "sum_vec", "1000", "base"), baseline);
+    expect(await asyncInputErrorOf(() => ids(home))).toBe(refused(baseline));
+    symlinkSync(path.join(home, "fib 20"), path.join(home, "linked"));
+    expect(await asyncInputErrorOf(() => ids(home))).toBe(refused(path.join(home, "linked")));
+    // target/ itself: found as the way to the tree, never walked through.
+    const proj = path.join(tmp, "proj");
+    renameSync(path.join(proj, "target"), path.join(tmp, "real-target"));
+    symlinkSync(path.join(tmp, "real-target"), path.join(proj, "target"));
+    expect(await asyncInputErrorOf(() => ids(proj))).toBe(refused(path.join(proj, "target")));
   });
 
   it("bounds the walk by entries and files by bytes", async () => {
@@ -243,6 +264,113 @@ describe("ingestCriterionTree on hand-built trees", () => {
   it.each(["../base", "report", "", "a/b"])("rejects the baseline name %j", async (baseline) => {
     expect(await asyncInputErrorOf(() => ids(home, baseline))).toMatch(
       /^invalid Criterion baseline name/,
+    );
+  });
+});
+
+/**
+ * An in-memory FileReader with the port's symlink semantics (ports/files.ts, as io/node-files.ts
+ * implements them): a link in the last part of a path is never followed (kindOf and list say
+ * "other", readText refuses it), while links in earlier parts are followed, as the OS does.
+ */
+function fakeReader(files: ReadonlyMap<string, string>, links: ReadonlyMap<string, string>) {
+  const dirs = new Set<string>();
+  for (const file of [...files.keys(), ...links.keys()]) {
+    for (let at = file.lastIndexOf("/"); at > 0; at = file.lastIndexOf("/", at - 1)) {
+      dirs.add(file.slice(0, at));
+    }
+  }
+  const resolve = (path: string): string => {
+    const parts = path.replace(/\/+$/, "").split("/");
+    for (let i = 2; i < parts.length; i++) {
+      const target = links.get(parts.slice(0, i).join("/"));
+      if (target !== undefined) return resolve([target, ...parts.slice(i)].join("/"));
+    }
+    return parts.join("/");
+  };
+  const kind = (path: string): DirEntry["kind"] | undefined =>
+    links.has(path) ? "other" : files.has(path) ? "file" : dirs.has(path) ? "dir" : undefined;
+  const reader: FileReader = {
+    readText(path) {
+      const at = resolve(path);
+      if (links.has(at))
+        throw new InputError("is a symbolic link; refusing to follow it", { source: path });
+      const text = files.get(at);
+      if (text === undefined) throw new InputError("file not found", { source: path });
+      return Promise.resolve(text);
+    },
+    list(dir) {
+      const at = resolve(dir);
+      if (!dirs.has(at)) throw new InputError("not a directory", { source: dir });
+      const names = [...new Set([...files.keys(), ...links.keys(), ...dirs])]
+        .filter((p) => p.startsWith(`${at}/`) && !p.slice(at.length + 1).includes("/"))
+        .sort();
+      return Promise.resolve(
+        names.map((p) => ({ name: p.slice(at.length + 1), kind: kind(p) ?? "other" })),
+      );
+    },
+    kindOf(path) {
+      return Promise.resolve(kind(resolve(path)));
+    },
+  };
+  return reader;
+}
+
+describe("ingestCriterionTree: a symlink anywhere in the tree is an error naming it", () => {
+  const shared = (bench: string, file: string): string =>
+    readFileSync(path.join(SHARED, "criterion-0.8.2", bench, "base", file), "utf8");
+  const HOME = "/p/target/criterion";
+  /** Two benchmarks under /p/target/criterion, and a copy of one outside the tree. */
+  const files = (): Map<string, string> => {
+    const map = new Map<string, string>();
+    for (const [dir, bench] of [
+      [`${HOME}/fib 20/base`, "fib 20"],
+      [`${HOME}/sum_vec/1000/base`, "sum_vec/1000"],
+      [`${HOME}/sum_vec/1000/head`, "sum_vec/1000"],
+      ["/elsewhere/fib/base", "fib 20"],
+    ] as const) {
+      for (const file of ["benchmark.json", "estimates.json", "sample.json"]) {
+        map.set(`${dir}/${file}`, shared(bench, file));
+      }
+    }
+    map.set(`${HOME}/report/index.html`, "<html>");
+    return map;
+  };
+  const ingest = (tree: Map<string, string>, links: Map<string, string>): Promise<string[]> =>
+    ingestCriterionTree("/p", { ...OPTIONS, baseline: "base" }, fakeReader(tree, links)).then(
+      (summary) => summary.benchmarks.map((b) => b.id),
+    );
+  const refused = (at: string): string =>
+    `${at}: is a symbolic link or special file; a Criterion tree must hold only regular files and directories`;
+
+  it("reads the tree when nothing in it is a link", async () => {
+    expect(await ingest(files(), new Map())).toEqual(["fib 20", "sum_vec/1000"]);
+  });
+
+  it.each([
+    ["a benchmark directory", `${HOME}/linked`, "/elsewhere/fib"],
+    ["a group directory", `${HOME}/group`, "/elsewhere"],
+    ["the baseline directory read", `${HOME}/sum_vec/1000/base`, "/elsewhere/fib/base"],
+    ["another baseline's directory", `${HOME}/sum_vec/1000/new`, "/elsewhere/fib/base"],
+    ["report/", `${HOME}/sum_vec/report`, "/elsewhere"],
+    ["benchmark.json", `${HOME}/fib 20/base/benchmark.json`, "/elsewhere/fib/base/benchmark.json"],
+    ["target/", "/p/target", "/elsewhere"],
+    ["target/criterion", HOME, "/elsewhere"],
+  ])("%s", async (_name, link, target) => {
+    const tree = files();
+    for (const file of [...tree.keys()]) if (file.startsWith(`${link}/`)) tree.delete(file);
+    expect(await asyncInputErrorOf(() => ingest(tree, new Map([[link, target]])))).toBe(
+      refused(link),
+    );
+  });
+
+  it("refuses a symlinked estimates.json too (the reader does), so no link is ever skipped", async () => {
+    const tree = files();
+    const estimates = `${HOME}/sum_vec/1000/base/estimates.json`;
+    tree.delete(estimates);
+    const links = new Map([[estimates, "/elsewhere/fib/base/estimates.json"]]);
+    expect(await asyncInputErrorOf(() => ingest(tree, links))).toBe(
+      `${estimates}: is a symbolic link; refusing to follow it`,
     );
   });
 });

@@ -2,8 +2,12 @@
 // `<benchmark dir>/<baseline>/benchmark.json` into a summary Benchmark keyed by `full_id`
 // (docs/formats.md, "Criterion": directory names are sanitized, truncated and de-duplicated,
 // so a path is never an id). The tree was written by untrusted code: the walk is bounded in
-// depth, entries and bytes, symlinks are never followed (the FileReader refuses them), and two
-// directories claiming one id is an error rather than a silent overwrite.
+// depth, entries and bytes, and two directories claiming one id is an error rather than a
+// silent overwrite. Symlinks are never followed, and never skipped either: Criterion writes
+// none, so one anywhere the walk looks (a group, benchmark or baseline directory,
+// benchmark.json, the files read, target/ or criterion/ on the way to the tree) is an error
+// naming it. Skipping one would drop a benchmark from the gate without a word. The FileReader
+// reports a symlink as "other", like a FIFO or a device, so those are refused the same way.
 import type { FileReader } from "../../ports/files.ts";
 import { mapConcurrent } from "../map-concurrent.ts";
 import { InputError } from "../../errors.ts";
@@ -66,16 +70,20 @@ function checkBaselineName(baseline: string): void {
  * `dir` looks like a cargo target directory, else `dir` itself.
  */
 export async function findCriterionHome(dir: string, reader: FileReader): Promise<string> {
-  const kind = await reader.kindOf(dir);
+  const kind = await kindInTree(dir, reader);
   if (kind !== "dir") {
     throw new InputError(kind === undefined ? "Criterion directory not found" : "not a directory", {
       source: dir,
     });
   }
-  const nested = joinPath(joinPath(dir, "target"), "criterion");
-  if ((await reader.kindOf(nested)) === "dir") return nested;
+  // target/ is checked on its own: a lookup of target/criterion would go through a symlinked
+  // target/ (only the last part of a path is never followed).
+  const target = joinPath(dir, "target");
+  const nested = joinPath(target, "criterion");
+  if ((await kindInTree(target, reader)) === "dir" && (await kindInTree(nested, reader)) === "dir")
+    return nested;
   const inTarget = joinPath(dir, "criterion");
-  if ((await reader.kindOf(inTarget)) === "dir") {
+  if ((await kindInTree(inTarget, reader)) === "dir") {
     const looksLikeTarget =
       baseName(dir) === "target" ||
       (await reader.kindOf(joinPath(dir, "CACHEDIR.TAG"))) === "file" ||
@@ -84,6 +92,21 @@ export async function findCriterionHome(dir: string, reader: FileReader): Promis
     if (looksLikeTarget) return inTarget;
   }
   return dir;
+}
+
+/** A symlink or special file where the walk looks: refused, naming it (see the top of the file). */
+function notFileOrDir(path: string): InputError {
+  return new InputError(
+    "is a symbolic link or special file; a Criterion tree must hold only regular files and directories",
+    { source: path },
+  );
+}
+
+/** The kind at `path`, refusing a symlink or special file instead of passing over it. */
+async function kindInTree(path: string, reader: FileReader): Promise<"file" | "dir" | undefined> {
+  const kind = await reader.kindOf(path);
+  if (kind === "other") throw notFileOrDir(path);
+  return kind;
 }
 
 interface Found {
@@ -114,11 +137,14 @@ async function walk(
         },
       );
     }
+    // Checked before report/ and change/ are set aside: the rule has no exceptions to explain.
+    const odd = listing.find((e) => e.kind === "other");
+    if (odd !== undefined) throw notFileOrDir(joinPath(next.dir, odd.name));
     const dirs = listing.filter((e) => e.kind === "dir" && !NOT_BASELINES.has(e.name));
     // A child of a benchmark directory holding benchmark.json is a baseline directory.
     const isBaseline = await mapConcurrent(dirs, IO_CONCURRENCY, async (entry) =>
       next.depth >= 1
-        ? (await reader.kindOf(joinPath(joinPath(next.dir, entry.name), "benchmark.json"))) ===
+        ? (await kindInTree(joinPath(joinPath(next.dir, entry.name), "benchmark.json"), reader)) ===
           "file"
         : false,
     );
