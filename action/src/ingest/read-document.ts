@@ -61,7 +61,15 @@ const YAML_OPTIONS = Object.freeze({
 /** The first line of a YAML error or warning: "<problem> at line L, column C". */
 function yamlProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split("\n")[0] ?? "parse error").replace(/:$/, "");
+  return (
+    (message.split("\n")[0] ?? "parse error")
+      .replace(/:$/, "")
+      // The library's advice to its own callers means nothing to someone editing benchgate.yml.
+      .replace(
+        "multiple documents; please use YAML.parseAllDocuments()",
+        "more than one document (---)",
+      )
+  );
 }
 
 /**

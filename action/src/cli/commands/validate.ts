@@ -11,7 +11,9 @@ export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summar
 Checks each file against its JSON Schema (schemas/*.v1.schema.json) and the rules a schema
 cannot express (unique benchmark ids; in a history, unique series and commits). Without
 --schema the kind is guessed: .yml/.yaml files are configs, JSON with a "verdict" is a report,
-JSON with "commits" a history (gh-pages history.json), other JSON a summary.
+JSON with "commits" a history (gh-pages history.json), other JSON a summary. In a config, every
+path (golden.checksums, golden.outputs, a suite's manifest-path or output) must be relative and
+stay inside its folder: no leading /, no ".." part, no backslash.
 
 Options:
   --schema KIND   summary, report, config or history
