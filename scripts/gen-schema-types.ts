@@ -24,7 +24,11 @@ const CONFIG_SCHEMA = path.join(schemasDir, "config.v1.schema.json");
 const SUITES_DIR = path.join(root, "action/src/config/suites");
 
 interface ConfigSchema {
-  properties: { suites: { items: { oneOf: { $ref: string }[] } } };
+  properties: {
+    suites: {
+      items: { oneOf: { $ref: string }[]; type?: string; discriminator?: { propertyName: string } };
+    };
+  };
   $defs: Record<string, unknown>;
 }
 
@@ -64,6 +68,10 @@ export async function assembleConfigSchema(): Promise<string> {
   schema.properties.suites.items.oneOf = [...fragments.keys()].map((key) => ({
     $ref: `#/$defs/${key}`,
   }));
+  // The suite's `kind` picks its branch, so an error is reported against that kind's schema
+  // (a hyperfine suite with a bad name is told about its name, not that it lacks `bench`).
+  schema.properties.suites.items.type = "object";
+  schema.properties.suites.items.discriminator = { propertyName: "kind" };
   return format(JSON.stringify(schema, null, 2), { parser: "json", printWidth: 100 });
 }
 
@@ -96,6 +104,7 @@ export async function generateValidators(): Promise<string> {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: false,
+    discriminator: true,
     code: { source: true, esm: true, lines: true },
   });
   // json-schema-to-typescript cannot type prefixItems tuples; tsType spells the tuple for it.

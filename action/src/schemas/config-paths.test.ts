@@ -119,3 +119,36 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
     ]);
   });
 });
+
+describe("a suite name never becomes a path (docs/threat-model.md, I5)", () => {
+  it.each(["../x", "a/b", "a\\b", ".hidden", "", "A", "x".repeat(200)])(
+    "refuses the suite name %j before anything runs",
+    (name) => {
+      const config = everyPath("ok/Cargo.toml") as { suites: { name: string }[] };
+      (config.suites[1] as { name: string }).name = name;
+      const error = errorOf(() => validateConfig(config, SOURCE));
+      expect(error.jsonPath).toBe("/suites/1/name");
+    },
+  );
+});
+
+describe("a suite's kind picks the schema its errors come from", () => {
+  const suite = (fields: object): unknown => ({ version: 1, suites: [fields] });
+  const problem = (fields: object): string =>
+    errorOf(() => validateConfig(suite(fields), SOURCE)).describe();
+
+  it("reports against the suite's own kind, not the first kind listed", () => {
+    expect(problem({ name: "a", kind: "hyperfine", comands: [] })).toBe(
+      "benchgate.yml: /suites/0: not a valid config.v1: must have required property 'commands'",
+    );
+  });
+
+  it("names an unknown or missing kind", () => {
+    expect(problem({ name: "a", kind: "hyperfin", commands: [] })).toBe(
+      'benchgate.yml: /suites/0: not a valid config.v1: "kind" "hyperfin" is not a known kind (see docs/run.md)',
+    );
+    expect(problem({ name: "a", commands: [] })).toBe(
+      'benchgate.yml: /suites/0: not a valid config.v1: needs a "kind" (a string naming its kind)',
+    );
+  });
+});

@@ -31,6 +31,14 @@ function describeAjvError(error: ErrorObject | undefined): { path: string; messa
     message = `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
   } else if (error.keyword === "not") {
     message = "is a reserved name";
+  } else if (error.keyword === "discriminator") {
+    // A suite's `kind` picks its schema (config.v1: suites[].kind); say which one is wrong.
+    const tag = String(error.params["tag"]);
+    const value: unknown = error.params["tagValue"];
+    message =
+      typeof value === "string"
+        ? `"${tag}" ${JSON.stringify(value)} is not a known kind (see docs/run.md)`
+        : `needs a "${tag}" (a string naming its kind)`;
   } else if (error.keyword === "const") {
     message = `must be ${JSON.stringify(error.params["allowedValue"])}`;
   }

@@ -6733,7 +6733,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate53;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}]}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
 const schema124 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema125 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
 const schema139 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
@@ -7085,6 +7085,355 @@ validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema132 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "name") || (key0 === "kind")) || (key0 === "commands")) || (key0 === "warmup")) || (key0 === "runs")) || (key0 === "prepare")) || (key0 === "args")) || (key0 === "timeout"))){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern18.test(data0)){
+validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("hyperfine" !== data.kind){
+validate55.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "hyperfine"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commands !== undefined){
+let data2 = data.commands;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate55.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate55.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "command"))){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.name !== undefined){
+let data4 = data3.name;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.command !== undefined){
+let data5 = data3.command;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 4096){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data5) < 1){
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.warmup !== undefined){
+let data6 = data.warmup;
+const _errs15 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate55.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs15){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 10000 || isNaN(data6)){
+validate55.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate55.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runs !== undefined){
+let data7 = data.runs;
+const _errs17 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate55.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs17){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000 || isNaN(data7)){
+validate55.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data7 < 2 || isNaN(data7)){
+validate55.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prepare !== undefined){
+let data8 = data.prepare;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func2(data8) > 4096){
+validate55.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate55.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data9 = data.args;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data9)){
+if(data9.length > 50){
+validate55.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(func2(data10) > 1024){
+validate55.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs23 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(!pattern14.test(data11)){
+validate55.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema135 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern27 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
@@ -7098,14 +7447,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
+if(((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.output === undefined) && (missing0 = "output"))){
 validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "name") || (key0 === "kind")) || (key0 === "commands")) || (key0 === "warmup")) || (key0 === "runs")) || (key0 === "prepare")) || (key0 === "args")) || (key0 === "timeout"))){
+if(!(((((key0 === "name") || (key0 === "kind")) || (key0 === "command")) || (key0 === "output")) || (key0 === "timeout"))){
 validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7136,8 +7485,8 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
-if("hyperfine" !== data.kind){
-validate56.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "hyperfine"},message:"must be equal to constant"}];
+if("custom" !== data.kind){
+validate56.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "custom"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -7146,107 +7495,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.commands !== undefined){
-let data2 = data.commands;
+if(data.command !== undefined){
+let data2 = data.command;
 const _errs6 = errors;
-if(errors === _errs6){
+const _errs7 = errors;
+if(errors === _errs7){
 if(Array.isArray(data2)){
-if(data2.length > 100){
-validate56.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(data2.length > 200){
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate56.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
-var valid2 = true;
+var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!((key1 === "name") || (key1 === "command"))){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.name !== undefined){
-let data4 = data3.name;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 256){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data3) < 0){
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid3 = _errs11 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data3.command !== undefined){
-let data5 = data3.command;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 4096){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data5) < 1){
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid2 = _errs8 === errors;
-if(!valid2){
+var valid3 = _errs9 === errors;
+if(!valid3){
 break;
 }
 }
@@ -7254,7 +7543,7 @@ break;
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate56.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7264,139 +7553,46 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.warmup !== undefined){
-let data6 = data.warmup;
-const _errs15 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate56.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs15){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10000 || isNaN(data6)){
-validate56.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+if(data.output !== undefined){
+let data4 = data.output;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
-if(data6 < 0 || isNaN(data6)){
-validate56.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.runs !== undefined){
-let data7 = data.runs;
-const _errs17 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate56.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs17){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000 || isNaN(data7)){
-validate56.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+if(func2(data4) < 1){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(data7 < 2 || isNaN(data7)){
-validate56.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+if(!pattern27.test(data4)){
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
-}
-}
-}
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.prepare !== undefined){
-let data8 = data.prepare;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(func2(data8) > 4096){
-validate56.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data8) < 1){
-validate56.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.args !== undefined){
-let data9 = data.args;
-const _errs21 = errors;
-if(errors === _errs21){
-if(Array.isArray(data9)){
-if(data9.length > 50){
-validate56.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(func2(data10) > 1024){
-validate56.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs23 === errors;
-if(!valid4){
-break;
 }
 }
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid0 = _errs21 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.timeout !== undefined){
-let data11 = data.timeout;
-const _errs25 = errors;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data11 === "string"){
-if(!pattern14.test(data11)){
+let data5 = data.timeout;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(!pattern14.test(data5)){
 validate56.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -7406,13 +7602,10 @@ validate56.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/d
 return false;
 }
 }
-var valid0 = _errs25 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -7430,199 +7623,6 @@ validate56.errors = vErrors;
 return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema135 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern27 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.output === undefined) && (missing0 = "output"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "name") || (key0 === "kind")) || (key0 === "command")) || (key0 === "output")) || (key0 === "timeout"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
-const _errs2 = errors;
-const _errs3 = errors;
-if(errors === _errs3){
-if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
-return false;
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-const _errs5 = errors;
-if("custom" !== data.kind){
-validate58.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "custom"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.command !== undefined){
-let data2 = data.command;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-if(data2.length > 200){
-validate58.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
-return false;
-}
-else {
-if(data2.length < 1){
-validate58.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-validate58.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 0){
-validate58.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
-return false;
-}
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.output !== undefined){
-let data4 = data.output;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 256){
-validate58.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate58.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern27.test(data4)){
-validate58.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.timeout !== undefined){
-let data5 = data.timeout;
-const _errs13 = errors;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data5 === "string"){
-if(!pattern14.test(data5)){
-validate58.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
-return false;
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8023,79 +8023,48 @@ const len2 = data12.length;
 for(let i2=0; i2<len2; i2++){
 let data13 = data12[i2];
 const _errs36 = errors;
-const _errs37 = errors;
-let valid11 = false;
-let passing0 = null;
-const _errs38 = errors;
+if(errors === _errs36){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const tag0 = data13.kind;
+if(typeof tag0 == "string"){
+if(tag0 === "criterion"){
 if(!(validate54(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-var _valid1 = _errs38 === errors;
-if(_valid1){
-valid11 = true;
-passing0 = 0;
 var props0 = true;
 }
-const _errs39 = errors;
+else if(tag0 === "hyperfine"){
+if(!(validate55(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "custom"){
 if(!(validate56(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-var _valid1 = _errs39 === errors;
-if(_valid1 && valid11){
-valid11 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid1){
-valid11 = true;
-passing0 = 1;
 if(props0 !== true){
 props0 = true;
 }
 }
-const _errs40 = errors;
-if(!(validate58(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs40 === errors;
-if(_valid1 && valid11){
-valid11 = false;
-passing0 = [passing0, 2];
-}
 else {
-if(_valid1){
-valid11 = true;
-passing0 = 2;
-if(props0 !== true){
-props0 = true;
-}
-}
-}
-}
-if(!valid11){
-const err5 = {instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate53.errors = vErrors;
+validate53.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
 return false;
 }
-else {
-errors = _errs37;
-if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
 }
 else {
-vErrors = null;
+validate53.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"}];
+return false;
 }
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid10 = _errs36 === errors;
@@ -8119,8 +8088,8 @@ var valid0 = true;
 if(valid0){
 if(data.golden !== undefined){
 let data14 = data.golden;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs42 = errors;
+if(errors === _errs42){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing1;
 if(((data14.checksums === undefined) && (missing1 = "checksums")) || ((data14.commands === undefined) && (missing1 = "commands"))){
@@ -8128,7 +8097,7 @@ validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 else {
-const _errs43 = errors;
+const _errs44 = errors;
 for(const key2 in data14){
 if(!((((key2 === "checksums") || (key2 === "outputs")) || (key2 === "timeout")) || (key2 === "commands"))){
 validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
@@ -8136,12 +8105,12 @@ return false;
 break;
 }
 }
-if(_errs43 === errors){
+if(_errs44 === errors){
 if(data14.checksums !== undefined){
 let data15 = data14.checksums;
-const _errs44 = errors;
 const _errs45 = errors;
-if(errors === _errs45){
+const _errs46 = errors;
+if(errors === _errs46){
 if(typeof data15 === "string"){
 if(func2(data15) > 1024){
 validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
@@ -8165,17 +8134,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 }
-var valid12 = _errs44 === errors;
+var valid15 = _errs45 === errors;
 }
 else {
-var valid12 = true;
+var valid15 = true;
 }
-if(valid12){
+if(valid15){
 if(data14.outputs !== undefined){
 let data16 = data14.outputs;
-const _errs47 = errors;
 const _errs48 = errors;
-if(errors === _errs48){
+const _errs49 = errors;
+if(errors === _errs49){
 if(typeof data16 === "string"){
 if(func2(data16) > 1024){
 validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
@@ -8199,17 +8168,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 }
-var valid12 = _errs47 === errors;
+var valid15 = _errs48 === errors;
 }
 else {
-var valid12 = true;
+var valid15 = true;
 }
-if(valid12){
+if(valid15){
 if(data14.timeout !== undefined){
 let data17 = data14.timeout;
-const _errs50 = errors;
 const _errs51 = errors;
-if(errors === _errs51){
+const _errs52 = errors;
+if(errors === _errs52){
 if(typeof data17 === "string"){
 if(!pattern14.test(data17)){
 validate53.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
@@ -8221,16 +8190,16 @@ validate53.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/
 return false;
 }
 }
-var valid12 = _errs50 === errors;
+var valid15 = _errs51 === errors;
 }
 else {
-var valid12 = true;
+var valid15 = true;
 }
-if(valid12){
+if(valid15){
 if(data14.commands !== undefined){
 let data18 = data14.commands;
-const _errs53 = errors;
-if(errors === _errs53){
+const _errs54 = errors;
+if(errors === _errs54){
 if(Array.isArray(data18)){
 if(data18.length > 200){
 validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
@@ -8242,12 +8211,12 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#
 return false;
 }
 else {
-var valid16 = true;
+var valid19 = true;
 const len3 = data18.length;
 for(let i3=0; i3<len3; i3++){
 let data19 = data18[i3];
-const _errs55 = errors;
-if(errors === _errs55){
+const _errs56 = errors;
+if(errors === _errs56){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing2;
 if(((data19.name === undefined) && (missing2 = "name")) || ((data19.command === undefined) && (missing2 = "command"))){
@@ -8255,7 +8224,7 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaP
 return false;
 }
 else {
-const _errs57 = errors;
+const _errs58 = errors;
 for(const key3 in data19){
 if(!(((key3 === "name") || (key3 === "command")) || (key3 === "timeout"))){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
@@ -8263,11 +8232,11 @@ return false;
 break;
 }
 }
-if(_errs57 === errors){
+if(_errs58 === errors){
 if(data19.name !== undefined){
 let data20 = data19.name;
-const _errs58 = errors;
-if(errors === _errs58){
+const _errs59 = errors;
+if(errors === _errs59){
 if(typeof data20 === "string"){
 if(func2(data20) > 128){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
@@ -8291,17 +8260,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 }
-var valid17 = _errs58 === errors;
+var valid20 = _errs59 === errors;
 }
 else {
-var valid17 = true;
+var valid20 = true;
 }
-if(valid17){
+if(valid20){
 if(data19.command !== undefined){
 let data21 = data19.command;
-const _errs60 = errors;
 const _errs61 = errors;
-if(errors === _errs61){
+const _errs62 = errors;
+if(errors === _errs62){
 if(Array.isArray(data21)){
 if(data21.length > 200){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
@@ -8313,12 +8282,12 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 else {
-var valid19 = true;
+var valid22 = true;
 const len4 = data21.length;
 for(let i4=0; i4<len4; i4++){
 let data22 = data21[i4];
-const _errs63 = errors;
-if(errors === _errs63){
+const _errs64 = errors;
+if(errors === _errs64){
 if(typeof data22 === "string"){
 if(func2(data22) > 4096){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
@@ -8336,8 +8305,8 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid19 = _errs63 === errors;
-if(!valid19){
+var valid22 = _errs64 === errors;
+if(!valid22){
 break;
 }
 }
@@ -8349,17 +8318,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid17 = _errs60 === errors;
+var valid20 = _errs61 === errors;
 }
 else {
-var valid17 = true;
+var valid20 = true;
 }
-if(valid17){
+if(valid20){
 if(data19.timeout !== undefined){
 let data23 = data19.timeout;
-const _errs65 = errors;
 const _errs66 = errors;
-if(errors === _errs66){
+const _errs67 = errors;
+if(errors === _errs67){
 if(typeof data23 === "string"){
 if(!pattern14.test(data23)){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
@@ -8371,10 +8340,10 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeo
 return false;
 }
 }
-var valid17 = _errs65 === errors;
+var valid20 = _errs66 === errors;
 }
 else {
-var valid17 = true;
+var valid20 = true;
 }
 }
 }
@@ -8386,8 +8355,8 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaP
 return false;
 }
 }
-var valid16 = _errs55 === errors;
-if(!valid16){
+var valid19 = _errs56 === errors;
+if(!valid19){
 break;
 }
 }
@@ -8399,10 +8368,10 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#
 return false;
 }
 }
-var valid12 = _errs53 === errors;
+var valid15 = _errs54 === errors;
 }
 else {
-var valid12 = true;
+var valid15 = true;
 }
 }
 }
@@ -8415,7 +8384,7 @@ validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs41 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
@@ -8423,10 +8392,10 @@ var valid0 = true;
 if(valid0){
 if(data.statistics !== undefined){
 let data24 = data.statistics;
-const _errs68 = errors;
-if(errors === _errs68){
+const _errs69 = errors;
+if(errors === _errs69){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-const _errs70 = errors;
+const _errs71 = errors;
 for(const key4 in data24){
 if(!(func1.call(schema123.properties.statistics.properties, key4))){
 validate53.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
@@ -8434,18 +8403,29 @@ return false;
 break;
 }
 }
-if(_errs70 === errors){
+if(_errs71 === errors){
 if(data24.q !== undefined){
 let data25 = data24.q;
-const _errs71 = errors;
-const _errs73 = errors;
-let valid23 = false;
-let passing1 = null;
+const _errs72 = errors;
 const _errs74 = errors;
-if(errors === _errs74){
+let valid26 = false;
+let passing0 = null;
+const _errs75 = errors;
+if(errors === _errs75){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 10 || isNaN(data25)){
-const err6 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(data25 < 0 || isNaN(data25)){
+const err6 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8454,9 +8434,10 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+}
 else {
-if(data25 < 0 || isNaN(data25)){
-const err7 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err7 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8466,9 +8447,16 @@ vErrors.push(err7);
 errors++;
 }
 }
+var _valid1 = _errs75 === errors;
+if(_valid1){
+valid26 = true;
+passing0 = 0;
 }
-else {
-const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data25 === "string"){
+if(!pattern34.test(data25)){
+const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8478,16 +8466,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-var _valid2 = _errs74 === errors;
-if(_valid2){
-valid23 = true;
-passing1 = 0;
-}
-const _errs76 = errors;
-if(errors === _errs76){
-if(typeof data25 === "string"){
-if(!pattern34.test(data25)){
-const err9 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err9 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8497,8 +8477,19 @@ vErrors.push(err9);
 errors++;
 }
 }
+var _valid1 = _errs77 === errors;
+if(_valid1 && valid26){
+valid26 = false;
+passing0 = [passing0, 1];
+}
 else {
-const err10 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid1){
+valid26 = true;
+passing0 = 1;
+}
+}
+if(!valid26){
+const err10 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8506,21 +8497,37 @@ else {
 vErrors.push(err10);
 }
 errors++;
-}
-}
-var _valid2 = _errs76 === errors;
-if(_valid2 && valid23){
-valid23 = false;
-passing1 = [passing1, 1];
+validate53.errors = vErrors;
+return false;
 }
 else {
-if(_valid2){
-valid23 = true;
-passing1 = 1;
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid23){
-const err11 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+}
+var valid24 = _errs72 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data24["noise-floor"] !== undefined){
+let data26 = data24["noise-floor"];
+const _errs79 = errors;
+const _errs81 = errors;
+let valid28 = false;
+let passing1 = null;
+const _errs82 = errors;
+if(errors === _errs82){
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 10 || isNaN(data26)){
+const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8528,37 +8535,10 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate53.errors = vErrors;
-return false;
 }
 else {
-errors = _errs73;
-if(vErrors !== null){
-if(_errs73){
-vErrors.length = _errs73;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid21 = _errs71 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data24["noise-floor"] !== undefined){
-let data26 = data24["noise-floor"];
-const _errs78 = errors;
-const _errs80 = errors;
-let valid25 = false;
-let passing2 = null;
-const _errs81 = errors;
-if(errors === _errs81){
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 10 || isNaN(data26)){
-const err12 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data26 < 0 || isNaN(data26)){
+const err12 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8567,9 +8547,10 @@ vErrors.push(err12);
 }
 errors++;
 }
+}
+}
 else {
-if(data26 < 0 || isNaN(data26)){
-const err13 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err13 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8579,9 +8560,16 @@ vErrors.push(err13);
 errors++;
 }
 }
+var _valid2 = _errs82 === errors;
+if(_valid2){
+valid28 = true;
+passing1 = 0;
 }
-else {
-const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data26 === "string"){
+if(!pattern34.test(data26)){
+const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8591,16 +8579,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid3 = _errs81 === errors;
-if(_valid3){
-valid25 = true;
-passing2 = 0;
-}
-const _errs83 = errors;
-if(errors === _errs83){
-if(typeof data26 === "string"){
-if(!pattern34.test(data26)){
-const err15 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err15 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8610,8 +8590,19 @@ vErrors.push(err15);
 errors++;
 }
 }
+var _valid2 = _errs84 === errors;
+if(_valid2 && valid28){
+valid28 = false;
+passing1 = [passing1, 1];
+}
 else {
-const err16 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid2){
+valid28 = true;
+passing1 = 1;
+}
+}
+if(!valid28){
+const err16 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8619,21 +8610,37 @@ else {
 vErrors.push(err16);
 }
 errors++;
-}
-}
-var _valid3 = _errs83 === errors;
-if(_valid3 && valid25){
-valid25 = false;
-passing2 = [passing2, 1];
+validate53.errors = vErrors;
+return false;
 }
 else {
-if(_valid3){
-valid25 = true;
-passing2 = 1;
+errors = _errs81;
+if(vErrors !== null){
+if(_errs81){
+vErrors.length = _errs81;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid25){
-const err17 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+}
+var valid24 = _errs79 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data24["fail-threshold"] !== undefined){
+let data27 = data24["fail-threshold"];
+const _errs86 = errors;
+const _errs88 = errors;
+let valid30 = false;
+let passing2 = null;
+const _errs89 = errors;
+if(errors === _errs89){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 10 || isNaN(data27)){
+const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8641,37 +8648,10 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate53.errors = vErrors;
-return false;
 }
 else {
-errors = _errs80;
-if(vErrors !== null){
-if(_errs80){
-vErrors.length = _errs80;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid21 = _errs78 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data24["fail-threshold"] !== undefined){
-let data27 = data24["fail-threshold"];
-const _errs85 = errors;
-const _errs87 = errors;
-let valid27 = false;
-let passing3 = null;
-const _errs88 = errors;
-if(errors === _errs88){
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 10 || isNaN(data27)){
-const err18 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data27 < 0 || isNaN(data27)){
+const err18 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8680,9 +8660,10 @@ vErrors.push(err18);
 }
 errors++;
 }
+}
+}
 else {
-if(data27 < 0 || isNaN(data27)){
-const err19 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err19 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8692,9 +8673,16 @@ vErrors.push(err19);
 errors++;
 }
 }
+var _valid3 = _errs89 === errors;
+if(_valid3){
+valid30 = true;
+passing2 = 0;
 }
-else {
-const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs91 = errors;
+if(errors === _errs91){
+if(typeof data27 === "string"){
+if(!pattern34.test(data27)){
+const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8704,16 +8692,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-var _valid4 = _errs88 === errors;
-if(_valid4){
-valid27 = true;
-passing3 = 0;
-}
-const _errs90 = errors;
-if(errors === _errs90){
-if(typeof data27 === "string"){
-if(!pattern34.test(data27)){
-const err21 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err21 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8723,8 +8703,19 @@ vErrors.push(err21);
 errors++;
 }
 }
+var _valid3 = _errs91 === errors;
+if(_valid3 && valid30){
+valid30 = false;
+passing2 = [passing2, 1];
+}
 else {
-const err22 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid3){
+valid30 = true;
+passing2 = 1;
+}
+}
+if(!valid30){
+const err22 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8732,21 +8723,37 @@ else {
 vErrors.push(err22);
 }
 errors++;
-}
-}
-var _valid4 = _errs90 === errors;
-if(_valid4 && valid27){
-valid27 = false;
-passing3 = [passing3, 1];
+validate53.errors = vErrors;
+return false;
 }
 else {
-if(_valid4){
-valid27 = true;
-passing3 = 1;
+errors = _errs88;
+if(vErrors !== null){
+if(_errs88){
+vErrors.length = _errs88;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid27){
-const err23 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+}
+var valid24 = _errs86 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data24["unverified-threshold"] !== undefined){
+let data28 = data24["unverified-threshold"];
+const _errs93 = errors;
+const _errs95 = errors;
+let valid32 = false;
+let passing3 = null;
+const _errs96 = errors;
+if(errors === _errs96){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 10 || isNaN(data28)){
+const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8754,37 +8761,10 @@ else {
 vErrors.push(err23);
 }
 errors++;
-validate53.errors = vErrors;
-return false;
 }
 else {
-errors = _errs87;
-if(vErrors !== null){
-if(_errs87){
-vErrors.length = _errs87;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid21 = _errs85 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data24["unverified-threshold"] !== undefined){
-let data28 = data24["unverified-threshold"];
-const _errs92 = errors;
-const _errs94 = errors;
-let valid29 = false;
-let passing4 = null;
-const _errs95 = errors;
-if(errors === _errs95){
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 10 || isNaN(data28)){
-const err24 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data28 < 0 || isNaN(data28)){
+const err24 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8793,9 +8773,10 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
+}
 else {
-if(data28 < 0 || isNaN(data28)){
-const err25 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err25 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8805,9 +8786,16 @@ vErrors.push(err25);
 errors++;
 }
 }
+var _valid4 = _errs96 === errors;
+if(_valid4){
+valid32 = true;
+passing3 = 0;
 }
-else {
-const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs98 = errors;
+if(errors === _errs98){
+if(typeof data28 === "string"){
+if(!pattern34.test(data28)){
+const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8817,16 +8805,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-var _valid5 = _errs95 === errors;
-if(_valid5){
-valid29 = true;
-passing4 = 0;
-}
-const _errs97 = errors;
-if(errors === _errs97){
-if(typeof data28 === "string"){
-if(!pattern34.test(data28)){
-const err27 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err27 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8836,8 +8816,19 @@ vErrors.push(err27);
 errors++;
 }
 }
+var _valid4 = _errs98 === errors;
+if(_valid4 && valid32){
+valid32 = false;
+passing3 = [passing3, 1];
+}
 else {
-const err28 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid4){
+valid32 = true;
+passing3 = 1;
+}
+}
+if(!valid32){
+const err28 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8845,21 +8836,37 @@ else {
 vErrors.push(err28);
 }
 errors++;
-}
-}
-var _valid5 = _errs97 === errors;
-if(_valid5 && valid29){
-valid29 = false;
-passing4 = [passing4, 1];
+validate53.errors = vErrors;
+return false;
 }
 else {
-if(_valid5){
-valid29 = true;
-passing4 = 1;
+errors = _errs95;
+if(vErrors !== null){
+if(_errs95){
+vErrors.length = _errs95;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid29){
-const err29 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
+}
+var valid24 = _errs93 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data24.confidence !== undefined){
+let data29 = data24.confidence;
+const _errs100 = errors;
+const _errs102 = errors;
+let valid34 = false;
+let passing4 = null;
+const _errs103 = errors;
+if(errors === _errs103){
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 10 || isNaN(data29)){
+const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -8867,37 +8874,10 @@ else {
 vErrors.push(err29);
 }
 errors++;
-validate53.errors = vErrors;
-return false;
 }
 else {
-errors = _errs94;
-if(vErrors !== null){
-if(_errs94){
-vErrors.length = _errs94;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid21 = _errs92 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data24.confidence !== undefined){
-let data29 = data24.confidence;
-const _errs99 = errors;
-const _errs101 = errors;
-let valid31 = false;
-let passing5 = null;
-const _errs102 = errors;
-if(errors === _errs102){
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 > 10 || isNaN(data29)){
-const err30 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data29 < 0 || isNaN(data29)){
+const err30 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8906,9 +8886,10 @@ vErrors.push(err30);
 }
 errors++;
 }
+}
+}
 else {
-if(data29 < 0 || isNaN(data29)){
-const err31 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err31 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8918,9 +8899,16 @@ vErrors.push(err31);
 errors++;
 }
 }
+var _valid5 = _errs103 === errors;
+if(_valid5){
+valid34 = true;
+passing4 = 0;
 }
-else {
-const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs105 = errors;
+if(errors === _errs105){
+if(typeof data29 === "string"){
+if(!pattern34.test(data29)){
+const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -8930,16 +8918,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-var _valid6 = _errs102 === errors;
-if(_valid6){
-valid31 = true;
-passing5 = 0;
-}
-const _errs104 = errors;
-if(errors === _errs104){
-if(typeof data29 === "string"){
-if(!pattern34.test(data29)){
-const err33 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err33 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -8949,8 +8929,19 @@ vErrors.push(err33);
 errors++;
 }
 }
+var _valid5 = _errs105 === errors;
+if(_valid5 && valid34){
+valid34 = false;
+passing4 = [passing4, 1];
+}
 else {
-const err34 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid5){
+valid34 = true;
+passing4 = 1;
+}
+}
+if(!valid34){
+const err34 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -8958,21 +8949,37 @@ else {
 vErrors.push(err34);
 }
 errors++;
-}
-}
-var _valid6 = _errs104 === errors;
-if(_valid6 && valid31){
-valid31 = false;
-passing5 = [passing5, 1];
+validate53.errors = vErrors;
+return false;
 }
 else {
-if(_valid6){
-valid31 = true;
-passing5 = 1;
+errors = _errs102;
+if(vErrors !== null){
+if(_errs102){
+vErrors.length = _errs102;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid31){
-const err35 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
+}
+var valid24 = _errs100 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data24.power !== undefined){
+let data30 = data24.power;
+const _errs107 = errors;
+const _errs109 = errors;
+let valid36 = false;
+let passing5 = null;
+const _errs110 = errors;
+if(errors === _errs110){
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 10 || isNaN(data30)){
+const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -8980,37 +8987,10 @@ else {
 vErrors.push(err35);
 }
 errors++;
-validate53.errors = vErrors;
-return false;
 }
 else {
-errors = _errs101;
-if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid21 = _errs99 === errors;
-}
-else {
-var valid21 = true;
-}
-if(valid21){
-if(data24.power !== undefined){
-let data30 = data24.power;
-const _errs106 = errors;
-const _errs108 = errors;
-let valid33 = false;
-let passing6 = null;
-const _errs109 = errors;
-if(errors === _errs109){
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 10 || isNaN(data30)){
-const err36 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(data30 < 0 || isNaN(data30)){
+const err36 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9019,9 +8999,10 @@ vErrors.push(err36);
 }
 errors++;
 }
+}
+}
 else {
-if(data30 < 0 || isNaN(data30)){
-const err37 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err37 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9031,9 +9012,16 @@ vErrors.push(err37);
 errors++;
 }
 }
+var _valid6 = _errs110 === errors;
+if(_valid6){
+valid36 = true;
+passing5 = 0;
 }
-else {
-const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs112 = errors;
+if(errors === _errs112){
+if(typeof data30 === "string"){
+if(!pattern34.test(data30)){
+const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9043,16 +9031,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-var _valid7 = _errs109 === errors;
-if(_valid7){
-valid33 = true;
-passing6 = 0;
-}
-const _errs111 = errors;
-if(errors === _errs111){
-if(typeof data30 === "string"){
-if(!pattern34.test(data30)){
-const err39 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+else {
+const err39 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9062,8 +9042,19 @@ vErrors.push(err39);
 errors++;
 }
 }
+var _valid6 = _errs112 === errors;
+if(_valid6 && valid36){
+valid36 = false;
+passing5 = [passing5, 1];
+}
 else {
-const err40 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid6){
+valid36 = true;
+passing5 = 1;
+}
+}
+if(!valid36){
+const err40 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9071,80 +9062,58 @@ else {
 vErrors.push(err40);
 }
 errors++;
-}
-}
-var _valid7 = _errs111 === errors;
-if(_valid7 && valid33){
-valid33 = false;
-passing6 = [passing6, 1];
-}
-else {
-if(_valid7){
-valid33 = true;
-passing6 = 1;
-}
-}
-if(!valid33){
-const err41 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
 validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs108;
+errors = _errs109;
 if(vErrors !== null){
-if(_errs108){
-vErrors.length = _errs108;
+if(_errs109){
+vErrors.length = _errs109;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid21 = _errs106 === errors;
+var valid24 = _errs107 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
+if(valid24){
 if(data24["fail-on-inconclusive"] !== undefined){
-const _errs113 = errors;
+const _errs114 = errors;
 if(typeof data24["fail-on-inconclusive"] !== "boolean"){
 validate53.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid21 = _errs113 === errors;
+var valid24 = _errs114 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
+if(valid24){
 if(data24.crossover !== undefined){
-const _errs115 = errors;
+const _errs116 = errors;
 if(typeof data24.crossover !== "boolean"){
 validate53.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid21 = _errs115 === errors;
+var valid24 = _errs116 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
+if(valid24){
 if(data24["min-benchmarks-for-period"] !== undefined){
 let data33 = data24["min-benchmarks-for-period"];
-const _errs117 = errors;
+const _errs118 = errors;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
 validate53.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs117){
+if(errors === _errs118){
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 > 100000 || isNaN(data33)){
 validate53.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
@@ -9158,23 +9127,23 @@ return false;
 }
 }
 }
-var valid21 = _errs117 === errors;
+var valid24 = _errs118 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
-if(valid21){
+if(valid24){
 if(data24.missing !== undefined){
 let data34 = data24.missing;
-const _errs119 = errors;
+const _errs120 = errors;
 if(!((data34 === "fail") || (data34 === "warn"))){
 validate53.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema123.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid21 = _errs119 === errors;
+var valid24 = _errs120 === errors;
 }
 else {
-var valid21 = true;
+var valid24 = true;
 }
 }
 }
@@ -9192,7 +9161,7 @@ validate53.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs68 === errors;
+var valid0 = _errs69 === errors;
 }
 else {
 var valid0 = true;
@@ -9200,20 +9169,20 @@ var valid0 = true;
 if(valid0){
 if(data.budgets !== undefined){
 let data35 = data.budgets;
-const _errs120 = errors;
-if(errors === _errs120){
+const _errs121 = errors;
+if(errors === _errs121){
 if(Array.isArray(data35)){
 if(data35.length > 1000){
 validate53.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid34 = true;
+var valid37 = true;
 const len5 = data35.length;
 for(let i5=0; i5<len5; i5++){
 let data36 = data35[i5];
-const _errs122 = errors;
-if(errors === _errs122){
+const _errs123 = errors;
+if(errors === _errs123){
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 let missing3;
 if((data36.benchmark === undefined) && (missing3 = "benchmark")){
@@ -9221,7 +9190,7 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/p
 return false;
 }
 else {
-const _errs124 = errors;
+const _errs125 = errors;
 for(const key5 in data36){
 if(!(((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "max_regression"))){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
@@ -9229,11 +9198,11 @@ return false;
 break;
 }
 }
-if(_errs124 === errors){
+if(_errs125 === errors){
 if(data36.benchmark !== undefined){
 let data37 = data36.benchmark;
-const _errs125 = errors;
-if(errors === _errs125){
+const _errs126 = errors;
+if(errors === _errs126){
 if(typeof data37 === "string"){
 if(func2(data37) > 1024){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
@@ -9251,17 +9220,17 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",sc
 return false;
 }
 }
-var valid35 = _errs125 === errors;
+var valid38 = _errs126 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.median !== undefined){
 let data38 = data36.median;
-const _errs127 = errors;
 const _errs128 = errors;
-if(errors === _errs128){
+const _errs129 = errors;
+if(errors === _errs129){
 if(typeof data38 === "string"){
 if(func2(data38) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
@@ -9279,17 +9248,17 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schem
 return false;
 }
 }
-var valid35 = _errs127 === errors;
+var valid38 = _errs128 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.mean !== undefined){
 let data39 = data36.mean;
-const _errs130 = errors;
 const _errs131 = errors;
-if(errors === _errs131){
+const _errs132 = errors;
+if(errors === _errs132){
 if(typeof data39 === "string"){
 if(func2(data39) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
@@ -9307,17 +9276,17 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaP
 return false;
 }
 }
-var valid35 = _errs130 === errors;
+var valid38 = _errs131 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.p50 !== undefined){
 let data40 = data36.p50;
-const _errs133 = errors;
 const _errs134 = errors;
-if(errors === _errs134){
+const _errs135 = errors;
+if(errors === _errs135){
 if(typeof data40 === "string"){
 if(func2(data40) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
@@ -9335,17 +9304,17 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPa
 return false;
 }
 }
-var valid35 = _errs133 === errors;
+var valid38 = _errs134 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.p95 !== undefined){
 let data41 = data36.p95;
-const _errs136 = errors;
 const _errs137 = errors;
-if(errors === _errs137){
+const _errs138 = errors;
+if(errors === _errs138){
 if(typeof data41 === "string"){
 if(func2(data41) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
@@ -9363,17 +9332,17 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPa
 return false;
 }
 }
-var valid35 = _errs136 === errors;
+var valid38 = _errs137 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.p99 !== undefined){
 let data42 = data36.p99;
-const _errs139 = errors;
 const _errs140 = errors;
-if(errors === _errs140){
+const _errs141 = errors;
+if(errors === _errs141){
 if(typeof data42 === "string"){
 if(func2(data42) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
@@ -9391,23 +9360,34 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPa
 return false;
 }
 }
-var valid35 = _errs139 === errors;
+var valid38 = _errs140 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
-if(valid35){
+if(valid38){
 if(data36.max_regression !== undefined){
 let data43 = data36.max_regression;
-const _errs142 = errors;
 const _errs143 = errors;
-let valid41 = false;
-let passing7 = null;
 const _errs144 = errors;
-if(errors === _errs144){
+let valid44 = false;
+let passing6 = null;
+const _errs145 = errors;
+if(errors === _errs145){
 if((typeof data43 == "number") && (isFinite(data43))){
 if(data43 > 10 || isNaN(data43)){
-const err42 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+const err41 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+if(data43 < 0 || isNaN(data43)){
+const err42 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9416,9 +9396,10 @@ vErrors.push(err42);
 }
 errors++;
 }
+}
+}
 else {
-if(data43 < 0 || isNaN(data43)){
-const err43 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err43 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9428,9 +9409,16 @@ vErrors.push(err43);
 errors++;
 }
 }
+var _valid7 = _errs145 === errors;
+if(_valid7){
+valid44 = true;
+passing6 = 0;
 }
-else {
-const err44 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs147 = errors;
+if(errors === _errs147){
+if(typeof data43 === "string"){
+if(func2(data43) > 32){
+const err44 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9439,17 +9427,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-var _valid8 = _errs144 === errors;
-if(_valid8){
-valid41 = true;
-passing7 = 0;
-}
-const _errs146 = errors;
-if(errors === _errs146){
-if(typeof data43 === "string"){
-if(func2(data43) > 32){
-const err45 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+else {
+if(func2(data43) < 1){
+const err45 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -9458,9 +9438,10 @@ vErrors.push(err45);
 }
 errors++;
 }
+}
+}
 else {
-if(func2(data43) < 1){
-const err46 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err46 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -9470,9 +9451,19 @@ vErrors.push(err46);
 errors++;
 }
 }
+var _valid7 = _errs147 === errors;
+if(_valid7 && valid44){
+valid44 = false;
+passing6 = [passing6, 1];
 }
 else {
-const err47 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_valid7){
+valid44 = true;
+passing6 = 1;
+}
+}
+if(!valid44){
+const err47 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -9480,46 +9471,24 @@ else {
 vErrors.push(err47);
 }
 errors++;
-}
-}
-var _valid8 = _errs146 === errors;
-if(_valid8 && valid41){
-valid41 = false;
-passing7 = [passing7, 1];
-}
-else {
-if(_valid8){
-valid41 = true;
-passing7 = 1;
-}
-}
-if(!valid41){
-const err48 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing7},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
 validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs143;
+errors = _errs144;
 if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
+if(_errs144){
+vErrors.length = _errs144;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid35 = _errs142 === errors;
+var valid38 = _errs143 === errors;
 }
 else {
-var valid35 = true;
+var valid38 = true;
 }
 }
 }
@@ -9535,8 +9504,8 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/p
 return false;
 }
 }
-var valid34 = _errs122 === errors;
-if(!valid34){
+var valid37 = _errs123 === errors;
+if(!valid37){
 break;
 }
 }
@@ -9547,7 +9516,7 @@ validate53.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs120 === errors;
+var valid0 = _errs121 === errors;
 }
 else {
 var valid0 = true;
@@ -9555,10 +9524,10 @@ var valid0 = true;
 if(valid0){
 if(data.smells !== undefined){
 let data44 = data.smells;
-const _errs148 = errors;
-if(errors === _errs148){
+const _errs149 = errors;
+if(errors === _errs149){
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-const _errs150 = errors;
+const _errs151 = errors;
 for(const key6 in data44){
 if(!(((key6 === "ignore") || (key6 === "fail-on")) || (key6 === "suites"))){
 validate53.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
@@ -9566,29 +9535,29 @@ return false;
 break;
 }
 }
-if(_errs150 === errors){
+if(_errs151 === errors){
 if(data44.ignore !== undefined){
 let data45 = data44.ignore;
-const _errs151 = errors;
 const _errs152 = errors;
-if(errors === _errs152){
+const _errs153 = errors;
+if(errors === _errs153){
 if(Array.isArray(data45)){
 if(data45.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid44 = true;
+var valid47 = true;
 const len6 = data45.length;
 for(let i6=0; i6<len6; i6++){
 let data46 = data45[i6];
-const _errs154 = errors;
+const _errs155 = errors;
 if(!(((((((data46 === "identical-timings") || (data46 === "flat-scaling")) || (data46 === "complexity-change")) || (data46 === "high-variance")) || (data46 === "bimodal")) || (data46 === "underpowered")) || (data46 === "timer-resolution"))){
 validate53.errors = [{instancePath:instancePath+"/smells/ignore/" + i6,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid44 = _errs154 === errors;
-if(!valid44){
+var valid47 = _errs155 === errors;
+if(!valid47){
 break;
 }
 }
@@ -9599,34 +9568,34 @@ validate53.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$
 return false;
 }
 }
-var valid42 = _errs151 === errors;
+var valid45 = _errs152 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
+if(valid45){
 if(data44["fail-on"] !== undefined){
 let data47 = data44["fail-on"];
-const _errs155 = errors;
 const _errs156 = errors;
-if(errors === _errs156){
+const _errs157 = errors;
+if(errors === _errs157){
 if(Array.isArray(data47)){
 if(data47.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid46 = true;
+var valid49 = true;
 const len7 = data47.length;
 for(let i7=0; i7<len7; i7++){
 let data48 = data47[i7];
-const _errs158 = errors;
+const _errs159 = errors;
 if(!(((((((data48 === "identical-timings") || (data48 === "flat-scaling")) || (data48 === "complexity-change")) || (data48 === "high-variance")) || (data48 === "bimodal")) || (data48 === "underpowered")) || (data48 === "timer-resolution"))){
 validate53.errors = [{instancePath:instancePath+"/smells/fail-on/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid46 = _errs158 === errors;
-if(!valid46){
+var valid49 = _errs159 === errors;
+if(!valid49){
 break;
 }
 }
@@ -9637,16 +9606,16 @@ validate53.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/
 return false;
 }
 }
-var valid42 = _errs155 === errors;
+var valid45 = _errs156 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
-if(valid42){
+if(valid45){
 if(data44.suites !== undefined){
 let data49 = data44.suites;
-const _errs159 = errors;
-if(errors === _errs159){
+const _errs160 = errors;
+if(errors === _errs160){
 if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 if(Object.keys(data49).length > 100){
 validate53.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
@@ -9654,12 +9623,23 @@ return false;
 }
 else {
 for(const key7 in data49){
-const _errs161 = errors;
 const _errs162 = errors;
-if(errors === _errs162){
+const _errs163 = errors;
+if(errors === _errs163){
 if(typeof key7 === "string"){
 if(!pattern18.test(key7)){
-const err49 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key7};
+const err48 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key7};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -9669,8 +9649,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+var valid50 = _errs162 === errors;
+if(!valid50){
+const err50 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -9678,30 +9659,18 @@ else {
 vErrors.push(err50);
 }
 errors++;
-}
-}
-var valid47 = _errs161 === errors;
-if(!valid47){
-const err51 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
 validate53.errors = vErrors;
 return false;
 break;
 }
 }
-if(valid47){
+if(valid50){
 for(const key8 in data49){
 let data50 = data49[key8];
-const _errs165 = errors;
-if(errors === _errs165){
+const _errs166 = errors;
+if(errors === _errs166){
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-const _errs167 = errors;
+const _errs168 = errors;
 for(const key9 in data50){
 if(!((key9 === "ignore") || (key9 === "fail-on"))){
 validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
@@ -9709,29 +9678,29 @@ return false;
 break;
 }
 }
-if(_errs167 === errors){
+if(_errs168 === errors){
 if(data50.ignore !== undefined){
 let data51 = data50.ignore;
-const _errs168 = errors;
 const _errs169 = errors;
-if(errors === _errs169){
+const _errs170 = errors;
+if(errors === _errs170){
 if(Array.isArray(data51)){
 if(data51.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid52 = true;
+var valid55 = true;
 const len8 = data51.length;
 for(let i8=0; i8<len8; i8++){
 let data52 = data51[i8];
-const _errs171 = errors;
+const _errs172 = errors;
 if(!(((((((data52 === "identical-timings") || (data52 === "flat-scaling")) || (data52 === "complexity-change")) || (data52 === "high-variance")) || (data52 === "bimodal")) || (data52 === "underpowered")) || (data52 === "timer-resolution"))){
 validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid52 = _errs171 === errors;
-if(!valid52){
+var valid55 = _errs172 === errors;
+if(!valid55){
 break;
 }
 }
@@ -9742,34 +9711,34 @@ validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace
 return false;
 }
 }
-var valid50 = _errs168 === errors;
+var valid53 = _errs169 === errors;
 }
 else {
-var valid50 = true;
+var valid53 = true;
 }
-if(valid50){
+if(valid53){
 if(data50["fail-on"] !== undefined){
 let data53 = data50["fail-on"];
-const _errs172 = errors;
 const _errs173 = errors;
-if(errors === _errs173){
+const _errs174 = errors;
+if(errors === _errs174){
 if(Array.isArray(data53)){
 if(data53.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid54 = true;
+var valid57 = true;
 const len9 = data53.length;
 for(let i9=0; i9<len9; i9++){
 let data54 = data53[i9];
-const _errs175 = errors;
+const _errs176 = errors;
 if(!(((((((data54 === "identical-timings") || (data54 === "flat-scaling")) || (data54 === "complexity-change")) || (data54 === "high-variance")) || (data54 === "bimodal")) || (data54 === "underpowered")) || (data54 === "timer-resolution"))){
 validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid54 = _errs175 === errors;
-if(!valid54){
+var valid57 = _errs176 === errors;
+if(!valid57){
 break;
 }
 }
@@ -9780,10 +9749,10 @@ validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace
 return false;
 }
 }
-var valid50 = _errs172 === errors;
+var valid53 = _errs173 === errors;
 }
 else {
-var valid50 = true;
+var valid53 = true;
 }
 }
 }
@@ -9793,8 +9762,8 @@ validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace
 return false;
 }
 }
-var valid49 = _errs165 === errors;
-if(!valid49){
+var valid52 = _errs166 === errors;
+if(!valid52){
 break;
 }
 }
@@ -9806,10 +9775,10 @@ validate53.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/p
 return false;
 }
 }
-var valid42 = _errs159 === errors;
+var valid45 = _errs160 === errors;
 }
 else {
-var valid42 = true;
+var valid45 = true;
 }
 }
 }
@@ -9820,7 +9789,7 @@ validate53.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs148 === errors;
+var valid0 = _errs149 === errors;
 }
 else {
 var valid0 = true;
