@@ -134,4 +134,20 @@ describe("publishVerdict and acceptances (C7)", () => {
     expect(later.outcome.failed).toBe(true);
     expect(later.check?.conclusion).toBe("failure");
   });
+
+  it("tells a maintainer how to accept a failure of regressions only, and not otherwise", async () => {
+    const gh = setup();
+    await gateRun(gh, failing(["parse", "lex"]));
+    expect(gh.comments.at(-1)?.body).toContain(
+      `If these 2 regressions are intended, a maintainer can accept them for this commit by commenting \`/benchgate accept ${HEAD} <reason>\``,
+    );
+    const golden = [{ name: "cli-help", ok: false, expected: "x", actual: "y" }];
+    await gateRun(gh, failing(["parse"], { golden }));
+    expect(gh.comments.at(-1)?.body).not.toContain("/benchgate accept");
+    await gateRun(gh, failing(["parse"]));
+    await accept(gh);
+    await gateRun(gh, failing(["parse"]));
+    expect(gh.comments.at(-1)?.body).toContain("Accepted regressions: parse");
+    expect(gh.comments.at(-1)?.body).not.toContain("a maintainer can accept");
+  });
 });

@@ -4,10 +4,15 @@
 // comment that cannot be posted (a read-only fork token, an API outage) is a warning: the
 // verdict still reaches the check and the summary.
 import { CHECK_NAME } from "../github/check-name.ts";
-import { findAcceptance, resultMarker, type Acceptance } from "../github/acceptance.ts";
+import {
+  findAcceptance,
+  MAX_ACCEPTED_IDS,
+  resultMarker,
+  type Acceptance,
+} from "../github/acceptance.ts";
 import type { CheckConclusion, GitHubPort, IssueComment } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
-import { acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
+import { acceptHint, acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
 import { checkConclusion, failureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
@@ -151,6 +156,17 @@ async function coveringAcceptance(
   return findAcceptance(comments, ctx.settings.botUserId, target.headSha, causes.regressions);
 }
 
+/** A failed report a `/benchgate accept` could pass: confirmed regressions only, few enough. */
+function acceptable(report: BenchReport): boolean {
+  const { regressions, other } = failureCauses(report);
+  return (
+    report.verdict === "fail" &&
+    other.length === 0 &&
+    regressions.length > 0 &&
+    regressions.length <= MAX_ACCEPTED_IDS
+  );
+}
+
 /**
  * The check run's output text: the result marker first (the authorizer reads the regressions
  * a maintainer may accept from it), then the comment, cut to GitHub's limit.
@@ -172,6 +188,8 @@ export async function publishVerdict(
   let markdown = result.markdown;
   const accepted = await coveringAcceptance(ctx, report);
   if (accepted !== undefined) markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
+  else if (target.prNumber !== undefined && acceptable(report))
+    markdown = `${markdown}${acceptHint(target.headSha, failureCauses(report).regressions.length)}`;
   if (target.prNumber !== undefined) await postComment(ctx, markdown);
   await io.summary(markdown);
   io.setOutput("verdict", report.verdict);

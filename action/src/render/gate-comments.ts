@@ -1,5 +1,6 @@
 // The PR comment's other variants, beside the verdict itself (comment.ts): the error comment when
-// no comparison could be made, and the note under a failed verdict that a maintainer accepted.
+// no comparison could be made, the note under a failed verdict that a maintainer accepted, and
+// the hint under one a maintainer could accept.
 // Pure. An error message is fenced (it can hold file content or tool output); an acceptance
 // reason is shown as the bot recorded it, escaped when that record was written, and the
 // accepted benchmark ids are escaped here.
@@ -30,4 +31,18 @@ export function acceptedNote(
   headSha: string,
 ): string {
   return `\n\n**Accepted:** @${accepted.login} accepted this result for \`${headSha.slice(0, 12)}\`: ${accepted.reason}\nAccepted regressions: ${acceptedIdsList(accepted.ids)}\n`;
+}
+
+/**
+ * Appended to a verdict that failed on confirmed regressions only, while nobody has accepted
+ * them: the one command that would, for exactly this commit (docs/action.md, "/benchgate
+ * accept"). Not shown when anything else fails: budgets, golden outputs and the rest are never
+ * accepted, so the hint would only lead to a refusal.
+ */
+export function acceptHint(headSha: string, regressions: number): string {
+  const [what, them] =
+    regressions === 1
+      ? ["this regression is", "it"]
+      : [`these ${regressions} regressions are`, "them"];
+  return `\n\nIf ${what} intended, a maintainer can accept ${them} for this commit by commenting \`/benchgate accept ${headSha} <reason>\`; a later push needs a new acceptance.\n`;
 }
