@@ -3,10 +3,12 @@
 #
 # Usage: scripts/capture-fixtures.sh [SECTION...]
 #   SECTION: criterion (0.8.2, examples/tiny-bench), compat (criterion 0.3.2/0.3.6/0.4.0/0.5.1,
-#            examples/tiny-bench-compat), hyperfine, critcmp (needs the criterion section's tree).
+#            examples/tiny-bench-compat), hyperfine, critcmp (needs the criterion section's tree),
+#            gungraun (gungraun 0.20 and iai-callgrind 0.16, scratch crates in $GUNGRAUN_WORK).
 #   Default: all sections, in that order.
 #
-# Needs: cargo (crates.io reachable or a warm cache), hyperfine 1.15, critcmp 0.1.8, jq.
+# Needs: cargo (crates.io reachable or a warm cache), hyperfine 1.15, critcmp 0.1.8, jq; valgrind
+# for the gungraun section.
 # Idempotent: every section deletes and rewrites only its own fixture folders. Numbers change from
 # run to run (they are measurements); file layout and ids do not.
 set -euo pipefail
@@ -192,9 +194,263 @@ section_critcmp() {
   printf '%s\n' "$ver" >"$out/VERSION"
 }
 
+# --- gungraun 0.20 / iai-callgrind 0.16 (Valgrind harnesses) --------------------------------------
+# The bench crates are written into a scratch dir outside the repository ($GUNGRAUN_WORK), and each
+# harness's runner is installed there at exactly the library's locked version (the library refuses
+# a runner of another version). Needs valgrind, jq, and crates.io for the libraries and runners.
+GUNGRAUN_WORK="${GUNGRAUN_WORK:-/tmp/gungraun-capture}"
+
+# write_valgrind_crate DIR LIB LIB_VERSION: a tiny bench crate (package tiny-<lib>, bench `sum`):
+# bench_sum with two `#[bench::...]` ids (n = 100, 10_000) and bench_collect (allocates; also runs
+# DHAT). The `name = x; benchmarks = ...` group syntax is the one both versions accept.
+write_valgrind_crate() {
+  local dir="$1" lib="$2" version="$3"
+  local krate="${lib//-/_}" package="tiny-$lib"
+  rm -rf "$dir/benches" "$dir/src"
+  mkdir -p "$dir/benches" "$dir/src"
+  cat >"$dir/Cargo.toml" <<TOML
+[package]
+name = "$package"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dev-dependencies]
+$lib = "=$version"
+
+[[bench]]
+name = "sum"
+harness = false
+TOML
+  cat >"$dir/src/lib.rs" <<'RUST'
+/// Sums 1..=n one element at a time (`black_box` stops LLVM from using the closed form, so the
+/// instruction count grows with n).
+pub fn sum_to(n: u64) -> u64 {
+    let mut acc = 0u64;
+    for i in 1..=n {
+        acc = acc.wrapping_add(std::hint::black_box(i));
+    }
+    acc
+}
+RUST
+  cat >"$dir/benches/sum.rs" <<RUST
+// Tiny library benchmarks for capturing real $lib summaries (benchgate test fixtures).
+use std::hint::black_box;
+
+use $krate::{library_benchmark, library_benchmark_group, main, Dhat, LibraryBenchmarkConfig};
+use ${package//-/_}::sum_to;
+
+// One benchmark function, two ids from a \`#[bench::...]\` argument list.
+#[library_benchmark]
+#[bench::small(100)]
+#[bench::large(10_000)]
+fn bench_sum(n: u64) -> u64 {
+    black_box(sum_to(black_box(n)))
+}
+
+// Allocates, and also runs DHAT (in addition to Callgrind) so the summary has heap metrics.
+#[library_benchmark(config = LibraryBenchmarkConfig::default().tool(Dhat::default()))]
+#[bench::collect_1000(1000)]
+fn bench_collect(n: u64) -> Vec<u64> {
+    black_box((1..=black_box(n)).collect())
+}
+
+library_benchmark_group!(name = sums; benchmarks = bench_sum, bench_collect);
+
+main!(library_benchmark_groups = sums);
+RUST
+}
+
+# locked_version DIR CRATE: CRATE's version in DIR's Cargo.lock.
+locked_version() { (cd "$1" && cargo pkgid --locked "$2") | sed 's/.*[@#]//'; }
+
+# crate_src DIR CRATE: CRATE's unpacked source directory (cargo's registry cache).
+crate_src() {
+  (cd "$1" && cargo metadata --locked --format-version 1) |
+    jq -r --arg c "$2" '.packages[] | select(.name == $c) | .manifest_path' | xargs dirname
+}
+
+# valgrind_counts TREE SCHEMA_VERSION: one line per summary.json (module path, id, every tool's
+# "new" totals), to compare two runs. v6 (iai-callgrind 0.16) wraps values in EitherOrBoth
+# ({"Left": new} | {"Both": [new, old]}) and {"Int"|"Float": n}; v7 (gungraun 0.20) has values.new.
+valgrind_counts() {
+  local filter
+  case "$2" in
+    6) filter='[.module_path, .id, (.profiles[] | [.tool, (.summaries.total.summary[]
+         | map_values(.metrics | (.Left // .Both[0]) | (.Int // .Float)))])]' ;;
+    *) filter='[.module_path, .id, (.profiles[] | [.tool, (.data.total.metrics
+         | map_values(.values.new))])]' ;;
+  esac
+  find "$1" -name summary.json -print0 | sort -z | xargs -0 jq -c "$filter"
+}
+
+# copy_valgrind_tree SRC DEST: the harness's output tree with its layout: summary.json and the
+# Valgrind logs; not the callgrind/DHAT profiles (*.out: not what benchgate ingests) nor the
+# previous run's copies (*.old).
+copy_valgrind_tree() {
+  mkdir -p "$2"
+  (cd "$1" && find . -type f \( -name summary.json -o -name '*.log' \) -size -200k -print0 |
+    sort -z | xargs -0 -r cp --parents -t "$2")
+}
+
+# summary_schema DIR RUNNER RUNNER_VERSION SCHEMA_VERSION DEST: the summary's JSON schema: the
+# runner crate's schemas/summary.v<N>.schema.json when it ships one (iai-callgrind-runner does),
+# otherwise generated from the runner's model (gungraun-runner 0.20 ships none; upstream's
+# schema-gen does the same: draft-07 root schema of BenchmarkSummary).
+summary_schema() {
+  local dir="$1" runner="$2" version="$3" n="$4" dest="$5"
+  local shipped
+  shipped="$(crate_src "$dir" "$runner")/schemas/summary.v$n.schema.json"
+  if [[ -f "$shipped" ]]; then
+    cp "$shipped" "$dest"
+    printf 'copied from the %s %s crate: schemas/summary.v%s.schema.json' "$runner" "$version" \
+      "$n"
+    return
+  fi
+  local gen="$GUNGRAUN_WORK/schema-gen-$runner-$version" lib="${runner//-/_}"
+  mkdir -p "$gen/src"
+  cat >"$gen/Cargo.toml" <<TOML
+[package]
+name = "schema-gen"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$runner = { version = "=$version", default-features = false, features = ["schema"] }
+schemars = { version = "1", features = ["indexmap2"] }
+serde_json = "1"
+TOML
+  cat >"$gen/src/main.rs" <<RUST
+use $lib::summary::model::BenchmarkSummary;
+use schemars::generate::SchemaSettings;
+
+fn main() {
+    let generator = SchemaSettings::draft07().into_generator();
+    serde_json::to_writer_pretty(
+        std::io::stdout(),
+        &generator.into_root_schema_for::<BenchmarkSummary>(),
+    )
+    .expect("schema");
+    println!();
+}
+RUST
+  (cd "$gen" && cargo run --release -q >"$dest")
+  printf 'generated from the %s %s crate (feature `schema`, schemars draft-07 root schema of `summary::model::BenchmarkSummary`, as upstream schema-gen does); the crate ships no schema file' \
+    "$runner" "$version"
+}
+
+# capture_valgrind LIB LIB_VERSION RUNNER OUTPUT_ROOT ENV_PREFIX FIXTURE_DIR
+# Two `cargo bench -- --save-summary=json` runs (the second one compares against the first, so its
+# summaries carry old values); copies both trees (run-1/, run-2/, each the layout below
+# target/<OUTPUT_ROOT>), the crate, the schema, run 2's console (console.txt), VERSION, README.md.
+capture_valgrind() {
+  local lib="$1" version="$2" runner="$3" outroot="$4" prefix="$5" out="$6"
+  local dir="$GUNGRAUN_WORK/$lib-$version" tag="$lib $version"
+  log "$tag: crate in $dir"
+  write_valgrind_crate "$dir" "$lib" "$version"
+  (cd "$dir" && cargo generate-lockfile -q)
+  local runner_version root
+  runner_version="$(locked_version "$dir" "$runner")"
+  root="$GUNGRAUN_WORK/runners/$runner-$runner_version"
+  if [[ ! -x "$root/bin/$runner" ]]; then
+    log "$tag: cargo install $runner $runner_version (minutes)"
+    local t0=$SECONDS
+    cargo install -q --locked "$runner" --version "$runner_version" --root "$root"
+    echo "$((SECONDS - t0))" >"$root/build-seconds"
+  fi
+  local install_note="build time unknown"
+  [[ -f "$root/build-seconds" ]] && install_note="built in $(cat "$root/build-seconds") s on $(nproc) cores"
+  # The library finds its runner on PATH (unless <PREFIX>_RUNNER was set when it was compiled).
+  local envs=("PATH=$root/bin:$PATH" CARGO_TERM_COLOR=never "${prefix}_COLOR=never")
+  local cmd=(cargo bench --locked --bench sum -- --save-summary=json)
+  (cd "$dir" && env "${envs[@]}" cargo bench --locked --bench sum --no-run -q)
+  local tree="$dir/target/$outroot" scratch run
+  scratch="$(mktemp -d)"
+  rm -rf "$tree" "$out"
+  mkdir -p "$out"
+  for run in 1 2; do
+    log "$tag: run $run"
+    (cd "$dir" && env "${envs[@]}" "${cmd[@]}" >"$scratch/console-$run.txt" 2>&1)
+    copy_valgrind_tree "$tree" "$out/run-$run"
+  done
+  mkdir -p "$out/crate/benches" "$out/crate/src"
+  cp "$dir/Cargo.toml" "$dir/Cargo.lock" "$out/crate/"
+  cp "$dir/benches/sum.rs" "$out/crate/benches/"
+  cp "$dir/src/lib.rs" "$out/crate/src/"
+  cp "$scratch/console-2.txt" "$out/console.txt"
+  local n identical schema_note
+  n="$(jq -r .version "$(find "$out/run-1" -name summary.json | head -n1)")"
+  schema_note="$(summary_schema "$dir" "$runner" "$runner_version" "$n" \
+    "$out/summary.v$n.schema.json")"
+  if diff <(valgrind_counts "$out/run-1" "$n") <(valgrind_counts "$out/run-2" "$n") \
+    >"$scratch/counts.diff"; then
+    identical="yes: every metric total of every profile (Callgrind and DHAT) is the same in run-1 and run-2"
+  else
+    identical="NO, diff of the totals (run-1 < / run-2 >):"$'\n\n```\n'"$(cat "$scratch/counts.diff")"$'\n```'
+  fi
+  printf '%s %s (runner %s %s)\n' "$lib" "$version" "$runner" "$runner_version" >"$out/VERSION"
+  write_valgrind_readme "$out" "$tag" "$runner $runner_version" "$install_note" "$outroot" \
+    "$prefix" "${cmd[*]}" "$identical" "$schema_note" "$n"
+  rm -rf "$scratch"
+  log "$tag: $(find "$out" -name summary.json | wc -l) summaries, counts identical: ${identical%%:*}"
+}
+
+# write_valgrind_readme OUT TAG RUNNER INSTALL_NOTE OUTPUT_ROOT ENV_PREFIX COMMAND IDENTICAL
+#   SCHEMA_NOTE SCHEMA_VERSION
+write_valgrind_readme() {
+  local out="$1" tag="$2" runner="$3" install="$4" outroot="$5" prefix="$6" cmd="$7"
+  local identical="$8" schema="$9" n="${10}" dir="$GUNGRAUN_WORK/${tag// /-}"
+  cat >"$out/README.md" <<MD
+# $tag: real \`--save-summary=json\` output
+
+Written by \`scripts/capture-fixtures.sh gungraun\` on $(date -u +%Y-%m-%dT%H:%M:%SZ); do not edit
+(absolute paths into \`$GUNGRAUN_WORK\`, pids and timings are left as captured).
+
+- library: $tag; runner: $runner (\`cargo install --locked\`, $install)
+- $(rustc --version), $(cargo --version), $(valgrind --version), $(uname -sm)
+- crate: \`crate/\` (\`Cargo.toml\`, \`Cargo.lock\`, \`benches/sum.rs\`, \`src/lib.rs\`), built in
+  \`$dir\`
+- schema: \`summary.v$n.schema.json\`, $schema
+
+## Commands
+
+\`\`\`sh
+cd $dir
+cargo install --locked ${runner% *} --version ${runner#* } --root $GUNGRAUN_WORK/runners/${runner/ /-}
+export PATH=$GUNGRAUN_WORK/runners/${runner/ /-}/bin:\$PATH CARGO_TERM_COLOR=never ${prefix}_COLOR=never
+rm -rf target/$outroot
+$cmd   # run 1 -> run-1/
+$cmd   # run 2 -> run-2/ (compares with run 1: "old" values), console.txt
+\`\`\`
+
+(\`${prefix}_SAVE_SUMMARY=json\` is the documented equivalent of \`--save-summary=json\`.)
+
+## Files
+
+- \`run-1/\`, \`run-2/\`: \`target/$outroot/\` after each run, same layout
+  (\`<package>/<bench file stem>/<group>/<function>.<id>/summary.json\`), only \`summary.json\`
+  and the Valgrind \`*.log\` files; the profiles (\`callgrind.*.out\`, \`dhat.*.out\`, their
+  \`.old\` copies) are left out.
+- \`console.txt\`: stdout and stderr of run 2.
+
+## Were the counts identical across the two runs?
+
+$identical
+MD
+}
+
+section_gungraun() {
+  command -v valgrind >/dev/null || { log "gungraun: valgrind not found"; return 1; }
+  mkdir -p "$GUNGRAUN_WORK"
+  capture_valgrind gungraun 0.20.0 gungraun-runner gungraun GUNGRAUN "$FIX/gungraun-0.20"
+  capture_valgrind iai-callgrind 0.16.1 iai-callgrind-runner iai IAI_CALLGRIND \
+    "$FIX/iai-callgrind-0.16"
+}
+
 # Every section, in the default order (critcmp reads the tree the criterion section leaves). A new
 # input format with a tool to capture adds its section_<name> function above and its name here.
-SECTIONS=(criterion compat hyperfine critcmp)
+SECTIONS=(criterion compat hyperfine critcmp gungraun)
 sections=("$@")
 [[ ${#sections[@]} -gt 0 ]] || sections=("${SECTIONS[@]}")
 mkdir -p "$FIX"
