@@ -1,7 +1,7 @@
 // The command grammar (docs/threat-model.md, C1) and the authorize funnel (C2–C7) against an
 // in-memory GitHub.
 import { describe, expect, it } from "vitest";
-import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
+import { BOT, fakeGitHub, openPull, type FakeGitHub } from "../../test/support/fake-github.ts";
 import type { CommentEvent } from "../github/event.ts";
 import { GitHubError } from "../ports/github.ts";
 import { findAcceptance, MAX_ACCEPTED_IDS, resultMarker } from "../github/acceptance.ts";
@@ -93,19 +93,7 @@ function setup(
 ): FakeGitHub {
   const gh = fakeGitHub();
   gh.permissions.set("alice", permission);
-  gh.pulls.set(7, {
-    number: 7,
-    state: "open",
-    draft: false,
-    locked: false,
-    merged: false,
-    headSha: HEAD,
-    baseSha: BASE,
-    headRepo: "o/r",
-    baseRepo: "o/r",
-    title: "t",
-    commits: [BASE, HEAD],
-  });
+  gh.pulls.set(7, openPull(BASE, HEAD));
   return gh;
 }
 

@@ -2,7 +2,7 @@
 // in-memory GitHub: the gate's check names its regressions, the bot accepts exactly those, and a
 // later run of the same commit passes only while its failures are among them.
 import { describe, expect, it } from "vitest";
-import { BOT, fakeGitHub, type FakeGitHub } from "../../test/support/fake-github.ts";
+import { BOT, fakeGitHub, openPull, type FakeGitHub } from "../../test/support/fake-github.ts";
 import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
 import { authorize } from "../bot/authorize.ts";
 import { readResultMarker } from "../github/acceptance.ts";
@@ -16,19 +16,7 @@ const BASE = "b".repeat(40);
 function setup(): FakeGitHub {
   const gh = fakeGitHub();
   gh.permissions.set("maya", "maintain");
-  gh.pulls.set(7, {
-    number: 7,
-    state: "open",
-    draft: false,
-    locked: false,
-    merged: false,
-    headSha: HEAD,
-    baseSha: BASE,
-    headRepo: "o/r",
-    baseRepo: "o/r",
-    title: "t",
-    commits: [BASE, HEAD],
-  });
+  gh.pulls.set(7, openPull(BASE, HEAD));
   return gh;
 }
 

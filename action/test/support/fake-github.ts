@@ -30,6 +30,23 @@ export interface FakeGitHub extends GitHubPort {
   failNextCreate?: { status: number; stored: boolean } | undefined;
 }
 
+/** An open, unlocked pull request #7 of o/r from its own repository, base → head. */
+export function openPull(baseSha: string, headSha: string): PullRequest & { commits: string[] } {
+  return {
+    number: 7,
+    state: "open",
+    draft: false,
+    locked: false,
+    merged: false,
+    headSha,
+    baseSha,
+    headRepo: "o/r",
+    baseRepo: "o/r",
+    title: "t",
+    commits: [baseSha, headSha],
+  };
+}
+
 export function fakeGitHub(): FakeGitHub {
   let nextId = 1000;
   const fake: FakeGitHub = {
