@@ -13,7 +13,7 @@ import {
 import type { CheckConclusion, GitHubPort, IssueComment } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { acceptHint, acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
-import { checkConclusion, failureCauses } from "../core/gate-verdict.ts";
+import { checkConclusion, failureCauses, type FailureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import { gateAnnotations } from "../render/annotations.ts";
@@ -141,6 +141,7 @@ export async function publishError(
 async function coveringAcceptance(
   ctx: PublishContext,
   report: BenchReport,
+  causes: FailureCauses,
 ): Promise<Acceptance | undefined> {
   const { target } = ctx;
   if (target.prNumber === undefined) return undefined;
@@ -151,14 +152,12 @@ async function coveringAcceptance(
     warnOf(ctx.io)("could not read acceptance records", error);
     return undefined;
   }
-  const causes = failureCauses(report);
   if (report.verdict !== "fail" || causes.other.length > 0) return undefined;
   return findAcceptance(comments, ctx.settings.botUserId, target.headSha, causes.regressions);
 }
 
 /** A failed report a `/benchgate accept` could pass: confirmed regressions only, few enough. */
-function acceptable(report: BenchReport): boolean {
-  const { regressions, other } = failureCauses(report);
+function acceptable(report: BenchReport, { regressions, other }: FailureCauses): boolean {
   return (
     report.verdict === "fail" &&
     other.length === 0 &&
@@ -171,8 +170,7 @@ function acceptable(report: BenchReport): boolean {
  * The check run's output text: the result marker first (the authorizer reads the regressions
  * a maintainer may accept from it), then the comment, cut to GitHub's limit.
  */
-function checkText(report: BenchReport, headSha: string, markdown: string): string {
-  const causes = failureCauses(report);
+function checkText(causes: FailureCauses, headSha: string, markdown: string): string {
   const marker = resultMarker(headSha, causes.regressions, causes.other);
   return `${marker}\n${markdown}`.slice(0, 65_000);
 }
@@ -186,10 +184,12 @@ export async function publishVerdict(
   const { io, target } = ctx;
   const { report } = result;
   let markdown = result.markdown;
-  const accepted = await coveringAcceptance(ctx, report);
+  // Why the report fails, once: the acceptance, the hint and the check's marker all read it.
+  const causes = failureCauses(report);
+  const accepted = await coveringAcceptance(ctx, report, causes);
   if (accepted !== undefined) markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
-  else if (target.prNumber !== undefined && acceptable(report))
-    markdown = `${markdown}${acceptHint(target.headSha, failureCauses(report).regressions.length)}`;
+  else if (target.prNumber !== undefined && acceptable(report, causes))
+    markdown = `${markdown}${acceptHint(target.headSha, causes.regressions.length)}`;
   if (target.prNumber !== undefined) await postComment(ctx, markdown);
   await io.summary(markdown);
   io.setOutput("verdict", report.verdict);
@@ -201,7 +201,7 @@ export async function publishVerdict(
   await finishCheck(ctx, checkId, conclusion, {
     title: `${report.verdict}${accepted !== undefined ? " (accepted)" : ""}`,
     summary: report.reasons.join("\n").slice(0, 60_000) || "No change.",
-    text: checkText(report, target.headSha, markdown),
+    text: checkText(causes, target.headSha, markdown),
   });
   await react(ctx, conclusion === "failure");
   return { verdict: report.verdict, failed: conclusion === "failure" };
