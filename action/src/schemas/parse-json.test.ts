@@ -1,29 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../errors.ts";
+import { errorOf } from "../../test/support/input-error.ts";
+import { rng } from "../../test/support/synthetic.ts";
 import { parseJsonText } from "./parse-json.ts";
 
 /** The one line the CLI prints for the InputError `text` raises. */
-function problem(text: string, limits?: { maxChars: number; maxDepth: number }): string {
-  try {
-    parseJsonText(text, "in.json", limits);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return (error as InputError).describe();
-  }
-  throw new Error("parsed without an error");
-}
-
-/** A small deterministic generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const problem = (text: string, limits?: { maxChars: number; maxDepth: number }): string =>
+  errorOf(() => parseJsonText(text, "in.json", limits)).describe();
 
 const KEY_PARTS = ["a", "b", "p50", "x/y", "t~", 'q"', "\\", "é", "{", "[", ",", ":", " "];
 

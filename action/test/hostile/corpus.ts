@@ -145,13 +145,24 @@ export type Corruption =
 
 const text = (bytes: Buffer): string => bytes.toString("utf8");
 
-/** Replaces the first `"key": <number>` of the text; the corpus fails loudly if there is none. */
-function replaceNumber(bytes: Buffer, key: string, by: string): Buffer {
-  const pattern = new RegExp(`("${key}"\\s*:\\s*)-?[0-9][0-9.eE+-]*`);
+/**
+ * Rewrites the first `"key": <number>` of the text, given the part up to the value and the value;
+ * the corpus fails loudly if there is none.
+ */
+function editNumber(
+  bytes: Buffer,
+  key: string,
+  edit: (head: string, value: string) => string,
+): Buffer {
+  const pattern = new RegExp(`("${key}"\\s*:\\s*)(-?[0-9][0-9.eE+-]*)`);
   const s = text(bytes);
   if (!pattern.test(s)) throw new Error(`corpus: no number field "${key}"`);
-  return Buffer.from(s.replace(pattern, (_, head: string) => `${head}${by}`));
+  return Buffer.from(s.replace(pattern, (_, head: string, value: string) => edit(head, value)));
 }
+
+/** Replaces the first `"key": <number>` of the text with `"key": <by>` (by is raw JSON). */
+const replaceNumber = (bytes: Buffer, key: string, by: string): Buffer =>
+  editNumber(bytes, key, (head) => `${head}${by}`);
 
 /** Replaces the first `"key": "<string>"` of the text with `"key": <by>` (by is raw JSON). */
 function replaceString(bytes: Buffer, key: string, by: Buffer): Buffer {
@@ -166,12 +177,8 @@ function replaceString(bytes: Buffer, key: string, by: Buffer): Buffer {
 }
 
 /** The field given twice in its object: the second value is a very different one. */
-function duplicateKey(bytes: Buffer, key: string): Buffer {
-  const pattern = new RegExp(`("${key}"\\s*:\\s*)(-?[0-9][0-9.eE+-]*)`);
-  const s = text(bytes);
-  if (!pattern.test(s)) throw new Error(`corpus: no number field "${key}"`);
-  return Buffer.from(s.replace(pattern, (all: string) => `${all}, "${key}": 999999`));
-}
+const duplicateKey = (bytes: Buffer, key: string): Buffer =>
+  editNumber(bytes, key, (head, value) => `${head}${value}, "${key}": 999999`);
 
 export const CORRUPTIONS: readonly Corruption[] = [
   {
