@@ -179,7 +179,14 @@ export interface Environment {
 export interface Entry {
   id: string;
   suite: string;
-  source: "criterion" | "hyperfine" | "custom" | "critcmp" | "github-action-benchmark";
+  source:
+    | "criterion"
+    | "hyperfine"
+    | "custom"
+    | "critcmp"
+    | "github-action-benchmark"
+    | "gungraun"
+    | "cachegrind";
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";
   verdict: "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";

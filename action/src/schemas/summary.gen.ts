@@ -90,12 +90,31 @@ export interface Benchmark {
    */
   id: string;
   suite: string;
-  source: "criterion" | "hyperfine" | "custom" | "critcmp" | "github-action-benchmark";
+  source:
+    | "criterion"
+    | "hyperfine"
+    | "custom"
+    | "critcmp"
+    | "github-action-benchmark"
+    | "gungraun"
+    | "cachegrind";
   /**
    * Normalized unit: ns for every time; otherwise the metric's own unit.
    */
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";
+  /**
+   * What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: "< 2.5M"`) and the comment shows it. Absent for times.
+   */
+  metric?: string;
+  /**
+   * The value is a count the tool reads exactly (instructions under Valgrind): rounds of one side must agree, and compare decides it on its own small threshold instead of with the timing statistics (docs/statistics.md).
+   */
+  deterministic?: boolean;
+  /**
+   * Reported beside its benchmark's primary metric (a cache or allocation count next to the instructions): shown and budgeted, but never fails the gate by itself.
+   */
+  secondary?: boolean;
   /**
    * What one sample is: the mean of one Criterion sample's iterations, one process run, or unknown.
    */
