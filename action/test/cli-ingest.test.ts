@@ -91,6 +91,67 @@ describe("benchgate ingest (CLI) on real tool output", () => {
     ).toBeGreaterThan(0);
   });
 
+  it.each([
+    "gungraun-0.20/run-1",
+    "gungraun-0.20/run-2",
+    "iai-callgrind-0.16/run-1",
+    "iai-callgrind-0.16/run-2",
+  ])("ingest gungraun %s: instructions per benchmark, the other counts secondary", (run) => {
+    const { status, stderr, file } = ingestTo([
+      "gungraun",
+      path.join(FIX, run),
+      "--side",
+      "base",
+      "--round",
+      "3",
+    ]);
+    expect(status, stderr).toBe(0);
+    const summary = validateSummary(JSON.parse(readFileSync(file, "utf8")), file);
+    expect(summary).toMatchObject({ side: "base", round: 3 });
+    const primaries = summary.benchmarks.filter((b) => b.secondary !== true);
+    expect(primaries.map((b) => [b.id, b.metric, b.samples])).toEqual([
+      ["sum::sums::bench_collect collect_1000", "instructions", [2275]],
+      ["sum::sums::bench_sum large", "instructions", [90015]],
+      ["sum::sums::bench_sum small", "instructions", [915]],
+    ]);
+    expect(summary.benchmarks).toHaveLength(26);
+    expect(
+      summary.benchmarks.every((b) => b.source === "gungraun" && b.deterministic === true),
+    ).toBe(true);
+    expect(runCli(["validate", file]).status).toBe(0);
+  });
+
+  it.each([
+    ["cachegrind.out.true", [], "true", 1],
+    ["cachegrind.out.true-sim", [], "true", 13],
+    ["callgrind.out.true", ["--name", "true under callgrind"], "true under callgrind", 1],
+  ])("ingest cachegrind %s %j", (name, extra, id, count) => {
+    const { status, stderr, file } = ingestTo([
+      "cachegrind",
+      path.join(FIX, "cachegrind-3.19", name),
+      ...extra,
+    ]);
+    expect(status, stderr).toBe(0);
+    const summary = validateSummary(JSON.parse(readFileSync(file, "utf8")), file);
+    expect(summary.benchmarks).toHaveLength(count);
+    expect(summary.benchmarks[0]).toMatchObject({
+      id,
+      metric: "instructions",
+      source: "cachegrind",
+    });
+    expect(runCli(["validate", file]).status).toBe(0);
+  });
+
+  it("lists both Valgrind kinds in its help, with --name", () => {
+    const help = runCli(["ingest", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}gungraun DIR {3,}gungraun 0\.20 \/ iai-callgrind 0\.16/m);
+    expect(help.stdout).toMatch(
+      /^ {2}cachegrind FILE \[--name NAME\] {3,}a valgrind --tool=cachegrind/m,
+    );
+    expect(help.stdout).toMatch(/^ {2}--name NAME {3,}cachegrind: the benchmark's id/m);
+  });
+
   it("writes to standard output without -o", () => {
     const r = runCli(["ingest", "hyperfine", path.join(FIX, "hyperfine-1.15/basic.json")]);
     expect(r.status).toBe(0);
@@ -118,6 +179,36 @@ describe("benchgate ingest: bad input exits 2 with one line and writes nothing",
     ["a missing directory", ["criterion", "no-such-dir", "--baseline", "base"], /no-such-dir/],
     ["criterion without --baseline", ["criterion", "criterion-0.8.2"], /needs --baseline/],
     ["an unknown kind", ["bencher", "x.json"], /unknown kind "bencher"/],
+    [
+      "gungraun with --baseline",
+      ["gungraun", "gungraun-0.20/run-1", "--baseline", "base"],
+      /run-1: ingest gungraun reads one run and takes no baseline name \(--baseline\)$/,
+    ],
+    [
+      "gungraun on a folder without summaries",
+      ["gungraun", "hyperfine-1.15"],
+      /hyperfine-1\.15: no summary\.json found within 12 levels; .*--save-summary=json/,
+    ],
+    [
+      "gungraun on a folder with two runs",
+      ["gungraun", "gungraun-0.20"],
+      /run-2\/.*summary\.json: \/module_path: duplicate benchmark id "sum::sums::bench_collect collect_1000": also given by .*run-1\//,
+    ],
+    [
+      "a gungraun summary given as hyperfine",
+      ["hyperfine", "gungraun-0.20/run-1/tiny-gungraun/sum/sums/bench_sum.small/summary.json"],
+      /it looks like a gungraun summary \(use: ingest gungraun DIR\)\)$/,
+    ],
+    [
+      "a JSON file given as cachegrind",
+      ["cachegrind", "hyperfine-1.15/basic.json"],
+      /basic\.json: not a Cachegrind output file: this is JSON \(it looks like hyperfine --export-json output/,
+    ],
+    [
+      "--name for a kind that names its own benchmarks",
+      ["hyperfine", "hyperfine-1.15/basic.json", "--name", "x"],
+      /ingest hyperfine takes no benchmark name \(--name is for cachegrind\)$/,
+    ],
   ])("%s", (_name, args, message) => {
     const resolved = args.map((a, i) => (i === 1 ? path.join(FIX, a) : a));
     const out = path.join(dir, `never-${_name.replace(/\W+/g, "-")}.json`);
@@ -140,6 +231,49 @@ describe("benchgate ingest criterion: a symlink in the tree is an error, never s
     );
     expect(line).toBe(
       `benchgate: error: ${baseline}: is a symbolic link or special file; a Criterion tree must hold only regular files and directories`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("benchgate ingest gungraun and cachegrind: hostile inputs exit 2 naming the file", () => {
+  it("a symlinked summary.json in a gungraun folder is an error, never followed", () => {
+    const home = path.join(dir, "gungraun-linked");
+    cpSync(path.join(FIX, "gungraun-0.20/run-1"), home, { recursive: true });
+    const summary = path.join(home, "tiny-gungraun/sum/sums/bench_sum.large/summary.json");
+    renameSync(summary, path.join(dir, "gungraun-outside.json"));
+    symlinkSync(path.join(dir, "gungraun-outside.json"), summary);
+    const out = path.join(dir, "never-gungraun-linked.json");
+    expect(expectInputError(runCli(["ingest", "gungraun", home, "-o", out]))).toBe(
+      `benchgate: error: ${summary}: is a symbolic link or special file; a gungraun folder must hold only regular files and directories`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a summary version benchgate does not know", () => {
+    const home = path.join(dir, "gungraun-v8");
+    cpSync(path.join(FIX, "gungraun-0.20/run-1"), home, { recursive: true });
+    const summary = path.join(home, "tiny-gungraun/sum/sums/bench_sum.small/summary.json");
+    writeFileSync(summary, readFileSync(summary, "utf8").replace('"version":"7"', '"version":"8"'));
+    const out = path.join(dir, "never-gungraun-v8.json");
+    expect(expectInputError(runCli(["ingest", "gungraun", home, "-o", out]))).toBe(
+      `benchgate: error: ${summary}: /version: summary version "8" is not supported (supported: "7" (gungraun 0.20) and "6" (iai-callgrind 0.16))`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a cachegrind file whose summary has a count too few", () => {
+    const file = path.join(dir, "cachegrind.out.cut");
+    writeFileSync(
+      file,
+      readFileSync(path.join(FIX, "cachegrind-3.19/cachegrind.out.true-sim"), "utf8").replace(
+        / 150\n$/,
+        "\n",
+      ),
+    );
+    const out = path.join(dir, "never-cachegrind-cut.json");
+    expect(expectInputError(runCli(["ingest", "cachegrind", file, "-o", out]))).toBe(
+      `benchgate: error: ${file}: line 4254: "summary:" has 12 counts for 13 events (Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim)`,
     );
     expect(existsSync(out)).toBe(false);
   });

@@ -31,6 +31,11 @@ interface FormatKindBase<Name extends string> {
   /** `benchgate ingest --help`: what the input is, one entry per line (the first line beside the kind). */
   readonly help: readonly string[];
   readonly signatures: readonly Signature[];
+  /**
+   * What `--name` sets, for `benchgate ingest --help` (a file of one benchmark that carries no
+   * usable id of its own). A kind without it refuses `--name`.
+   */
+  readonly nameOption?: string;
 }
 
 /** What a file format's adapter is given besides the parsed JSON. */
@@ -41,10 +46,12 @@ export interface ParseContext {
   readonly guess: FormatGuess;
 }
 
-/** A file format's benchmarks, and the summary fields it carries through (a summary.json does). */
+/** What a kind read: its benchmarks, and the summary fields it carries through (a summary.json does). */
 export interface FormatRead {
   readonly benchmarks: Benchmark[];
   readonly passthrough?: BenchSummary;
+  /** `generator.tool_version`, when the file names the tool that wrote it (and no passthrough does). */
+  readonly toolVersion?: string;
 }
 
 /**
@@ -57,22 +64,45 @@ export interface FileFormatKind<Name extends string = string> extends FormatKind
 }
 
 export interface TreeOptions {
-  readonly baseline: string;
+  /** --baseline: given exactly when the kind declares a `baseline` (`ingest` checks). */
+  readonly baseline?: string;
   readonly suite?: string;
   readonly side: string;
   readonly round: number;
 }
 
-/** A folder in, holding several named runs (baselines); the kind walks it through the reader. */
+/**
+ * A folder in, which the kind walks through the reader. With `baseline`, the folder holds
+ * several named runs (Criterion's baselines) and `--baseline` picks one; without, it holds one
+ * run and `--baseline` is refused.
+ */
 export interface DirectoryFormatKind<Name extends string = string> extends FormatKindBase<Name> {
   readonly input: "directory";
   /** What the baseline name is, for the error when `--baseline` is missing. */
-  readonly baseline: string;
-  read(dir: string, options: TreeOptions, reader: FileReader): Promise<BenchSummary>;
+  readonly baseline?: string;
+  /** The benchmarks (`ingest` checks their ids are unique and makes the summary). */
+  read(dir: string, options: TreeOptions, reader: FileReader): Promise<FormatRead>;
+}
+
+/** What a text format's adapter is given besides the text. */
+export interface TextParseContext extends ParseContext {
+  /** --name, when given (only to a kind with `nameOption`). */
+  readonly name: string | undefined;
+}
+
+/**
+ * One text file in (a tool's own line format, not JSON). `ingest` reads it with the kind's byte
+ * cap and checks that ids are unique; the adapter is pure and checks every line it uses.
+ */
+export interface TextFormatKind<Name extends string = string> extends FormatKindBase<Name> {
+  readonly input: "text";
+  /** Largest file read, in bytes. */
+  readonly maxBytes: number;
+  parseText(text: string, source: string, context: TextParseContext): FormatRead;
 }
 
 export type FormatKind<Name extends string = string> =
-  FileFormatKind<Name> | DirectoryFormatKind<Name>;
+  FileFormatKind<Name> | DirectoryFormatKind<Name> | TextFormatKind<Name>;
 
 /** " (it looks like …)" or "": the end of an adapter's "not a … file" error. */
 export function lookAlike(guess: FormatGuess, data: unknown): string {

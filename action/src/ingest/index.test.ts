@@ -19,11 +19,17 @@ describe("ingest on real and hand-made inputs", () => {
     ["gab", `${HAND_MADE}/gab-smaller.json`, "gab", 5],
     ["custom", `${HAND_MADE}/harness-archive.json`, "archive_write", 3],
     ["custom", `${HAND_MADE}/summary.json`, "harness", 1],
+    ["gungraun", `${FIXTURES}/gungraun-0.20/run-1`, "gungraun", 26],
+    ["gungraun", `${FIXTURES}/iai-callgrind-0.16/run-2`, "gungraun", 26],
+    ["cachegrind", `${FIXTURES}/cachegrind-3.19/cachegrind.out.true-sim`, "cachegrind", 13],
+    ["cachegrind", `${FIXTURES}/cachegrind-3.19/callgrind.out.true`, "cachegrind", 1],
   ])("%s %s → a valid summary", async (kind, input, suite, count) => {
+    // Only a directory kind with baselines takes one; file kinds ignore it.
+    const baseline = kind === "gungraun" || kind === "cachegrind" ? {} : { baseline: "base" };
     const summary = await ingest(
       kind,
       input,
-      { ...SIDE, baseline: "base", version: "1.2.3" },
+      { ...SIDE, ...baseline, version: "1.2.3" },
       nodeFileReader,
     );
     expect(() => validateSummary(summary, input)).not.toThrow();
@@ -61,9 +67,80 @@ describe("ingest on real and hand-made inputs", () => {
   });
 
   it("knows its kinds", () => {
-    expect(INGEST_KINDS).toEqual(["criterion", "hyperfine", "critcmp", "custom", "gab"]);
+    expect(INGEST_KINDS).toEqual([
+      "criterion",
+      "hyperfine",
+      "critcmp",
+      "custom",
+      "gab",
+      "gungraun",
+      "cachegrind",
+    ]);
     expect(isIngestKind("gab")).toBe(true);
     expect(isIngestKind("toString")).toBe(false);
+  });
+
+  it("names the harness's summary version, and Callgrind's creator, as the tool version", async () => {
+    const v6 = await ingest(
+      "gungraun",
+      `${FIXTURES}/iai-callgrind-0.16/run-1`,
+      SIDE,
+      nodeFileReader,
+    );
+    expect(v6.generator?.tool_version).toBe("iai-callgrind summary v6");
+    const v7 = await ingest("gungraun", `${FIXTURES}/gungraun-0.20/run-1`, SIDE, nodeFileReader);
+    expect(v7.generator?.tool_version).toBe("gungraun summary v7");
+    const callgrind = `${FIXTURES}/cachegrind-3.19/callgrind.out.true`;
+    const cg = await ingest("cachegrind", callgrind, SIDE, nodeFileReader);
+    expect(cg.generator?.tool_version).toBe("callgrind-3.19.0");
+  });
+
+  it("--name is the id of a cachegrind file's benchmark", async () => {
+    const file = `${FIXTURES}/cachegrind-3.19/cachegrind.out.true`;
+    const summary = await ingest("cachegrind", file, { ...SIDE, name: "startup" }, nodeFileReader);
+    expect(summary.benchmarks.map((b) => b.id)).toEqual(["startup"]);
+  });
+
+  it.each<[string, IngestKind, string, Parameters<typeof ingest>[2], string]>([
+    [
+      "a baseline for gungraun, which reads one run",
+      "gungraun",
+      `${FIXTURES}/gungraun-0.20/run-1`,
+      { ...SIDE, baseline: "base" },
+      `${FIXTURES}/gungraun-0.20/run-1: ingest gungraun reads one run and takes no baseline name (--baseline)`,
+    ],
+    [
+      "a name for a kind that reads ids from its file",
+      "hyperfine",
+      `${SHARED}/hyperfine-1.15/basic.json`,
+      { ...SIDE, name: "x" },
+      "ingest hyperfine takes no benchmark name (--name is for cachegrind)",
+    ],
+    [
+      "a name with a line break",
+      "cachegrind",
+      `${FIXTURES}/cachegrind-3.19/cachegrind.out.true`,
+      { ...SIDE, name: "a\nb" },
+      'invalid benchmark name "a\\nb": it holds a control character (1–256 characters, no control characters)',
+    ],
+    [
+      "an empty name",
+      "cachegrind",
+      `${FIXTURES}/cachegrind-3.19/cachegrind.out.true`,
+      { ...SIDE, name: "" },
+      'invalid benchmark name "": it is empty (1–256 characters, no control characters)',
+    ],
+    [
+      "a name longer than 256 characters",
+      "cachegrind",
+      `${FIXTURES}/cachegrind-3.19/cachegrind.out.true`,
+      { ...SIDE, name: "n".repeat(257) },
+      `invalid benchmark name "${"n".repeat(64)}": it is longer than 256 characters (1–256 characters, no control characters)`,
+    ],
+  ])("rejects %s", async (_name, kind, input, options, message) => {
+    expect(await asyncInputErrorOf(() => ingest(kind, input, options, nodeFileReader))).toBe(
+      message,
+    );
   });
 
   it.each<[string, Parameters<typeof ingest>[2], string]>([
@@ -212,7 +289,7 @@ describe("ingest rejects bad inputs with one line naming the file and the proble
     expect(line).not.toContain("\n");
   });
 
-  it.each(["hyperfine", "critcmp", "custom", "gab"] as const)(
+  it.each(["hyperfine", "critcmp", "custom", "gab", "cachegrind"] as const)(
     "a huge (sparse, > 200 MB) file given to %s",
     async (kind) => {
       const file = path.join(tmp, `huge-${kind}.json`);

@@ -1,13 +1,15 @@
 // `benchgate ingest KIND PATH`: one adapter per source format (./registry.ts), one normalized
-// summary.json out. Adapters are pure (parsed JSON in, Benchmarks out); only this module and
-// directory formats (the Criterion tree walker) read files, through the FileReader port passed
-// in. The result is always validated against schemas/summary.v1.schema.json before it is returned.
+// summary.json out. Adapters are pure (parsed JSON or text in, Benchmarks out); only this module
+// and directory formats (the Criterion and gungraun tree walkers) read files, through the
+// FileReader port passed in. The result is always validated against
+// schemas/summary.v1.schema.json before it is returned.
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
 import { guessFormat } from "./format-hint.ts";
-import type { FormatKind } from "./format-kind.ts";
+import type { FormatKind, FormatRead } from "./format-kind.ts";
+import { nameProblem } from "./benchmark-name.ts";
 import { IdRegistry } from "./json-guards.ts";
 import { MiB, readJson } from "./read-json.ts";
 import { FORMAT_KINDS } from "./registry.ts";
@@ -16,8 +18,16 @@ export type IngestKind = (typeof FORMAT_KINDS)[number]["name"];
 export const INGEST_KINDS: readonly IngestKind[] = FORMAT_KINDS.map((k) => k.name);
 
 export interface IngestOptions {
-  /** Criterion only (required there): the baseline directory to read. */
+  /**
+   * Criterion only (required there): the baseline directory to read. File and text kinds ignore
+   * it; a directory kind without baselines (gungraun) refuses it.
+   */
   readonly baseline?: string;
+  /**
+   * The id of a file's one benchmark, for kinds that declare `nameOption` (cachegrind); every
+   * other kind refuses it. 1–256 characters, no control characters.
+   */
+  readonly name?: string;
   /** Suite name for every benchmark; default: the source kind (or the file's own suite). */
   readonly suite?: string;
   readonly side: string;
@@ -54,6 +64,35 @@ function checkOptions(options: IngestOptions): void {
       `invalid suite name ${JSON.stringify(options.suite.slice(0, 64))} (1–256 characters)`,
     );
   }
+  const nameIssue = options.name === undefined ? undefined : nameProblem(options.name);
+  if (options.name !== undefined && nameIssue !== undefined) {
+    throw new InputError(
+      `invalid benchmark name ${JSON.stringify(options.name.slice(0, 64))}: ${nameIssue} (1–256 characters, no control characters)`,
+    );
+  }
+}
+
+/** The option checks that depend on the kind: --baseline and --name where they mean something. */
+function checkKindOptions(format: FormatKind, inputPath: string, options: IngestOptions): void {
+  if (format.input === "directory") {
+    if (format.baseline !== undefined && options.baseline === undefined) {
+      throw new InputError(`ingest ${format.name} needs a baseline name (--baseline NAME)`, {
+        source: inputPath,
+      });
+    }
+    if (format.baseline === undefined && options.baseline !== undefined) {
+      throw new InputError(
+        `ingest ${format.name} reads one run and takes no baseline name (--baseline)`,
+        { source: inputPath },
+      );
+    }
+  }
+  if (options.name !== undefined && format.nameOption === undefined) {
+    const named = FORMAT_KINDS.filter((k) => k.nameOption !== undefined).map((k) => k.name);
+    throw new InputError(
+      `ingest ${format.name} takes no benchmark name (--name is for ${named.join(", ")})`,
+    );
+  }
 }
 
 function generator(
@@ -71,9 +110,29 @@ function generator(
   return result;
 }
 
+/** The summary of what a kind read, with the passthrough's fields (a summary.json's). */
+function toSummary(read: FormatRead, inputPath: string, options: IngestOptions): BenchSummary {
+  const { benchmarks, passthrough } = read;
+  // Adapters reject duplicates at their JSON path; this guards the passthrough and future adapters.
+  const ids = new IdRegistry();
+  benchmarks.forEach((b, i) => ids.add(b.id, { source: inputPath, path: `/benchmarks/${i}/id` }));
+  return {
+    ...passthrough,
+    schema_version: 1,
+    side: options.side,
+    round: options.round,
+    generator: generator(
+      inputPath,
+      options,
+      passthrough?.generator?.tool_version ?? read.toolVersion,
+    ),
+    benchmarks,
+  };
+}
+
 /**
  * Reads one tool's output and returns a validated summary for one side and round.
- * `inputPath` is a folder for a directory format ("criterion"), else a JSON file. Every problem
+ * `inputPath` is a folder for a directory format ("criterion", "gungraun"), else one file. Every problem
  * with the input is an InputError naming the file (and JSON path) and what is wrong.
  */
 export async function ingest(
@@ -84,42 +143,31 @@ export async function ingest(
 ): Promise<BenchSummary> {
   checkOptions(options);
   const format = formatKind(kind);
-  let summary: BenchSummary;
+  checkKindOptions(format, inputPath, options);
+  let read: FormatRead;
   if (format.input === "directory") {
-    if (options.baseline === undefined) {
-      throw new InputError(`ingest ${kind} needs a baseline name (--baseline NAME)`, {
-        source: inputPath,
-      });
-    }
-    const tree = await format.read(
+    read = await format.read(
       inputPath,
       {
-        baseline: options.baseline,
         side: options.side,
         round: options.round,
+        ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
         ...(options.suite === undefined ? {} : { suite: options.suite }),
       },
       reader,
     );
-    summary = { ...tree, generator: generator(inputPath, options) };
-  } else {
-    const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
-    const { benchmarks, passthrough } = format.parse(data, inputPath, {
+  } else if (format.input === "text") {
+    const text = await reader.readText(inputPath, format.maxBytes);
+    read = format.parseText(text, inputPath, {
       suite: options.suite,
+      name: options.name,
       guess: guessFormat,
     });
-    // Adapters reject duplicates at their JSON path; this guards the passthrough and future adapters.
-    const ids = new IdRegistry();
-    benchmarks.forEach((b, i) => ids.add(b.id, { source: inputPath, path: `/benchmarks/${i}/id` }));
-    summary = {
-      ...passthrough,
-      schema_version: 1,
-      side: options.side,
-      round: options.round,
-      generator: generator(inputPath, options, passthrough?.generator?.tool_version),
-      benchmarks,
-    };
+  } else {
+    const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
+    read = format.parse(data, inputPath, { suite: options.suite, guess: guessFormat });
   }
+  const summary = toSummary(read, inputPath, options);
   if (summary.benchmarks.length === 0)
     throw new InputError("no benchmarks found", { source: inputPath });
   return validateSummary(summary, inputPath);

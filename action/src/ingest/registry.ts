@@ -1,10 +1,12 @@
 // Every input format of `benchgate ingest`, in the order help and errors list them. Adding a
 // format: one folder under ingest/ with its adapter, tests and a FormatKind (./format-kind.ts),
 // one line here, and its section in docs/formats.md.
+import { cachegrindFormat } from "./cachegrind/cachegrind-format.ts";
 import { critcmpFormat } from "./critcmp/critcmp-format.ts";
 import { criterionFormat } from "./criterion/criterion-format.ts";
 import { customFormat } from "./custom/custom-format.ts";
 import { gabFormat } from "./gab/gab-format.ts";
+import { gungraunFormat } from "./gungraun/gungraun-format.ts";
 import { hyperfineFormat } from "./hyperfine/hyperfine-format.ts";
 
 export const FORMAT_KINDS = [
@@ -13,4 +15,6 @@ export const FORMAT_KINDS = [
   critcmpFormat,
   customFormat,
   gabFormat,
+  gungraunFormat,
+  cachegrindFormat,
 ] as const;

@@ -13,16 +13,27 @@ import type { Machine } from "../../ports/machine.ts";
 /** The kind and its input in a column as wide as the longest (`criterion DIR --baseline NAME`). */
 const USAGE_WIDTH = 32;
 
+/** A kind's command line: `criterion DIR --baseline NAME`, `gungraun DIR`, `gab FILE`. */
+function kindUsage(kind: FormatKind): string {
+  if (kind.input === "directory")
+    return kind.baseline === undefined ? `${kind.name} DIR` : `${kind.name} DIR --baseline NAME`;
+  return kind.nameOption === undefined ? `${kind.name} FILE` : `${kind.name} FILE [--name NAME]`;
+}
+
 /** One kind's entry under "Kinds:" in the help: its command line, then what the input is. */
 function kindHelp(kind: FormatKind): string {
-  const usage =
-    kind.input === "directory" ? `${kind.name} DIR --baseline NAME` : `${kind.name} FILE`;
+  const usage = kindUsage(kind);
   return kind.help
     .map((line, i) => `  ${(i === 0 ? usage : "").padEnd(USAGE_WIDTH)}${line}`)
     .join("\n");
 }
 
 const TOOLS = FORMAT_KINDS.map((k) => k.title ?? k.name).join("/");
+
+/** The --name lines of the help: one per kind that takes it. */
+const NAME_HELP = FORMAT_KINDS.flatMap((k) =>
+  k.nameOption === undefined ? [] : [`  --name NAME           ${k.name}: ${k.nameOption}`],
+).join("\n");
 
 /** `benchgate --help`'s line for this command. */
 export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
@@ -38,6 +49,7 @@ ${FORMAT_KINDS.map(kindHelp).join("\n")}
 Options:
   -o, --output FILE     write here (atomically) instead of standard output
   --baseline NAME       Criterion baseline to read (required for criterion)
+${NAME_HELP}
   --suite NAME          suite name for every benchmark (default: the tool's name)
   --side LABEL          side label stored in the file (default: the baseline, or "run")
   --round N             round number, 1-based (default 1)
@@ -53,6 +65,7 @@ export async function ingestCommand(argv: readonly string[], deps: Machine): Pro
   const args = parseArgs(argv, {
     output: { kind: "string", short: "o" },
     baseline: { kind: "string" },
+    name: { kind: "string" },
     suite: { kind: "string" },
     side: { kind: "string" },
     round: { kind: "string" },
@@ -76,13 +89,14 @@ export async function ingestCommand(argv: readonly string[], deps: Machine): Pro
     );
   const baseline = stringFlag(args, "baseline");
   const format = formatKind(kind);
-  if (format.input === "directory" && baseline === undefined)
+  if (format.input === "directory" && format.baseline !== undefined && baseline === undefined)
     throw new InputError(`ingest ${kind} needs --baseline NAME (${format.baseline})`);
   const side =
     stringFlag(args, "side") ??
     (baseline !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(baseline) ? baseline : "run");
   const round = integerFlag(args, "round", 1, 1, 10000);
   const suite = stringFlag(args, "suite");
+  const name = stringFlag(args, "name");
 
   const summary = await ingest(
     kind,
@@ -93,6 +107,7 @@ export async function ingestCommand(argv: readonly string[], deps: Machine): Pro
       version: VERSION,
       ...(baseline === undefined ? {} : { baseline }),
       ...(suite === undefined ? {} : { suite }),
+      ...(name === undefined ? {} : { name }),
     },
     deps.reader,
   );
