@@ -36,6 +36,25 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+if ! command -v valgrind >/dev/null 2>&1; then
+  # Instruction counts (gungraun and instructions suites) run under Valgrind.
+  say "installing Valgrind (Debian package) for instruction counts"
+  apt_install valgrind
+fi
+
+# gungraun's runner must be exactly the library's version; benchgate installs the one a crate's
+# Cargo.lock names on first use. Installed here ahead of time for the demo crate's version, into
+# the folder benchgate looks in (docs/run.md), so the demo and tests do not wait for it.
+GUNGRAUN_VERSION=0.20.0
+BENCHGATE_TOOLS="${BENCHGATE_TOOLS_DIR:-${BENCHGATE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/benchgate}/tools}"
+GUNGRAUN_ROOT="$BENCHGATE_TOOLS/gungraun-runner-$GUNGRAUN_VERSION"
+if [ ! -x "$GUNGRAUN_ROOT/bin/gungraun-runner" ]; then
+  say "installing gungraun-runner $GUNGRAUN_VERSION (cargo install, ~2 min) into $GUNGRAUN_ROOT"
+  mkdir -p "$BENCHGATE_TOOLS"
+  (cd "$BENCHGATE_TOOLS" && env -u CARGO_TARGET_DIR cargo install --locked gungraun-runner \
+    --version "=$GUNGRAUN_VERSION" --root "$GUNGRAUN_ROOT" --quiet)
+fi
+
 if ! command -v critcmp >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/critcmp" ]; then
   say "installing critcmp 0.1.8 (cargo install, ~1 min)"
   cargo install critcmp --version 0.1.8 --locked --quiet
@@ -80,4 +99,4 @@ npm ci --no-audit --no-fund --loglevel=error
 say "building the CLI bundle"
 node_modules/.bin/node scripts/build.ts
 
-say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(/usr/bin/chromium --version 2>/dev/null || echo chromium missing), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"
+say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(valgrind --version), gungraun-runner $GUNGRAUN_VERSION, $(/usr/bin/chromium --version 2>/dev/null || echo chromium missing), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"

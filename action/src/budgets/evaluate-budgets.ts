@@ -12,11 +12,16 @@
 // - A rate limit ("> 200 MiB/s") on a timed benchmark uses its Criterion throughput
 //   (units per iteration / time per iteration), for median and p50 only: a time percentile
 //   is not a rate percentile of the same name.
+// - A count limit (`instructions: "< 2.5M"`, ./count-limit.ts) checks `Entry.head.value` of the
+//   entries whose `metric` is its key; for an exact count every head round read that value.
 //
-// `max_regression` is checked against the *confirmed* change: it fails only when the lower
-// bound of the benchmark's confidence interval (report `ci`) is above the allowed regression,
-// so noise alone cannot trip it. For bigger-is-better metrics the regression is the slowdown
-// base/head − 1 (a 5 % regression is a rate divided by 1.05), the same orientation the gate uses.
+// Which entries a key checks, among those the glob matches: time and rate limits the entries
+// without a count `metric`; a count limit those of its metric; max_regression every entry but
+// the secondary counts (cache hits, bytes allocated, … beside a benchmark's instructions, which
+// never fail the gate by their change and are reached by their metric's key). A secondary
+// count's id is `<benchmark id> [<metric>]`; the glob matches it with or without that suffix.
+//
+// `max_regression` is checked against the *confirmed* change (./max-regression.ts).
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { median } from "../core/statistics.ts";
@@ -29,6 +34,8 @@ import {
   describeRule,
   globMatch,
 } from "./parse-budget.ts";
+import { checkCount } from "./count-limit.ts";
+import { checkRegression, maxRegressionRule } from "./max-regression.ts";
 
 export interface BudgetInput {
   /** The report's entries (a `BenchReport` fits). */
@@ -76,11 +83,7 @@ export function formatQuantity(value: number, unit: string): string {
   return `${Number(value.toPrecision(3))} ${unit}`;
 }
 
-function percent(x: number): string {
-  return `${Number((x * 100).toPrecision(3))} %`;
-}
-
-function compareLimit(actual: number, limit: BudgetLimit): boolean {
+function compareLimit(actual: number, limit: Pick<BudgetLimit, "op" | "value">): boolean {
   switch (limit.op) {
     case "<":
       return actual < limit.value;
@@ -187,90 +190,127 @@ function checkLimit(
   };
 }
 
-function checkRegression(rule: BudgetRule, allowed: number, entry: Entry): BudgetResult {
-  const base = {
-    benchmark: entry.id,
-    rule: `max_regression ${rule.maxRegressionText ?? percent(allowed)}`,
-    statistic: "max_regression",
-    limit: allowed,
-    unit: "fraction",
-  };
-  if (entry.base === null)
-    return { ...base, actual: null, ok: true, message: "new on head: no base to regress from" };
-  if (entry.head === null)
-    return {
-      ...base,
-      actual: null,
-      ok: false,
-      message: `${describeRule(rule.index, rule.benchmark)}: cannot check: the benchmark is missing on head`,
-    };
-  if (entry.ci === null || entry.change === null)
-    return {
-      ...base,
-      actual: null,
-      ok: true,
-      message: "not checked: this comparison has no confidence interval for the change",
-    };
-  // Regression-oriented interval: for times the change itself; for rates base/head − 1.
-  const [lo, hi] = entry.ci;
-  const slowdown = (c: number): number =>
-    entry.direction === "smaller_is_better" ? c : 1 / (1 + c) - 1;
-  const lower = Math.min(slowdown(lo), slowdown(hi));
-  const upper = Math.max(slowdown(lo), slowdown(hi));
-  const estimate = slowdown(entry.change);
-  const ok = !(lower > allowed);
-  const interval = `estimate ${percent(estimate)}, CI [${percent(lower)}, ${percent(upper)}]`;
-  const caveat = entry.unverified ? "; one run per side, so the interval is within-run only" : "";
-  return {
-    ...base,
-    actual: lower,
-    ok,
-    message: ok
-      ? `${interval}: a regression above ${percent(allowed)} is not confirmed (the gate fails only when the CI's lower bound exceeds it)${caveat}`
-      : `confirmed regression above ${percent(allowed)}: ${interval}, lower bound ${percent(lower)} > ${percent(allowed)}${caveat}`,
-  };
+/** The id a secondary count answers to besides its own: its benchmark's, without ` [metric]`. */
+function benchmarkIdOf(entry: Entry): string | undefined {
+  if (entry.secondary !== true || entry.metric === undefined) return undefined;
+  const suffix = ` [${entry.metric}]`;
+  return entry.id.endsWith(suffix) ? entry.id.slice(0, -suffix.length) : undefined;
+}
+
+function ruleMatches(rule: BudgetRule, entry: Entry): boolean {
+  if (globMatch(rule.benchmark, entry.id)) return true;
+  const id = benchmarkIdOf(entry);
+  return id !== undefined && globMatch(rule.benchmark, id);
+}
+
+/** One key of a rule: which matched entries it checks, how, and what to say when it checks none. */
+interface Check {
+  readonly statistic: string;
+  readonly rule: string;
+  applies(entry: Entry): boolean;
+  check(entry: Entry): BudgetResult;
+  /** Why none of `matched` (at least one) is for this key. */
+  none(matched: readonly Entry[]): string;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "instructions, total_bytes and 3 more", "times or rates": what the matched entries measure. */
+function metricsOf(entries: readonly Entry[]): string {
+  const metrics = [...new Set(entries.map((e) => e.metric ?? "times or rates"))];
+  const shown = metrics.slice(0, 5).join(", ");
+  return metrics.length > 5 ? `${shown} and ${metrics.length - 5} more` : shown;
+}
+
+function checksOf(
+  rule: BudgetRule,
+  input: BudgetInput,
+  rounds: ReadonlyMap<string, Benchmark[]>,
+): Check[] {
+  const checks: Check[] = rule.limits.map((limit) => ({
+    statistic: limit.statistic,
+    rule: `${limit.statistic} ${limit.text}`,
+    applies: (e) => e.metric === undefined,
+    check: (e) => checkLimit(rule, limit, e, rounds.get(key(e.suite, e.id)) ?? []),
+    none: (matched) =>
+      `the ${plural(matched.length, "benchmark")} it matches ${matched.length === 1 ? "is a count" : "are counts"} (${metricsOf(matched)}): a count's limit goes under its metric, e.g. ${matched[0]?.metric ?? "instructions"}: "< 2.5M"`,
+  }));
+  for (const limit of rule.counts)
+    checks.push({
+      statistic: limit.metric,
+      rule: `${limit.metric} ${limit.text}`,
+      applies: (e) => e.metric === limit.metric,
+      check: (e) => checkCount(limit, e, describeRule(rule.index, rule.benchmark)),
+      none: (matched) => {
+        const anywhere = input.benchmarks.some((e) => e.metric === limit.metric);
+        return `none of the ${plural(matched.length, "benchmark")} it matches counts ${limit.metric} (they measure ${metricsOf(matched)})${anywhere ? "" : `, and no benchmark in this report does: check the key`}`;
+      },
+    });
+  const allowed = rule.maxRegression;
+  if (allowed !== undefined)
+    checks.push({
+      statistic: "max_regression",
+      rule: maxRegressionRule(rule, allowed),
+      applies: (e) => e.secondary !== true,
+      check: (e) => checkRegression(rule, allowed, e),
+      none: (matched) =>
+        `the ${plural(matched.length, "benchmark")} it matches ${matched.length === 1 ? "is a secondary count" : "are secondary counts"} (${metricsOf(matched)}), which max_regression does not check: give ${matched.length === 1 ? "it" : "them"} a limit under ${matched.length === 1 ? "its" : "their"} metric`,
+    });
+  return checks;
 }
 
 /**
  * Checks every rule against every benchmark whose id its glob matches, in rule order then
  * report order. A rule that matches no benchmark yields one failed result per limit, so a
  * typo cannot silently disable a budget — unless the run was filtered, when it is unchecked.
+ * So does a key that checks none of the benchmarks the rule matches (a misspelt metric).
  */
 export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput): BudgetResult[] {
   const rounds = indexSummaries(input.headSummaries ?? []);
   const results: BudgetResult[] = [];
+  const filtered = input.filtered === true;
   for (const rule of rules) {
-    const matched = input.benchmarks.filter((e) => globMatch(rule.benchmark, e.id));
+    const checks = checksOf(rule, input, rounds);
+    const matched = input.benchmarks.filter((e) => ruleMatches(rule, e));
+    const unmatched = (check: Check, why: string): BudgetResult => ({
+      benchmark: rule.benchmark,
+      rule: check.rule,
+      statistic: check.statistic,
+      actual: null,
+      ok: filtered,
+      message: `${describeRule(rule.index, rule.benchmark)}${why}`,
+    });
     if (matched.length === 0) {
-      const statistics: { statistic: string; rule: string }[] = rule.limits.map((l) => ({
-        statistic: l.statistic,
-        rule: `${l.statistic} ${l.text}`,
-      }));
-      if (rule.maxRegression !== undefined)
-        statistics.push({
-          statistic: "max_regression",
-          rule: `max_regression ${rule.maxRegressionText ?? percent(rule.maxRegression)}`,
-        });
-      for (const s of statistics)
-        results.push({
-          benchmark: rule.benchmark,
-          rule: s.rule,
-          statistic: s.statistic,
-          actual: null,
-          ok: input.filtered === true,
-          message:
-            input.filtered === true
-              ? `${describeRule(rule.index, rule.benchmark)} not checked: this run was filtered and measured none of its benchmarks`
-              : `${describeRule(rule.index, rule.benchmark)} matches no benchmark (of ${input.benchmarks.length}): check the id; \`*\` matches any characters including \`/\``,
-        });
+      for (const check of checks)
+        results.push(
+          unmatched(
+            check,
+            filtered
+              ? " not checked: this run was filtered and measured none of its benchmarks"
+              : ` matches no benchmark (of ${input.benchmarks.length}): check the id; \`*\` matches any characters including \`/\``,
+          ),
+        );
       continue;
     }
-    for (const entry of matched) {
-      const headRounds = rounds.get(key(entry.suite, entry.id)) ?? [];
-      for (const limit of rule.limits) results.push(checkLimit(rule, limit, entry, headRounds));
-      if (rule.maxRegression !== undefined)
-        results.push(checkRegression(rule, rule.maxRegression, entry));
-    }
+    const used = new Set<Check>();
+    for (const entry of matched)
+      for (const check of checks)
+        if (check.applies(entry)) {
+          used.add(check);
+          results.push(check.check(entry));
+        }
+    for (const check of checks)
+      if (!used.has(check))
+        results.push(
+          unmatched(
+            check,
+            filtered
+              ? `: ${check.statistic} not checked: this run was filtered and measured none of the benchmarks it is for`
+              : `: ${check.statistic}: ${check.none(matched)}`,
+          ),
+        );
   }
   return results;
 }

@@ -81,6 +81,94 @@ describe("parseBudgetRule", () => {
     expect(error.jsonPath).toBe(path);
   });
 
+  it("parses count limits under any metric key, in the order written", () => {
+    const rule = parseBudgetRule(
+      {
+        benchmark: "sum::*",
+        total_bytes: "<= 1 MiB",
+        instructions: "< 2.5M",
+        memcheck_errors: "<= 0",
+        max_regression: "2%",
+      },
+      0,
+    );
+    expect(rule.limits).toEqual([]);
+    expect(rule.counts).toEqual([
+      { metric: "total_bytes", op: "<=", value: 2 ** 20, unit: "B", text: "<= 1 MiB" },
+      { metric: "instructions", op: "<", value: 2_500_000, text: "< 2.5M" },
+      { metric: "memcheck_errors", op: "<=", value: 0, text: "<= 0" },
+    ]);
+    expect(rule.maxRegression).toBeCloseTo(0.02);
+    const mixed = parseBudgetRule({ benchmark: "*", median: "< 1s", instructions: "< 1G" }, 0);
+    expect([mixed.limits.length, mixed.counts.length]).toEqual([1, 1]);
+  });
+
+  it.each([
+    [
+      { benchmark: "sum::*", instructions: "> 2.5M" },
+      'budget rule 3 ("sum::*"): instructions: "> 2.5M": a count is smaller-is-better',
+      "/budgets/2/instructions",
+    ],
+    [
+      { benchmark: "sum::*", instructions: 2500000 },
+      'budget rule 3 ("sum::*"): instructions: expected a string such as "< 2.5M", got 2500000',
+      "/budgets/2/instructions",
+    ],
+    [
+      { benchmark: "sum::*", total_bytes: "< 1 MiB/s" },
+      'total_bytes: "< 1 MiB/s": "MiB/s" is a rate, and total_bytes is a count',
+      "/budgets/2/total_bytes",
+    ],
+    [
+      { benchmark: "sum::*", medain: "< 1ms" },
+      'budget rule 3 ("sum::*"): medain: unknown key (did you mean median?)',
+      "/budgets/2/medain",
+    ],
+    [
+      { benchmark: "sum::*", p90: "< 1M" },
+      "p90: unknown key (did you mean p50, p95 or p99?)",
+      "/budgets/2/p90",
+    ],
+    [
+      { benchmark: "sum::*", "max-regression": "5%" },
+      "max-regression: unknown key (did you mean max_regression?)",
+      "/budgets/2/max-regression",
+    ],
+    [
+      { benchmark: "sum::*", "total-bytes": "< 1M" },
+      "total-bytes: unknown key (expected benchmark, median, mean, p50, p95, p99, max_regression or a count metric as report.json names it (instructions, total_bytes, …)); count metrics are written as in report.json: total_bytes",
+      "/budgets/2/total-bytes",
+    ],
+    [
+      { benchmark: "sum::*", Instructions: "< 1M" },
+      "Instructions: unknown key (expected benchmark, median",
+      "/budgets/2/Instructions",
+    ],
+    [
+      { benchmark: "sum::*", ["a".repeat(33)]: "< 1M" },
+      `${"a".repeat(33)}: unknown key`,
+      `/budgets/2/${"a".repeat(33)}`,
+    ],
+    [
+      { benchmark: "sum::*", __proto__x: "< 1M" },
+      "__proto__x: unknown key",
+      "/budgets/2/__proto__x",
+    ],
+  ])("rejects count key %j naming the rule and key", (raw, message, path) => {
+    const error = errorOf(() => parseBudgetRule(raw, 2));
+    expect(error.message).toContain(message);
+    expect(error.jsonPath).toBe(path);
+  });
+
+  it("a median limit in instructions points at the metric key", () => {
+    const error = errorOf(() =>
+      parseBudgetRule({ benchmark: "a", median: "< 2.5M instructions" }, 0),
+    );
+    expect(error.message).toContain(
+      `a count's limit goes under its metric, e.g. instructions: "< 2.5M"`,
+    );
+  });
+
   it("rejects a non-list budgets value and accepts absent", () => {
     expect(parseBudgets(undefined)).toEqual([]);
     expect(errorOf(() => parseBudgets({ benchmark: "x" })).message).toMatch(/list/);
@@ -89,9 +177,14 @@ describe("parseBudgetRule", () => {
   it("parses the fixture YAML", () => {
     const doc = parseYaml(readFileSync(fixture, "utf8")) as { budgets: unknown };
     const rules = parseBudgets(doc.budgets);
-    expect(rules).toHaveLength(4);
+    expect(rules).toHaveLength(5);
     expect(rules[0]?.limits[0]?.value).toBe(20e6);
     expect(rules[3]?.limits[0]).toMatchObject({ unit: "B/s", op: ">" });
+    expect(rules[4]?.counts.map((c) => [c.metric, c.op, c.value])).toEqual([
+      ["instructions", "<", 100_000],
+      ["total_bytes", "<=", 8192],
+    ]);
+    expect(rules[4]?.maxRegression).toBeCloseTo(0.01);
   });
 });
 

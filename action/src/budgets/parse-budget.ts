@@ -10,12 +10,16 @@
 //       max_regression: "5%"           # fails only when the CI's lower bound is above 5 %
 //     - benchmark: "throughput/parse"
 //       median: "> 200 MiB/s"          # rates are bigger-is-better: `>` / `>=`
+//     - benchmark: "sum::*"
+//       instructions: "< 2.5M"         # any other key names a count metric (./count-limit.ts)
 //
 // Limits are a comparison, a non-negative number and a unit. Times (`ps`, `ns`, `us`/`µs`,
 // `ms`, `s`, …) take `<` or `<=`; rates (`ops/s`, `MiB/s`, `elements/s`, …) take `>` or `>=`.
-// A bare number is rejected: "< 25" is ambiguous between ns and ms.
+// A bare number is rejected: "< 25" is ambiguous between ns and ms. A count has no such
+// ambiguity: "< 2.5M" is 2 500 000 of whatever its metric counts.
 import { InputError } from "../errors.ts";
 import { normalizeUnit } from "../ingest/units.ts";
+import { COUNT_KEY, type CountLimit, misspeltKey, parseCountLimit } from "./count-limit.ts";
 
 export const BUDGET_STATISTICS = ["median", "mean", "p50", "p95", "p99"] as const;
 export type BudgetStatistic = (typeof BUDGET_STATISTICS)[number];
@@ -39,15 +43,27 @@ export interface BudgetRule {
   readonly index: number;
   /** The id glob as written. */
   readonly benchmark: string;
+  /** Limits on times and rates: they check the entries that have no count `metric`. */
   readonly limits: readonly BudgetLimit[];
+  /** Limits on counts, in the order written: each checks the entries of its `metric`. */
+  readonly counts: readonly CountLimit[];
   /** Allowed confirmed regression as a fraction (0.05 = 5 %). */
   readonly maxRegression?: number;
   /** The max_regression text as written. */
   readonly maxRegressionText?: string;
 }
 
-const KEYS: ReadonlySet<string> = new Set(["benchmark", ...BUDGET_STATISTICS, "max_regression"]);
+const FIXED_KEYS: readonly string[] = ["benchmark", ...BUDGET_STATISTICS, "max_regression"];
+const KEYS: ReadonlySet<string> = new Set(FIXED_KEYS);
+const EXPECTED_KEYS = `benchmark, ${BUDGET_STATISTICS.join(", ")}, max_regression or a count metric as report.json names it (instructions, total_bytes, …)`;
 const MAX_GLOB_LENGTH = 512;
+
+/** "a", "a or b", "a, b or c". */
+function orList(words: readonly string[]): string {
+  return words.length <= 1
+    ? (words[0] ?? "")
+    : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1] ?? ""}`;
+}
 
 /** How errors name a rule: `budget rule 2 ("archive/*")`. */
 export function describeRule(index: number, benchmark?: string): string {
@@ -90,10 +106,14 @@ export function parseLimit(statistic: BudgetStatistic, raw: unknown): BudgetLimi
     throw new Error(`${JSON.stringify(raw)} has no unit: write e.g. "${op} ${match[2]}ms"`);
   if (!Number.isFinite(number)) throw new Error(`${JSON.stringify(raw)}: the number is not finite`);
   const unit = normalizeUnit(unitText);
-  if (unit.kind !== "time" && unit.kind !== "rate")
+  if (unit.kind !== "time" && unit.kind !== "rate") {
+    // "< 2.5M instructions", "< 1 MiB": a count, meant for a count metric's key.
+    const last = normalizeUnit(unitText.split(" ").pop() ?? "").kind;
+    const count = unit.kind === "count" || unit.kind === "size" || last === "count";
     throw new Error(
-      `unit ${JSON.stringify(unitText)} is not a time (ns, us, µs, ms, s) or a rate (e.g. ops/s, MiB/s)`,
+      `unit ${JSON.stringify(unitText)} is not a time (ns, us, µs, ms, s) or a rate (e.g. ops/s, MiB/s)${count ? `; a count's limit goes under its metric, e.g. instructions: "< 2.5M" or total_bytes: "< 1 MiB"` : ""}`,
     );
+  }
   const upper = op === "<" || op === "<=";
   if (unit.kind === "time" && !upper)
     throw new Error(
@@ -139,14 +159,24 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(glob))
     throw ruleError(index, glob, "benchmark", "contains a control character");
-  for (const key of Object.keys(raw)) {
-    if (!KEYS.has(key))
-      throw ruleError(
-        index,
-        glob,
-        key,
-        `unknown key (expected benchmark, ${BUDGET_STATISTICS.join(", ")} or max_regression)`,
-      );
+  const counts: CountLimit[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (KEYS.has(key)) continue;
+    const fixed = misspeltKey(key, FIXED_KEYS);
+    if (fixed.length > 0)
+      throw ruleError(index, glob, key, `unknown key (did you mean ${orList(fixed)}?)`);
+    if (!COUNT_KEY.test(key)) {
+      const snake = key.toLowerCase().replaceAll("-", "_");
+      const hint = COUNT_KEY.test(snake)
+        ? `; count metrics are written as in report.json: ${snake}`
+        : "";
+      throw ruleError(index, glob, key, `unknown key (expected ${EXPECTED_KEYS})${hint}`);
+    }
+    try {
+      counts.push(parseCountLimit(key, value));
+    } catch (error) {
+      throw ruleError(index, glob, key, (error as Error).message);
+    }
   }
   const limits: BudgetLimit[] = [];
   for (const statistic of BUDGET_STATISTICS) {
@@ -158,7 +188,7 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
       throw ruleError(index, glob, statistic, (error as Error).message);
     }
   }
-  let rule: BudgetRule = { index, benchmark: glob, limits };
+  let rule: BudgetRule = { index, benchmark: glob, limits, counts };
   const max = raw["max_regression"];
   if (max !== undefined) {
     try {
@@ -171,12 +201,12 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
       throw ruleError(index, glob, "max_regression", (error as Error).message);
     }
   }
-  if (limits.length === 0 && rule.maxRegression === undefined)
+  if (limits.length === 0 && counts.length === 0 && rule.maxRegression === undefined)
     throw ruleError(
       index,
       glob,
       undefined,
-      `no limit: give at least one of ${BUDGET_STATISTICS.join(", ")} or max_regression`,
+      `no limit: give at least one of ${BUDGET_STATISTICS.join(", ")}, max_regression or a count metric such as instructions`,
     );
   return rule;
 }

@@ -12,6 +12,8 @@ export const SETTING_FLAGS: FlagSpec = {
   "unverified-threshold": { kind: "string" },
   confidence: { kind: "string" },
   power: { kind: "string" },
+  "count-threshold": { kind: "string" },
+  "count-noise-floor": { kind: "string" },
   "fail-on-inconclusive": { kind: "boolean" },
   "no-crossover": { kind: "boolean" },
   missing: { kind: "string" },
@@ -25,6 +27,9 @@ export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statisti
   --unverified-threshold F  one run per side: only this large a change can fail (default 10%)
   --confidence F            level of the reported intervals (default 0.95)
   --power F                 power at which the minimum detectable effect is quoted (default 0.8)
+  --count-threshold F       deterministic counts (instructions): a change this large fails
+                            (default 1%; a suite's own threshold: wins)
+  --count-noise-floor F     deterministic counts: smaller changes are not noted (default 0.1%)
   --fail-on-inconclusive    exit 1 when a regression can be neither confirmed nor ruled out
   --no-crossover            do not fit the run-order effect in the round model
   --missing fail|warn       a benchmark in base but not in head fails the gate (default) or warns

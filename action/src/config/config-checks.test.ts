@@ -4,6 +4,7 @@ import { errorOf } from "../../test/support/input-error.ts";
 import { joinInside } from "./config-checks.ts";
 import { resolveRunConfig } from "./run-config.ts";
 import { customSuite, type CustomSuitePlan } from "./suites/custom/custom-suite.ts";
+import { stepsOf } from "./suites/suite-kind.ts";
 
 const SOURCE = "benchgate.yml";
 const OUT = path.resolve("/work/out/raw/u");
@@ -41,7 +42,7 @@ describe("a custom suite's output stays inside {out}", () => {
       dir: OUT,
       paths: { worktree: "/w", target: "/t" },
     } as const;
-    expect(customSuite.step(plan("sub/s.json"), run).output.path).toBe(
+    expect(stepsOf(customSuite.step(plan("sub/s.json"), run))[0]?.output.path).toBe(
       path.join(OUT, "base-1", "sub/s.json"),
     );
     // A plan made some other way than from a validated config still cannot leave {out}.

@@ -14,6 +14,12 @@ import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
 import { verdictOf } from "./gate-verdict.ts";
 import { analyseUnpaired } from "./unpaired.ts";
 import { median } from "./statistics.ts";
+import {
+  nonDeterministicNote,
+  settleCounts,
+  type CountThresholds,
+  type Determinism,
+} from "./counts.ts";
 
 export const METHOD = {
   rounds:
@@ -38,6 +44,8 @@ export interface CompareOptions {
   readonly generator?: { name: string; version: string };
   /** ISO timestamp to stamp the report with (the caller owns the clock). */
   readonly now?: string;
+  /** Suites with their own thresholds for deterministic counts (else the settings' ones). */
+  readonly countThresholds?: ReadonlyMap<string, CountThresholds>;
 }
 
 function sideStats(observations: ReadonlyMap<number, Observation>): SideStats | null {
@@ -60,7 +68,19 @@ function finiteOrNull(x: number | undefined): number | null {
   return x === undefined || !Number.isFinite(x) ? null : x;
 }
 
-function toEntry(d: Decision): Entry {
+function determinismEntry(d: Determinism): NonNullable<Entry["determinism"]> {
+  // An infinite spread (a count that was 0 in some rounds only) is reported as 1e300.
+  const side = (x: number | undefined): number | null =>
+    x === undefined ? null : Math.min(x, 1e300);
+  return {
+    status: d.status,
+    spread: { base: side(d.spread.base), head: side(d.spread.head) },
+    threshold: d.threshold,
+    noise_floor: d.noiseFloor,
+  };
+}
+
+function toEntry(d: Decision, determinism: Determinism | undefined): Entry {
   const s = d.series;
   const ci =
     d.interval === undefined
@@ -76,6 +96,9 @@ function toEntry(d: Decision): Entry {
     source: s.source,
     unit: s.unit,
     direction: s.direction,
+    ...(s.metric === undefined ? {} : { metric: s.metric }),
+    ...(s.secondary ? { secondary: true } : {}),
+    ...(determinism === undefined ? {} : { determinism: determinismEntry(determinism) }),
     verdict: d.verdict,
     base: sideStats(s.base),
     head: sideStats(s.head),
@@ -153,12 +176,20 @@ function countVerdicts(entries: readonly Entry[]): Counts {
     new: 0,
     missing: 0,
   };
-  for (const e of entries) counts[e.verdict]++;
+  // A secondary count (cache hits beside the instructions) is shown, never counted.
+  for (const e of entries) if (e.secondary !== true) counts[e.verdict]++;
+  counts.total -= entries.filter((e) => e.secondary === true).length;
   return counts;
 }
 
 /** What the report's reader is told first: every finding that bears on the verdict, in order. */
+/** Decided on the count threshold, not by the statistics. */
+function isExact(e: Entry): boolean {
+  return e.determinism !== undefined && e.determinism.status !== "non-deterministic";
+}
+
 function reasonsFor(
+  entries: readonly Entry[],
   counts: Counts,
   shifted: readonly SuiteResult[],
   mode: SuiteAnalysis["mode"],
@@ -176,16 +207,26 @@ function reasonsFor(
     reasons.push(
       `${plural(counts.missing, "benchmark")} of base missing in head${settings.missing === "warn" ? " (missing: warn)" : ""}`,
     );
-  if (counts.regressed > 0)
+  const exact = entries.filter(
+    (e) => e.verdict === "regressed" && e.secondary !== true && isExact(e),
+  );
+  const timed = counts.regressed - exact.length;
+  if (timed > 0)
     reasons.push(
-      `${plural(counts.regressed, "benchmark")} regressed by at least ${percent(settings.failThreshold)}`,
+      `${plural(timed, "benchmark")} regressed by at least ${percent(settings.failThreshold)}`,
     );
+  if (exact.length > 0) {
+    const least = Math.min(...exact.map((e) => e.determinism?.threshold ?? 0));
+    reasons.push(
+      `${plural(exact.length, "deterministic count")} regressed by at least ${percent(least)}`,
+    );
+  }
   if (counts.inconclusive > 0) {
     reasons.push(
       `${plural(counts.inconclusive, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
     );
   }
-  if (mode === "single-run") {
+  if (mode === "single-run" && entries.some((e) => !isExact(e))) {
     reasons.push(
       `one run per side: results are unverified and only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
     );
@@ -230,11 +271,15 @@ function reportSettings(
     missing: settings.missing,
     unpaired: settings.unpaired,
     min_benchmarks_for_rounds: settings.minBenchmarksForPeriod,
+    count_threshold: Math.min(1, settings.countThreshold),
+    count_noise_floor: settings.countNoiseFloor,
   };
 }
 
 /** The report's `noise` block: how noisy the benchmarks were and what that lets the gate see. */
-function noiseSummary(entries: readonly Entry[], analysis: SuiteAnalysis): BenchReport["noise"] {
+function noiseSummary(all: readonly Entry[], analysis: SuiteAnalysis): BenchReport["noise"] {
+  // Exact counts have no noise: the noise block describes what the statistics worked on.
+  const entries = all.filter((e) => e.determinism?.status !== "deterministic");
   const sds = entries.map((e) => e.sd?.own).filter((x): x is number => typeof x === "number");
   const mdes = entries.map((e) => e.mde).filter((x): x is number => x !== null);
   const prior = analysis.suites.map((s) => s.look).find((l) => l.prior !== undefined)?.prior;
@@ -256,8 +301,35 @@ export function compare(
 ): BenchReport {
   const { settings } = options;
   const paired = pairSummaries(base, head, { unpaired: settings.unpaired });
-  const analysis = analyse(paired, settings);
-  const entries = analysis.decisions.map(toEntry);
+  const own = options.countThresholds;
+  const settled = settleCounts(paired.series, settings, (suite) => {
+    return (
+      own?.get(suite) ?? {
+        threshold: settings.countThreshold,
+        noiseFloor: settings.countNoiseFloor,
+      }
+    );
+  });
+  const rest = paired.series.filter((s) => !settled.decided.has(s.id));
+  const timed = analyse({ ...paired, series: rest }, settings);
+  const byId = new Map(timed.decisions.map((d) => [d.series.id, d]));
+  const decisions: Decision[] = paired.series.map((s) => {
+    const exact = settled.decided.get(s.id);
+    if (exact !== undefined) return exact;
+    const d = byId.get(s.id) as Decision;
+    const noisy = settled.noisy.get(s.id);
+    return noisy === undefined ? d : { ...d, notes: [...d.notes, nonDeterministicNote(noisy)] };
+  });
+  // Exact counts over two rounds or more are replicated even when no timing was tested.
+  const replicated = [...settled.decided.values()].some((d) => d.rounds >= 2);
+  const analysis: SuiteAnalysis = {
+    ...timed,
+    decisions,
+    mode: replicated ? "rounds" : timed.mode,
+  };
+  const determinismOf = (id: string): Determinism | undefined =>
+    settled.decided.get(id)?.determinism ?? settled.noisy.get(id);
+  const entries = analysis.decisions.map((d) => toEntry(d, determinismOf(d.series.id)));
   const suites = analysis.suites.map((s) => toSuite(s, settings.unpaired));
   const env = checkEnvironments(paired.environment.base, paired.environment.head);
   const counts = countVerdicts(entries);
@@ -269,7 +341,7 @@ export function compare(
     ...(options.generator === undefined ? {} : { generator: options.generator }),
     // Decided below from the finished report (gate-verdict.ts); the key keeps its place.
     verdict: "pass",
-    reasons: reasonsFor(counts, shifted, analysis.mode, env, settings),
+    reasons: reasonsFor(entries, counts, shifted, analysis.mode, env, settings),
     mode: analysis.mode,
     settings: reportSettings(settings, analysis, paired),
     environment: {

@@ -42,7 +42,10 @@ export function failureCauses(report: Omit<BenchReport, "verdict">): FailureCaus
   if (report.budgets.some((b) => !b.ok)) other.push("budgets");
   if (report.golden.some((g) => !g.ok)) other.push("golden");
   if ((report.smells ?? []).some((s) => s.fails === true)) other.push("smells");
-  const regressions = report.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
+  // A secondary count (cache hits beside the instructions) never fails the gate by itself.
+  const regressions = report.benchmarks
+    .filter((b) => b.verdict === "regressed" && b.secondary !== true)
+    .map((b) => b.id);
   return { regressions, other };
 }
 

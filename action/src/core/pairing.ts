@@ -34,6 +34,12 @@ export interface BenchmarkSeries {
   readonly unit: string;
   readonly direction: Benchmark["direction"];
   readonly statistic: "sample median" | "median" | "p50" | "mean";
+  /** What a count counts (instructions, l1_hits, …); undefined for times. */
+  readonly metric: string | undefined;
+  /** Every run of it says it is a count read exactly (counts.ts decides it). */
+  readonly deterministic: boolean;
+  /** Shown beside its benchmark's primary metric; never fails the gate by itself. */
+  readonly secondary: boolean;
   /** Per side: round number → observation. */
   readonly base: ReadonlyMap<number, Observation>;
   readonly head: ReadonlyMap<number, Observation>;
@@ -293,6 +299,9 @@ function seriesOf(id: string, sides: Sides): BenchmarkSeries {
     unit: first.unit,
     direction: first.direction,
     statistic,
+    metric: first.metric,
+    deterministic: found.every((f) => f.benchmark.deterministic === true),
+    secondary: first.secondary === true,
     base: bySide.base,
     head: bySide.head,
   };

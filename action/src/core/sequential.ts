@@ -14,6 +14,7 @@
 // so "ruled out" holds for all looks at once.
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
+import { settleCounts } from "./counts.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
 import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
@@ -327,14 +328,28 @@ export function planNextRound(
   design: SequentialDesign,
 ): NextRound {
   const paired = pairSummaries(base, head, { unpaired: false });
-  const r = replay(paired.series, paired.order, settings, design);
-  const total = r.finals.size;
+  // Exact counts are settled by their rounds agreeing (counts.ts), not by the stopping rule.
+  const exact = settleCounts(paired.series, settings, () => ({
+    threshold: settings.countThreshold,
+    noiseFloor: settings.countNoiseFloor,
+  })).decided;
+  const timed = paired.series.filter((s) => !exact.has(s.id));
+  const r = replay(timed, paired.order, settings, design);
+  const settled = new Map(r.settled);
+  // Secondary counts run with their primary one and are not counted as benchmarks.
+  const primary = [...exact].filter(([, d]) => !d.series.secondary);
+  for (const [id, d] of primary)
+    settled.set(
+      id,
+      d.verdict === "regressed" ? "regressed" : d.verdict === "improved" ? "improved" : "ruled-out",
+    );
+  const total = r.finals.size + primary.length;
   const active = r.lastRound >= design.maxRounds ? new Set<string>() : r.active;
   const counts = new Map<StopReason, number>();
-  for (const reason of r.settled.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  for (const reason of settled.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   const parts = [...counts].map(([reason, n]) => `${n} ${LABEL[reason]}`);
   const line =
     `after round ${r.lastRound}: ${active.size} of ${total} benchmark${total === 1 ? "" : "s"} still open` +
     (parts.length > 0 ? ` (${parts.join(", ")})` : "");
-  return { active, settled: r.settled, line };
+  return { active, settled, line };
 }

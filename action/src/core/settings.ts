@@ -28,6 +28,10 @@ export interface CompareSettings {
   readonly missing: "fail" | "warn";
   /** Compare runs that are not paired by round as independent samples instead of refusing. */
   readonly unpaired: boolean;
+  /** Deterministic counts (instructions under Valgrind): a change this large fails (counts.ts). */
+  readonly countThreshold: number;
+  /** Deterministic counts: a change below this is nothing worth a note. */
+  readonly countNoiseFloor: number;
 }
 
 export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
@@ -42,6 +46,10 @@ export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
   minBenchmarksForPeriod: 10,
   missing: "fail",
   unpaired: false,
+  // A count is exact, so any threshold is "detectable"; 1 % is what a reviewer would still call
+  // a regression worth a look, and 0.1 % keeps a changed version string or path from being news.
+  countThreshold: 0.01,
+  countNoiseFloor: 0.001,
 });
 
 /** Names as they appear in benchgate.yml (`statistics:`) and as CLI flags. */
@@ -57,6 +65,8 @@ export const SETTING_KEYS = {
   minBenchmarksForPeriod: "min-benchmarks-for-period",
   missing: "missing",
   unpaired: "unpaired",
+  countThreshold: "count-threshold",
+  countNoiseFloor: "count-noise-floor",
 } as const satisfies Record<keyof CompareSettings, string>;
 
 function fraction(key: string, value: number, { min, max }: { min: number; max: number }): number {
@@ -81,6 +91,13 @@ export function resolveSettings(overrides: Partial<CompareSettings> = {}): Compa
   }
   if (s.missing !== "fail" && s.missing !== "warn")
     throw new InputError(`${k.missing} must be "fail" or "warn", got ${JSON.stringify(s.missing)}`);
+  fraction(k.countThreshold, s.countThreshold, { min: 0, max: 10 });
+  fraction(k.countNoiseFloor, s.countNoiseFloor, { min: 0, max: 1 });
+  if (s.countThreshold < s.countNoiseFloor) {
+    throw new InputError(
+      `${k.countThreshold} (${s.countThreshold}) must be >= ${k.countNoiseFloor} (${s.countNoiseFloor})`,
+    );
+  }
   if (s.failThreshold < s.noiseFloor) {
     throw new InputError(
       `${k.failThreshold} (${s.failThreshold}) must be >= ${k.noiseFloor} (${s.noiseFloor})`,

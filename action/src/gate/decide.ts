@@ -5,6 +5,7 @@
 import { compare } from "../core/compare.ts";
 import { withBudgets, withGolden } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
+import type { CountThresholds } from "../core/counts.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { evaluateBudgets } from "../budgets/evaluate-budgets.ts";
 import type { BudgetRule } from "../budgets/parse-budget.ts";
@@ -26,6 +27,8 @@ export interface GateInput {
   readonly golden?: readonly GoldenResult[];
   /** benchgate.yml's smells: block. */
   readonly smells?: SmellConfig | undefined;
+  /** Suites with their own thresholds for deterministic counts. */
+  readonly countThresholds?: ReadonlyMap<string, CountThresholds>;
   readonly now: Date;
 }
 
@@ -34,6 +37,7 @@ export function gateReport(input: GateInput): BenchReport {
     settings: input.settings,
     generator: GENERATOR,
     now: input.now.toISOString(),
+    ...(input.countThresholds === undefined ? {} : { countThresholds: input.countThresholds }),
   });
   const budgets = evaluateBudgets(input.budgets, {
     benchmarks: compared.benchmarks,
@@ -84,6 +88,7 @@ export function decide(
     filtered: judgement.filtered,
     ...(measured.golden === undefined ? {} : { golden: measured.golden }),
     smells: judgement.smells,
+    countThresholds: judgement.countThresholds,
     now,
   });
   const { critcmpTable } = measured;

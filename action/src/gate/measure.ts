@@ -46,6 +46,17 @@ export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
   return path.join(base, "benchgate");
 }
 
+/**
+ * Where tools benchgate installs (gungraun's runner, one folder per version) are kept:
+ * $BENCHGATE_TOOLS_DIR, else tools/ in the default cache directory. Not under --cache-dir, so a
+ * fresh cache of build outputs does not install the same runner again.
+ */
+export function defaultToolsDir(env: Readonly<Record<string, string>>): string {
+  const explicit = env["BENCHGATE_TOOLS_DIR"];
+  if (explicit !== undefined && explicit !== "") return explicit;
+  return path.join(defaultCacheDir(env), "tools");
+}
+
 /** Too few rounds to estimate noise is allowed, but said. */
 function warnAboutRounds(plan: GatePlan, progress: Progress): void {
   const { run } = plan;
@@ -84,7 +95,12 @@ export async function measure(
   const interrupts = machine.interrupts();
   try {
     const outcome = await runBenchmarks(
-      { ...target, config: plan.run, ...(planNext === undefined ? {} : { planNext }) },
+      {
+        ...target,
+        toolsDir: defaultToolsDir(machine.env),
+        config: plan.run,
+        ...(planNext === undefined ? {} : { planNext }),
+      },
       {
         proc: timings.wrap(machine.proc),
         dirs: machine.dirs,

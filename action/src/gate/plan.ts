@@ -14,6 +14,8 @@ import {
 } from "../core/settings.ts";
 import { InputError } from "../errors.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
+import type { CountThresholds } from "../core/counts.ts";
+import { ownCountThresholds } from "../config/suites/count-thresholds.ts";
 import type { SmellConfig } from "../smells/detect-smells.ts";
 
 /** Statistics settings a caller sets over benchgate.yml's statistics: block. */
@@ -38,6 +40,27 @@ export interface Judgement {
   readonly smells: SmellConfig | undefined;
   /** Only a filtered subset is measured: budgets of benchmarks not run are left unchecked. */
   readonly filtered: boolean;
+  /** Suites with their own thresholds for deterministic counts (threshold:, noise-floor:). */
+  readonly countThresholds: ReadonlyMap<string, CountThresholds>;
+}
+
+/** The count thresholds of every suite that sets one, the statistics' for the key it leaves out. */
+function suiteCountThresholds(
+  document: BenchgateConfig | undefined,
+  source: string | undefined,
+  settings: CompareSettings,
+): ReadonlyMap<string, CountThresholds> {
+  const own = new Map<string, CountThresholds>();
+  for (const [i, suite] of (document?.suites ?? []).entries()) {
+    if (suite.kind !== "gungraun" && suite.kind !== "instructions") continue;
+    const t = ownCountThresholds(suite, { key: `/suites/${i}`, source: source ?? "benchgate.yml" });
+    if (t.threshold === undefined && t.noiseFloor === undefined) continue;
+    own.set(suite.name, {
+      threshold: t.threshold ?? settings.countThreshold,
+      noiseFloor: t.noiseFloor ?? Math.min(settings.countNoiseFloor, t.threshold ?? Infinity),
+    });
+  }
+  return own;
 }
 
 /** A whole run: the suites, rounds and golden commands, and the judgement. */
@@ -53,6 +76,8 @@ export const FRACTION_SETTINGS = [
   "unverifiedThreshold",
   "confidence",
   "power",
+  "countThreshold",
+  "countNoiseFloor",
 ] as const;
 
 /** The statistics: block as settings (fractions may be written as "3%"). */
@@ -103,6 +128,7 @@ export function judgementFrom(
     budgets: Object.freeze(budgetRules(document, source)),
     smells: document?.smells,
     filtered: overrides.filtered === true,
+    countThresholds: suiteCountThresholds(document, source, settings),
   });
 }
 

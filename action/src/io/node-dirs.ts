@@ -1,6 +1,16 @@
 // DirPort on node:fs. A failure names its path (io/fs-errors.ts): `--out` under a regular file
 // or on one is an input error, not an internal one.
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DirPort } from "../ports/dirs.ts";
@@ -41,6 +51,7 @@ export const nodeDirs: DirPort = {
     await naming(dir, () => mkdir(dir, { recursive: true }), ENSURE_PROBLEMS);
   },
   remove: (dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
+  copyFile: (from, to) => naming(to, () => copyFile(from, to)),
   copyTree: (from, to) =>
     naming(to, () =>
       cp(from, to, {

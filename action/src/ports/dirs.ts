@@ -7,6 +7,8 @@ export interface DirPort {
   ensure(dir: string): Promise<void>;
   /** Removes a directory tree; no error when it is already gone. */
   remove(dir: string): Promise<void>;
+  /** Copies one file with its mode (an executable stays executable), replacing `to`. */
+  copyFile(from: string, to: string): Promise<void>;
   /** Copies a directory tree, keeping modification times (Cargo's fingerprints use them). */
   copyTree(from: string, to: string): Promise<void>;
   /**

@@ -51,11 +51,31 @@ function compareEntries(a: Entry, b: Entry): number {
   return a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : 0;
 }
 
-/** Regressed, inconclusive and improved entries, in table order. */
+/** A count read under Valgrind (its own table: never mixed with the timings). */
+export function isCount(entry: Entry): boolean {
+  return entry.determinism !== undefined || entry.secondary === true;
+}
+
+function changed(e: Entry): boolean {
+  return e.verdict === "regressed" || e.verdict === "inconclusive" || e.verdict === "improved";
+}
+
+/** Regressed, inconclusive and improved timings (not counts), in table order. */
 export function changedEntries(report: BenchReport): Entry[] {
+  return report.benchmarks.filter((e) => !isCount(e) && changed(e)).sort(compareEntries);
+}
+
+/**
+ * The primary counts worth a row: regressed, improved, inconclusive (a non-deterministic count)
+ * and unchanged ones that still moved (a real change below the threshold carries a note).
+ */
+export function countEntries(report: BenchReport, secondary = false): Entry[] {
   return report.benchmarks
     .filter(
-      (e) => e.verdict === "regressed" || e.verdict === "inconclusive" || e.verdict === "improved",
+      (e) =>
+        isCount(e) &&
+        (e.secondary === true) === secondary &&
+        (changed(e) || (e.verdict === "unchanged" && e.notes.length > 0)),
     )
     .sort(compareEntries);
 }

@@ -15,6 +15,7 @@ import {
   otherBenchmarksSection,
   reasonsSection,
 } from "./comment-sections.ts";
+import { countsSection } from "./counts-section.ts";
 import { formatCount } from "./format.ts";
 import { headline, type Section } from "./markdown-parts.ts";
 
@@ -59,6 +60,7 @@ export function renderComment(report: BenchReport, options: CommentOptions = {})
     reasonsSection(report),
   ];
   const after: Section[] = [
+    countsSection(report),
     otherBenchmarksSection(report),
     notesSection(report),
     noiseSection(report),

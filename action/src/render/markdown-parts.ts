@@ -2,7 +2,7 @@
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
-import { formatCount, formatNumber, formatTime, NO_VALUE } from "./format.ts";
+import { formatChange, formatCount, formatNumber, formatTime, NO_VALUE } from "./format.ts";
 
 /**
  * One part of the comment at decreasing levels of detail: `levels[0]` is the full rendering,
@@ -58,6 +58,8 @@ export function text(value: string | undefined, maxLength = 200): string {
 /** A measured value: human time for `ns`, else the number and the (escaped) unit as given. */
 export function valueCell(value: number | null | undefined, unit: string | undefined): string {
   if (unit === "ns") return formatTime(value);
+  // max_regression budgets are relative: shown as a percentage, as formatValue does.
+  if (unit === "fraction") return formatChange(value);
   const number = formatNumber(value);
   if (number === NO_VALUE || unit === undefined || unit === "") return number;
   return `${number} ${text(unit, 32)}`;

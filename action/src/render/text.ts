@@ -7,7 +7,12 @@
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import { roundModelPhrase, roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
-import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
+import {
+  changedEntries,
+  countEntries,
+  countsPhrase,
+  entriesWithVerdict,
+} from "./changed-entries.ts";
 import {
   formatChange,
   formatCi,
@@ -62,6 +67,13 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
   }
   const rows = changedEntries(report);
   if (rows.length > 0) out.push("", ...table(report, rows, options.maxRows ?? 50, paint));
+  const counted = countEntries(report);
+  if (counted.length > 0)
+    out.push(
+      "",
+      "instruction counts (deterministic, under Valgrind):",
+      ...table(report, counted, options.maxRows ?? 50, paint),
+    );
   out.push(...otherBenchmarks(report));
   out.push("", noiseLine(report));
   out.push(...checks(report, paint));
@@ -115,7 +127,9 @@ function table(
     plain(formatValue(e.head?.value, e.unit), 40),
     formatChange(e.change),
     formatCi(e.ci),
-    e.verdict + (e.unverified ? " (unverified)" : ""),
+    e.verdict +
+      (e.determinism?.status === "non-deterministic" ? " (non-deterministic)" : "") +
+      (e.unverified ? " (unverified)" : ""),
     plain(roundsCell(e), 60),
   ]);
   const widths = header.map((h, i) =>

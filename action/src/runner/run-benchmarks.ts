@@ -4,7 +4,6 @@
 // and validated into one summary per side and round. The statistics happen
 // afterwards, on those files alone (the same `compare` a user can re-run by hand).
 import path from "node:path";
-import type { RunConfig } from "../config/run-config.ts";
 import { InputError, ToolError } from "../errors.ts";
 import type { GoldenOutput } from "../golden/check-golden.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
@@ -17,6 +16,8 @@ import { runRounds } from "./run-rounds.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import { expandArgv } from "../config/placeholders.ts";
 import { criterionBuildArgv } from "../config/suites/criterion/criterion-suite.ts";
+import { gungraunBuildArgv } from "../config/suites/gungraun/gungraun-suite.ts";
+import { prepareGungraun } from "./gungraun-runner.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
@@ -103,7 +104,7 @@ async function runLocked(
       await addWorktree(repo, sides[side].worktree, commits[side], git);
     };
     await checkout("base");
-    await buildSide("base", sides.base, config, logs, deps);
+    sides.base = await buildSide("base", sides.base, request, deps);
     // On a machine's first run the head target is empty: start it from base's, so the
     // dependencies (usually identical) compile once. Cargo decides freshness by mtime, so the
     // head checkout must come after this copy: its files are then newer than every copied
@@ -113,7 +114,7 @@ async function runLocked(
       await deps.dirs.copyTree(sides.base.target, sides.head.target);
     }
     await checkout("head");
-    await buildSide("head", sides.head, config, logs, deps);
+    sides.head = await buildSide("head", sides.head, request, deps);
 
     let golden: GoldenResult[] = [];
     if (config.golden !== undefined) {
@@ -150,13 +151,15 @@ async function runLocked(
   }
 }
 
+/** Builds one side; returns its paths with what its gungraun suites need to run. */
 async function buildSide(
   side: Side,
   paths: SidePaths,
-  config: RunConfig,
-  logs: string,
+  request: RunRequest,
   deps: RunDeps,
-): Promise<void> {
+): Promise<SidePaths> {
+  const { config } = request;
+  const logs = path.join(request.out, "logs");
   const env = sideEnv(deps.env, paths);
   const logFile = path.join(logs, `build-${side}.log`);
   const steps: { argv: readonly string[]; timeoutMs: number; label: string }[] = config.build.map(
@@ -166,9 +169,9 @@ async function buildSide(
     },
   );
   for (const suite of config.suites)
-    if (suite.kind === "criterion")
+    if (suite.kind === "criterion" || suite.kind === "gungraun")
       steps.push({
-        argv: criterionBuildArgv(suite),
+        argv: suite.kind === "criterion" ? criterionBuildArgv(suite) : gungraunBuildArgv(suite),
         timeoutMs: config.buildTimeoutMs,
         label: `suite ${suite.name} (${side}): building bench target ${suite.bench}`,
       });
@@ -187,7 +190,7 @@ async function buildSide(
     } catch (error) {
       const missing = config.suites.find(
         (s) =>
-          s.kind === "criterion" &&
+          (s.kind === "criterion" || s.kind === "gungraun") &&
           error instanceof ToolError &&
           (error.details ?? "").includes(`no bench target named \`${s.bench}\``),
       );
@@ -199,4 +202,12 @@ async function buildSide(
       throw error;
     }
   }
+  const suiteEnv = new Map<string, Readonly<Record<string, string>>>();
+  for (const suite of config.suites)
+    if (suite.kind === "gungraun")
+      suiteEnv.set(
+        suite.name,
+        await prepareGungraun(suite, side, paths, request.toolsDir, { ...deps, env }),
+      );
+  return suiteEnv.size === 0 ? paths : { ...paths, suiteEnv };
 }

@@ -36,6 +36,8 @@ export interface RunRequest {
   readonly out: string;
   /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
   readonly cacheDir: string;
+  /** Tools benchgate installs, kept per machine (gungraun's runner, one folder per version). */
+  readonly toolsDir: string;
   readonly config: RunConfig;
   /**
    * With rounds: auto (config.sequential), the statistics core's look after each round from

@@ -204,6 +204,7 @@ function scene(name: string, tools: { msPerBenchmark?: number; lose?: string } =
         baseRef: "main~1",
         headRef: "main",
         out,
+        toolsDir: path.join(out, "tools"),
         cacheDir: out,
         config,
         ...(planNext === undefined ? {} : { planNext }),

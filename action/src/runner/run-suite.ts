@@ -12,7 +12,7 @@ import type { DirPort } from "../ports/dirs.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { runStep } from "../exec/run-step.ts";
 import { suiteKind } from "../config/suites/registry.ts";
-import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
+import { stepsOf, type Side, type SidePaths, type SuiteStep } from "../config/suites/suite-kind.ts";
 
 export interface SuiteRun {
   readonly side: Side;
@@ -43,32 +43,61 @@ export async function runSuite(
   await deps.dirs.ensure(dir);
   const tag = `${run.side}-${run.round}`;
   const label = `suite ${suite.name} (${run.side}, round ${run.round})`;
-  const step = suiteKind(suite).step(suite, {
-    side: run.side,
-    round: run.round,
-    tag,
-    dir,
-    paths: run.paths,
-  });
+  const steps = stepsOf(
+    suiteKind(suite).step(suite, { side: run.side, round: run.round, tag, dir, paths: run.paths }),
+  );
+  const benchmarks: Benchmark[] = [];
+  for (const [i, step] of steps.entries()) {
+    const what = steps.length === 1 ? label : `${label}, command ${i + 1} of ${steps.length}`;
+    benchmarks.push(...(await runOneStep(step, what, suite, run, deps)));
+  }
+  return benchmarks;
+}
+
+/** The environment of a step: the side's (and its suite's build setup), or a fixed one. */
+function stepEnv(step: SuiteStep, suite: SuitePlan, run: SuiteRun): Record<string, string> {
+  if (step.exactEnv !== undefined) return { ...step.exactEnv };
+  const prepared = run.paths.suiteEnv?.get(suite.name) ?? {};
+  return { ...run.env, ...prepared, ...step.env };
+}
+
+async function runOneStep(
+  step: SuiteStep,
+  label: string,
+  suite: SuitePlan,
+  run: SuiteRun,
+  deps: SuiteDeps,
+): Promise<Benchmark[]> {
+  const tag = `${run.side}-${run.round}`;
   if (step.freshDir !== undefined) {
     await deps.dirs.remove(step.freshDir);
     await deps.dirs.ensure(step.freshDir);
+  }
+  if (step.stage !== undefined) {
+    if ((await deps.reader.kindOf(step.stage.from)) !== "file")
+      throw new ToolError(`${label}: ${step.stage.from} does not exist (was it built?)`);
+    await deps.dirs.ensure(path.dirname(step.stage.to));
+    await deps.dirs.copyFile(step.stage.from, step.stage.to);
   }
   await runStep(deps.proc, label, step.argv, {
     cwd: run.paths.worktree,
     timeoutMs: suite.timeoutMs,
     signal: deps.signal,
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
-    env: step.env === undefined ? run.env : { ...run.env, ...step.env },
+    env: stepEnv(step, suite, run),
   });
-  const { format, path: file, baseline, missing } = step.output;
+  const { format, path: file, baseline, missing, name } = step.output;
   if (missing !== undefined && (await deps.reader.kindOf(file)) !== "file")
     throw new ToolError(`${label} exited 0 but ${missing}`);
   const options = { side: run.side, round: run.round, suite: suite.name, version: VERSION };
   const summary = await ingest(
     format,
     file,
-    baseline === undefined ? options : { ...options, baseline },
+    {
+      ...options,
+      ...(baseline === undefined ? {} : { baseline }),
+      ...(name === undefined ? {} : { name }),
+    },
     deps.reader,
   );
   return summary.benchmarks;

@@ -27,6 +27,12 @@ function everyPath(value: string, key?: string): unknown {
         command: ["h", "{out}"],
         output: at("/suites/2/output", "s.json"),
       },
+      {
+        name: "g",
+        kind: "gungraun",
+        bench: "b",
+        "manifest-path": at("/suites/3/manifest-path", "crates/g/Cargo.toml"),
+      },
     ],
     golden: {
       checksums: at("/golden/checksums", "sums.sha256"),
@@ -80,12 +86,13 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
     },
   );
 
-  it("refuses a Criterion manifest-path outside the repository", () => {
-    const error = errorOf(() =>
-      validateConfig(everyPath("../x/Cargo.toml", "/suites/0/manifest-path"), SOURCE),
-    );
-    expect(error.jsonPath).toBe("/suites/0/manifest-path");
-  });
+  it.each(["/suites/0/manifest-path", "/suites/3/manifest-path"])(
+    "refuses a manifest-path outside the repository (%s)",
+    (pointer) => {
+      const error = errorOf(() => validateConfig(everyPath("../x/Cargo.toml", pointer), SOURCE));
+      expect(error.jsonPath).toBe(pointer);
+    },
+  );
 
   it("knows every key the schema describes as a path (add new ones to configPaths)", () => {
     const schema = JSON.parse(
@@ -107,6 +114,7 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
     expect(described.sort()).toEqual([
       "/$defs/criterionSuite/properties/manifest-path",
       "/$defs/customSuite/properties/output",
+      "/$defs/gungraunSuite/properties/manifest-path",
       "/properties/golden/properties/checksums",
       "/properties/golden/properties/outputs",
     ]);
@@ -116,6 +124,7 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
       "/golden/outputs",
       "/suites/0/manifest-path",
       "/suites/2/output",
+      "/suites/3/manifest-path",
     ]);
   });
 });

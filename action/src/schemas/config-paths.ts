@@ -53,7 +53,10 @@ export function configPaths(
       paths.push({ key: "/golden/outputs", value: golden.outputs, base: "the repository" });
   }
   (config.suites ?? []).forEach((suite, i) => {
-    if (suite.kind === "criterion" && suite["manifest-path"] !== undefined)
+    if (
+      (suite.kind === "criterion" || suite.kind === "gungraun") &&
+      suite["manifest-path"] !== undefined
+    )
       paths.push({
         key: `/suites/${i}/manifest-path`,
         value: suite["manifest-path"],

@@ -22,11 +22,25 @@ export type SuiteName = string;
  * @maxItems 200
  */
 export type Argv1 = [string, ...string[]];
+/**
+ * A program and its arguments, run without a shell.
+ *
+ * @minItems 1
+ * @maxItems 200
+ */
+export type Argv2 = [string, ...string[]];
 export type Fraction = number | string;
 /**
  * A comparison and a quantity with its unit: "< 25ms", "<= 1.2µs", "> 200 MiB/s".
  */
 export type Limit = string;
+/**
+ * An upper bound on a count metric (any key but benchmark, the time statistics and max_regression names one, as report.json's metric): "< 2.5M", "<= 2500000 instructions", "< 1 MiB". k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.
+ *
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression)$)[a-z][a-z0-9_]{0,31}$".
+ */
+export type CountLimit = string;
 /**
  * @maxItems 20
  */
@@ -82,8 +96,8 @@ export interface BenchgateConfig {
    * @maxItems 100
    */
   suites?: [
-    CriterionSuite | HyperfineSuite | CustomSuite,
-    ...(CriterionSuite | HyperfineSuite | CustomSuite)[],
+    CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite,
+    ...(CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite)[],
   ];
   /**
    * Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.
@@ -125,6 +139,14 @@ export interface BenchgateConfig {
     "unverified-threshold"?: Fraction;
     confidence?: Fraction;
     power?: Fraction;
+    /**
+     * Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.
+     */
+    "count-threshold"?: number | string;
+    /**
+     * Deterministic counts: a change below this is not worth a note (default 0.1%).
+     */
+    "count-noise-floor"?: number | string;
     "fail-on-inconclusive"?: boolean;
     crossover?: boolean;
     /**
@@ -137,7 +159,7 @@ export interface BenchgateConfig {
     missing?: "fail" | "warn";
   };
   /**
-   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
+   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: "< 2.5M"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
    *
    * @maxItems 1000
    */
@@ -149,6 +171,7 @@ export interface BenchgateConfig {
     p95?: Limit;
     p99?: Limit;
     max_regression?: number | string;
+    [k: string]: CountLimit | number | undefined;
   }[];
   /**
    * Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.
@@ -239,5 +262,81 @@ export interface CustomSuite {
    * The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.
    */
   output: string;
+  timeout?: Duration;
+}
+export interface GungraunSuite {
+  name: SuiteName;
+  kind: "gungraun";
+  /**
+   * cargo -p PACKAGE, for a workspace.
+   */
+  package?: string;
+  /**
+   * cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.
+   */
+  "manifest-path"?: string;
+  /**
+   * The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).
+   */
+  bench: string;
+  /**
+   * @maxItems 50
+   */
+  features?: string[];
+  /**
+   * Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.
+   *
+   * @maxItems 50
+   */
+  args?: string[];
+  /**
+   * This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).
+   */
+  threshold?: number | string;
+  /**
+   * Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).
+   */
+  "noise-floor"?: number | string;
+  timeout?: Duration;
+}
+export interface InstructionsSuite {
+  name: SuiteName;
+  kind: "instructions";
+  /**
+   * Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.
+   *
+   * @minItems 1
+   * @maxItems 200
+   */
+  commands: [
+    {
+      /**
+       * The benchmark id.
+       */
+      name: string;
+      command: Argv2;
+    },
+    ...{
+      /**
+       * The benchmark id.
+       */
+      name: string;
+      command: Argv2;
+    }[],
+  ];
+  /**
+   * The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.
+   */
+  env?: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).
+   */
+  threshold?: number | string;
+  /**
+   * Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).
+   */
+  "noise-floor"?: number | string;
   timeout?: Duration;
 }

@@ -71,6 +71,14 @@ export interface BenchReport {
      * Fewest benchmarks of a suite in a round for its round effect to be estimated.
      */
     min_benchmarks_for_rounds?: number;
+    /**
+     * Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).
+     */
+    count_threshold?: number;
+    /**
+     * Deterministic counts: changes smaller than this are reported as unchanged without comment.
+     */
+    count_noise_floor?: number;
   };
   environment: {
     base?: Environment;
@@ -189,6 +197,29 @@ export interface Entry {
     | "cachegrind";
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";
+  /**
+   * What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: "< 2.5M"`) and the comment shows it. Absent for times.
+   */
+  metric?: string;
+  /**
+   * A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.
+   */
+  secondary?: boolean;
+  /**
+   * For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it was decided like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.
+   */
+  determinism?: {
+    status: "deterministic" | "non-deterministic" | "unchecked";
+    /**
+     * Per side, (max - min) / median of its rounds' values; null with one round.
+     */
+    spread: {
+      base: Relative | null;
+      head: Relative | null;
+    };
+    threshold: Fraction;
+    noise_floor: Fraction;
+  };
   verdict: "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
   base: SideStats | null;
   head: SideStats | null;

@@ -2162,12 +2162,12 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const report = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget or golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold.","enum":["rounds","single-run"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget or golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold.","enum":["rounds","single-run"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it was decided like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
 const schema59 = {"type":"string","maxLength":2048};
 const schema60 = {"type":"number","minimum":0,"maximum":1};
 const schema61 = {"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10};
-const schema82 = {"type":["number","null"],"minimum":0,"maximum":1e+300};
-const schema86 = {"type":"integer","minimum":0,"maximum":1000000};
+const schema84 = {"type":["number","null"],"minimum":0,"maximum":1e+300};
+const schema88 = {"type":"integer","minimum":0,"maximum":1000000};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2694,10 +2694,11 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema93 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}};
-const schema94 = {"enum":["criterion","hyperfine","custom","critcmp","github-action-benchmark","gungraun","cachegrind"]};
-const schema99 = {"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300};
-const schema95 = {"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}};
+const schema95 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it was decided like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}};
+const schema96 = {"enum":["criterion","hyperfine","custom","critcmp","github-action-benchmark","gungraun","cachegrind"]};
+const schema97 = {"description":"What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: \"< 2.5M\"`) and the comment shows it. Absent for times.","type":"string","pattern":"^[a-z][a-z0-9_]{0,47}$"};
+const schema98 = {"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300};
+const schema102 = {"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2893,7 +2894,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema93.properties, key0))){
+if(!(func1.call(schema95.properties, key0))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2958,7 +2959,7 @@ if(data.source !== undefined){
 let data2 = data.source;
 const _errs6 = errors;
 if(!(((((((data2 === "criterion") || (data2 === "hyperfine")) || (data2 === "custom")) || (data2 === "critcmp")) || (data2 === "github-action-benchmark")) || (data2 === "gungraun")) || (data2 === "cachegrind"))){
-validate40.errors = [{instancePath:instancePath+"/source",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/source/enum",keyword:"enum",params:{allowedValues: schema94.enum},message:"must be equal to one of the allowed values"}];
+validate40.errors = [{instancePath:instancePath+"/source",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/source/enum",keyword:"enum",params:{allowedValues: schema96.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2998,7 +2999,7 @@ if(data.direction !== undefined){
 let data4 = data.direction;
 const _errs10 = errors;
 if(!((data4 === "smaller_is_better") || (data4 === "bigger_is_better"))){
-validate40.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema93.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate40.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema95.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3007,12 +3008,21 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.verdict !== undefined){
-let data5 = data.verdict;
+if(data.metric !== undefined){
+let data5 = data.metric;
 const _errs11 = errors;
-if(!((((((data5 === "regressed") || (data5 === "improved")) || (data5 === "unchanged")) || (data5 === "inconclusive")) || (data5 === "new")) || (data5 === "missing"))){
-validate40.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema93.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern9.test(data5)){
+validate40.errors = [{instancePath:instancePath+"/metric",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/metric/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,47}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,47}$"+"\""}];
 return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/metric",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/metric/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs11 === errors;
 }
@@ -3020,25 +3030,83 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.base !== undefined){
-let data6 = data.base;
-const _errs12 = errors;
-const _errs13 = errors;
-let valid2 = false;
-let passing0 = null;
+if(data.secondary !== undefined){
 const _errs14 = errors;
-if(!(validate41(data6, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
+if(typeof data.secondary !== "boolean"){
+validate40.errors = [{instancePath:instancePath+"/secondary",schemaPath:"#/properties/secondary/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
-var _valid0 = _errs14 === errors;
-if(_valid0){
-valid2 = true;
-passing0 = 0;
+var valid0 = _errs14 === errors;
 }
-const _errs15 = errors;
-if(data6 !== null){
-const err0 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.determinism !== undefined){
+let data7 = data.determinism;
+const _errs16 = errors;
+if(errors === _errs16){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing1;
+if(((((data7.status === undefined) && (missing1 = "status")) || ((data7.spread === undefined) && (missing1 = "spread"))) || ((data7.threshold === undefined) && (missing1 = "threshold"))) || ((data7.noise_floor === undefined) && (missing1 = "noise_floor"))){
+validate40.errors = [{instancePath:instancePath+"/determinism",schemaPath:"#/properties/determinism/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs18 = errors;
+for(const key1 in data7){
+if(!((((key1 === "status") || (key1 === "spread")) || (key1 === "threshold")) || (key1 === "noise_floor"))){
+validate40.errors = [{instancePath:instancePath+"/determinism",schemaPath:"#/properties/determinism/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs18 === errors){
+if(data7.status !== undefined){
+let data8 = data7.status;
+const _errs19 = errors;
+if(!(((data8 === "deterministic") || (data8 === "non-deterministic")) || (data8 === "unchecked"))){
+validate40.errors = [{instancePath:instancePath+"/determinism/status",schemaPath:"#/properties/determinism/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.determinism.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.spread !== undefined){
+let data9 = data7.spread;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing2;
+if(((data9.base === undefined) && (missing2 = "base")) || ((data9.head === undefined) && (missing2 = "head"))){
+validate40.errors = [{instancePath:instancePath+"/determinism/spread",schemaPath:"#/properties/determinism/properties/spread/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key2 in data9){
+if(!((key2 === "base") || (key2 === "head"))){
+validate40.errors = [{instancePath:instancePath+"/determinism/spread",schemaPath:"#/properties/determinism/properties/spread/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data9.base !== undefined){
+let data10 = data9.base;
+const _errs23 = errors;
+const _errs24 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 1e+300 || isNaN(data10)){
+const err0 = {instancePath:instancePath+"/determinism/spread/base",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3047,19 +3115,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
-}
 else {
-if(_valid0){
-valid2 = true;
-passing0 = 1;
-}
-}
-if(!valid2){
-const err1 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data10 < -1 || isNaN(data10)){
+const err1 = {instancePath:instancePath+"/determinism/spread/base",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3067,45 +3125,11 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate40.errors = vErrors;
-return false;
+}
+}
 }
 else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.head !== undefined){
-let data7 = data.head;
-const _errs17 = errors;
-const _errs18 = errors;
-let valid3 = false;
-let passing1 = null;
-const _errs19 = errors;
-if(!(validate41(data7, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs19 === errors;
-if(_valid1){
-valid3 = true;
-passing1 = 0;
-}
-const _errs20 = errors;
-if(data7 !== null){
-const err2 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = {instancePath:instancePath+"/determinism/spread/base",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3114,19 +3138,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-var _valid1 = _errs20 === errors;
-if(_valid1 && valid3){
-valid3 = false;
-passing1 = [passing1, 1];
 }
-else {
-if(_valid1){
-valid3 = true;
-passing1 = 1;
+var _valid0 = _errs25 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
 }
-}
-if(!valid3){
-const err3 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const _errs28 = errors;
+if(data10 !== null){
+const err3 = {instancePath:instancePath+"/determinism/spread/base",schemaPath:"#/properties/determinism/properties/spread/properties/base/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3134,38 +3154,20 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate40.errors = vErrors;
-return false;
+}
+var _valid0 = _errs28 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
 }
 else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
+if(_valid0){
+valid5 = true;
+passing0 = 1;
 }
 }
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.change !== undefined){
-let data8 = data.change;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid4 = false;
-let passing2 = null;
-const _errs24 = errors;
-const _errs25 = errors;
-if(errors === _errs25){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 1e+300 || isNaN(data8)){
-const err4 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(!valid5){
+const err4 = {instancePath:instancePath+"/determinism/spread/base",schemaPath:"#/properties/determinism/properties/spread/properties/base/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3173,10 +3175,38 @@ else {
 vErrors.push(err4);
 }
 errors++;
+validate40.errors = vErrors;
+return false;
 }
 else {
-if(data8 < -1 || isNaN(data8)){
-const err5 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid4 = _errs23 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.head !== undefined){
+let data11 = data9.head;
+const _errs30 = errors;
+const _errs31 = errors;
+let valid7 = false;
+let passing1 = null;
+const _errs32 = errors;
+const _errs33 = errors;
+if(errors === _errs33){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 1e+300 || isNaN(data11)){
+const err5 = {instancePath:instancePath+"/determinism/spread/head",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3185,10 +3215,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
 else {
-const err6 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data11 < -1 || isNaN(data11)){
+const err6 = {instancePath:instancePath+"/determinism/spread/head",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3198,14 +3227,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-var _valid2 = _errs24 === errors;
-if(_valid2){
-valid4 = true;
-passing2 = 0;
 }
-const _errs27 = errors;
-if(data8 !== null){
-const err7 = {instancePath:instancePath+"/change",schemaPath:"#/properties/change/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+else {
+const err7 = {instancePath:instancePath+"/determinism/spread/head",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3214,19 +3238,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-var _valid2 = _errs27 === errors;
-if(_valid2 && valid4){
-valid4 = false;
-passing2 = [passing2, 1];
 }
-else {
-if(_valid2){
-valid4 = true;
-passing2 = 1;
+var _valid1 = _errs32 === errors;
+if(_valid1){
+valid7 = true;
+passing1 = 0;
 }
-}
-if(!valid4){
-const err8 = {instancePath:instancePath+"/change",schemaPath:"#/properties/change/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+const _errs35 = errors;
+if(data11 !== null){
+const err8 = {instancePath:instancePath+"/determinism/spread/head",schemaPath:"#/properties/determinism/properties/spread/properties/head/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3234,37 +3254,20 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate40.errors = vErrors;
-return false;
+}
+var _valid1 = _errs35 === errors;
+if(_valid1 && valid7){
+valid7 = false;
+passing1 = [passing1, 1];
 }
 else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
+if(_valid1){
+valid7 = true;
+passing1 = 1;
 }
 }
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ci !== undefined){
-let data9 = data.ci;
-const _errs29 = errors;
-const _errs30 = errors;
-let valid6 = false;
-let passing3 = null;
-const _errs31 = errors;
-if(errors === _errs31){
-if(Array.isArray(data9)){
-if(data9.length > 2){
-const err9 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(!valid7){
+const err9 = {instancePath:instancePath+"/determinism/spread/head",schemaPath:"#/properties/determinism/properties/spread/properties/head/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3272,10 +3275,144 @@ else {
 vErrors.push(err9);
 }
 errors++;
+validate40.errors = vErrors;
+return false;
 }
 else {
-if(data9.length < 2){
-const err10 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid4 = _errs30 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/determinism/spread",schemaPath:"#/properties/determinism/properties/spread/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.threshold !== undefined){
+let data12 = data7.threshold;
+const _errs37 = errors;
+const _errs38 = errors;
+if(errors === _errs38){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 1 || isNaN(data12)){
+validate40.errors = [{instancePath:instancePath+"/determinism/threshold",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate40.errors = [{instancePath:instancePath+"/determinism/threshold",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/determinism/threshold",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.noise_floor !== undefined){
+let data13 = data7.noise_floor;
+const _errs40 = errors;
+const _errs41 = errors;
+if(errors === _errs41){
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 1 || isNaN(data13)){
+validate40.errors = [{instancePath:instancePath+"/determinism/noise_floor",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data13 < 0 || isNaN(data13)){
+validate40.errors = [{instancePath:instancePath+"/determinism/noise_floor",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/determinism/noise_floor",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid3 = _errs40 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/determinism",schemaPath:"#/properties/determinism/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.verdict !== undefined){
+let data14 = data.verdict;
+const _errs43 = errors;
+if(!((((((data14 === "regressed") || (data14 === "improved")) || (data14 === "unchanged")) || (data14 === "inconclusive")) || (data14 === "new")) || (data14 === "missing"))){
+validate40.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema95.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.base !== undefined){
+let data15 = data.base;
+const _errs44 = errors;
+const _errs45 = errors;
+let valid11 = false;
+let passing2 = null;
+const _errs46 = errors;
+if(!(validate41(data15, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs46 === errors;
+if(_valid2){
+valid11 = true;
+passing2 = 0;
+}
+const _errs47 = errors;
+if(data15 !== null){
+const err10 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3284,17 +3421,19 @@ vErrors.push(err10);
 }
 errors++;
 }
+var _valid2 = _errs47 === errors;
+if(_valid2 && valid11){
+valid11 = false;
+passing2 = [passing2, 1];
+}
 else {
-var valid7 = true;
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-const _errs33 = errors;
-const _errs34 = errors;
-if(errors === _errs34){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 1e+300 || isNaN(data10)){
-const err11 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(_valid2){
+valid11 = true;
+passing2 = 1;
+}
+}
+if(!valid11){
+const err11 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3302,10 +3441,45 @@ else {
 vErrors.push(err11);
 }
 errors++;
+validate40.errors = vErrors;
+return false;
 }
 else {
-if(data10 < -1 || isNaN(data10)){
-const err12 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+errors = _errs45;
+if(vErrors !== null){
+if(_errs45){
+vErrors.length = _errs45;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs44 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.head !== undefined){
+let data16 = data.head;
+const _errs49 = errors;
+const _errs50 = errors;
+let valid12 = false;
+let passing3 = null;
+const _errs51 = errors;
+if(!(validate41(data16, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs51 === errors;
+if(_valid3){
+valid12 = true;
+passing3 = 0;
+}
+const _errs52 = errors;
+if(data16 !== null){
+const err12 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3314,10 +3488,19 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
+var _valid3 = _errs52 === errors;
+if(_valid3 && valid12){
+valid12 = false;
+passing3 = [passing3, 1];
 }
 else {
-const err13 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(_valid3){
+valid12 = true;
+passing3 = 1;
+}
+}
+if(!valid12){
+const err13 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3325,18 +3508,38 @@ else {
 vErrors.push(err13);
 }
 errors++;
-}
-}
-var valid7 = _errs33 === errors;
-if(!valid7){
-break;
-}
-}
-}
-}
+validate40.errors = vErrors;
+return false;
 }
 else {
-const err14 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.change !== undefined){
+let data17 = data.change;
+const _errs54 = errors;
+const _errs55 = errors;
+let valid13 = false;
+let passing4 = null;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 1e+300 || isNaN(data17)){
+const err14 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3345,15 +3548,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-var _valid3 = _errs31 === errors;
-if(_valid3){
-valid6 = true;
-passing3 = 0;
-}
-const _errs36 = errors;
-if(data9 !== null){
-const err15 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+else {
+if(data17 < -1 || isNaN(data17)){
+const err15 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3362,19 +3559,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
-if(_valid3 && valid6){
-valid6 = false;
-passing3 = [passing3, 1];
+}
 }
 else {
-if(_valid3){
-valid6 = true;
-passing3 = 1;
-}
-}
-if(!valid6){
-const err16 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+const err16 = {instancePath:instancePath+"/change",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3382,38 +3570,16 @@ else {
 vErrors.push(err16);
 }
 errors++;
-validate40.errors = vErrors;
-return false;
-}
-else {
-errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
 }
 }
+var _valid4 = _errs56 === errors;
+if(_valid4){
+valid13 = true;
+passing4 = 0;
 }
-var valid0 = _errs29 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.p !== undefined){
-let data11 = data.p;
-const _errs38 = errors;
-const _errs39 = errors;
-let valid9 = false;
-let passing4 = null;
-const _errs40 = errors;
-const _errs41 = errors;
-if(errors === _errs41){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 1 || isNaN(data11)){
-const err17 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+const _errs59 = errors;
+if(data17 !== null){
+const err17 = {instancePath:instancePath+"/change",schemaPath:"#/properties/change/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3422,290 +3588,24 @@ vErrors.push(err17);
 }
 errors++;
 }
+var _valid4 = _errs59 === errors;
+if(_valid4 && valid13){
+valid13 = false;
+passing4 = [passing4, 1];
+}
 else {
-if(data11 < 0 || isNaN(data11)){
-const err18 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(_valid4){
+valid13 = true;
+passing4 = 1;
+}
+}
+if(!valid13){
+const err18 = {instancePath:instancePath+"/change",schemaPath:"#/properties/change/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-var _valid4 = _errs40 === errors;
-if(_valid4){
-valid9 = true;
-passing4 = 0;
-}
-const _errs43 = errors;
-if(data11 !== null){
-const err20 = {instancePath:instancePath+"/p",schemaPath:"#/properties/p/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid4 = _errs43 === errors;
-if(_valid4 && valid9){
-valid9 = false;
-passing4 = [passing4, 1];
-}
-else {
-if(_valid4){
-valid9 = true;
-passing4 = 1;
-}
-}
-if(!valid9){
-const err21 = {instancePath:instancePath+"/p",schemaPath:"#/properties/p/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-validate40.errors = vErrors;
-return false;
-}
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs38 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.q !== undefined){
-let data12 = data.q;
-const _errs45 = errors;
-const _errs46 = errors;
-let valid11 = false;
-let passing5 = null;
-const _errs47 = errors;
-const _errs48 = errors;
-if(errors === _errs48){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 1 || isNaN(data12)){
-const err22 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-const err23 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-var _valid5 = _errs47 === errors;
-if(_valid5){
-valid11 = true;
-passing5 = 0;
-}
-const _errs50 = errors;
-if(data12 !== null){
-const err25 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var _valid5 = _errs50 === errors;
-if(_valid5 && valid11){
-valid11 = false;
-passing5 = [passing5, 1];
-}
-else {
-if(_valid5){
-valid11 = true;
-passing5 = 1;
-}
-}
-if(!valid11){
-const err26 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-validate40.errors = vErrors;
-return false;
-}
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.rounds !== undefined){
-let data13 = data.rounds;
-const _errs52 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs52){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 10000 || isNaN(data13)){
-validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
-}
-else {
-if(data13 < 0 || isNaN(data13)){
-validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mde !== undefined){
-let data14 = data.mde;
-const _errs54 = errors;
-const _errs55 = errors;
-let valid13 = false;
-let passing6 = null;
-const _errs56 = errors;
-if(errors === _errs56){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 1e+300 || isNaN(data14)){
-const err27 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-const err28 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-var _valid6 = _errs56 === errors;
-if(_valid6){
-valid13 = true;
-passing6 = 0;
-}
-const _errs58 = errors;
-if(data14 !== null){
-const err30 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid6 = _errs58 === errors;
-if(_valid6 && valid13){
-valid13 = false;
-passing6 = [passing6, 1];
-}
-else {
-if(_valid6){
-valid13 = true;
-passing6 = 1;
-}
-}
-if(!valid13){
-const err31 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
 }
 errors++;
 validate40.errors = vErrors;
@@ -3728,108 +3628,582 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sd !== undefined){
-let data15 = data.sd;
-const _errs60 = errors;
-if(errors === _errs60){
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-let missing1;
-if((((data15.own === undefined) && (missing1 = "own")) || ((data15.used === undefined) && (missing1 = "used"))) || ((data15.df === undefined) && (missing1 = "df"))){
-validate40.errors = [{instancePath:instancePath+"/sd",schemaPath:"#/properties/sd/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(data.ci !== undefined){
+let data18 = data.ci;
+const _errs61 = errors;
+const _errs62 = errors;
+let valid15 = false;
+let passing5 = null;
+const _errs63 = errors;
+if(errors === _errs63){
+if(Array.isArray(data18)){
+if(data18.length > 2){
+const err19 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+if(data18.length < 2){
+const err20 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+var valid16 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 1e+300 || isNaN(data19)){
+const err21 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+if(data19 < -1 || isNaN(data19)){
+const err22 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/ci/" + i0,schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+var valid16 = _errs65 === errors;
+if(!valid16){
+break;
+}
+}
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+var _valid5 = _errs63 === errors;
+if(_valid5){
+valid15 = true;
+passing5 = 0;
+}
+const _errs68 = errors;
+if(data18 !== null){
+const err25 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid5 = _errs68 === errors;
+if(_valid5 && valid15){
+valid15 = false;
+passing5 = [passing5, 1];
+}
+else {
+if(_valid5){
+valid15 = true;
+passing5 = 1;
+}
+}
+if(!valid15){
+const err26 = {instancePath:instancePath+"/ci",schemaPath:"#/properties/ci/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+validate40.errors = vErrors;
 return false;
 }
 else {
-const _errs62 = errors;
-for(const key1 in data15){
-if(!(((key1 === "own") || (key1 === "used")) || (key1 === "df"))){
-validate40.errors = [{instancePath:instancePath+"/sd",schemaPath:"#/properties/sd/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs61 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.p !== undefined){
+let data20 = data.p;
+const _errs70 = errors;
+const _errs71 = errors;
+let valid18 = false;
+let passing6 = null;
+const _errs72 = errors;
+const _errs73 = errors;
+if(errors === _errs73){
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 1 || isNaN(data20)){
+const err27 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+if(data20 < 0 || isNaN(data20)){
+const err28 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+var _valid6 = _errs72 === errors;
+if(_valid6){
+valid18 = true;
+passing6 = 0;
+}
+const _errs75 = errors;
+if(data20 !== null){
+const err30 = {instancePath:instancePath+"/p",schemaPath:"#/properties/p/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid6 = _errs75 === errors;
+if(_valid6 && valid18){
+valid18 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid6){
+valid18 = true;
+passing6 = 1;
+}
+}
+if(!valid18){
+const err31 = {instancePath:instancePath+"/p",schemaPath:"#/properties/p/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+validate40.errors = vErrors;
+return false;
+}
+else {
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs70 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.q !== undefined){
+let data21 = data.q;
+const _errs77 = errors;
+const _errs78 = errors;
+let valid20 = false;
+let passing7 = null;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 1 || isNaN(data21)){
+const err32 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+if(data21 < 0 || isNaN(data21)){
+const err33 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+var _valid7 = _errs79 === errors;
+if(_valid7){
+valid20 = true;
+passing7 = 0;
+}
+const _errs82 = errors;
+if(data21 !== null){
+const err35 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid7 = _errs82 === errors;
+if(_valid7 && valid20){
+valid20 = false;
+passing7 = [passing7, 1];
+}
+else {
+if(_valid7){
+valid20 = true;
+passing7 = 1;
+}
+}
+if(!valid20){
+const err36 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/oneOf",keyword:"oneOf",params:{passingSchemas: passing7},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+validate40.errors = vErrors;
+return false;
+}
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rounds !== undefined){
+let data22 = data.rounds;
+const _errs84 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs84){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 10000 || isNaN(data22)){
+validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data22 < 0 || isNaN(data22)){
+validate40.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs84 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mde !== undefined){
+let data23 = data.mde;
+const _errs86 = errors;
+const _errs87 = errors;
+let valid22 = false;
+let passing8 = null;
+const _errs88 = errors;
+if(errors === _errs88){
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 1e+300 || isNaN(data23)){
+const err37 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+if(data23 < 0 || isNaN(data23)){
+const err38 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+var _valid8 = _errs88 === errors;
+if(_valid8){
+valid22 = true;
+passing8 = 0;
+}
+const _errs90 = errors;
+if(data23 !== null){
+const err40 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid8 = _errs90 === errors;
+if(_valid8 && valid22){
+valid22 = false;
+passing8 = [passing8, 1];
+}
+else {
+if(_valid8){
+valid22 = true;
+passing8 = 1;
+}
+}
+if(!valid22){
+const err41 = {instancePath:instancePath+"/mde",schemaPath:"#/properties/mde/oneOf",keyword:"oneOf",params:{passingSchemas: passing8},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+validate40.errors = vErrors;
+return false;
+}
+else {
+errors = _errs87;
+if(vErrors !== null){
+if(_errs87){
+vErrors.length = _errs87;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs86 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sd !== undefined){
+let data24 = data.sd;
+const _errs92 = errors;
+if(errors === _errs92){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+let missing3;
+if((((data24.own === undefined) && (missing3 = "own")) || ((data24.used === undefined) && (missing3 = "used"))) || ((data24.df === undefined) && (missing3 = "df"))){
+validate40.errors = [{instancePath:instancePath+"/sd",schemaPath:"#/properties/sd/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs94 = errors;
+for(const key3 in data24){
+if(!(((key3 === "own") || (key3 === "used")) || (key3 === "df"))){
+validate40.errors = [{instancePath:instancePath+"/sd",schemaPath:"#/properties/sd/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs62 === errors){
-if(data15.own !== undefined){
-let data16 = data15.own;
-const _errs63 = errors;
-const _errs64 = errors;
-if((!((typeof data16 == "number") && (isFinite(data16)))) && (data16 !== null)){
-validate40.errors = [{instancePath:instancePath+"/sd/own",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(_errs94 === errors){
+if(data24.own !== undefined){
+let data25 = data24.own;
+const _errs95 = errors;
+const _errs96 = errors;
+if((!((typeof data25 == "number") && (isFinite(data25)))) && (data25 !== null)){
+validate40.errors = [{instancePath:instancePath+"/sd/own",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs64){
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 1e+300 || isNaN(data16)){
+if(errors === _errs96){
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1e+300 || isNaN(data25)){
 validate40.errors = [{instancePath:instancePath+"/sd/own",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data16 < 0 || isNaN(data16)){
+if(data25 < 0 || isNaN(data25)){
 validate40.errors = [{instancePath:instancePath+"/sd/own",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid14 = _errs63 === errors;
+var valid23 = _errs95 === errors;
 }
 else {
-var valid14 = true;
+var valid23 = true;
 }
-if(valid14){
-if(data15.used !== undefined){
-let data17 = data15.used;
-const _errs66 = errors;
-const _errs67 = errors;
-if((!((typeof data17 == "number") && (isFinite(data17)))) && (data17 !== null)){
-validate40.errors = [{instancePath:instancePath+"/sd/used",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(valid23){
+if(data24.used !== undefined){
+let data26 = data24.used;
+const _errs98 = errors;
+const _errs99 = errors;
+if((!((typeof data26 == "number") && (isFinite(data26)))) && (data26 !== null)){
+validate40.errors = [{instancePath:instancePath+"/sd/used",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs67){
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 1e+300 || isNaN(data17)){
+if(errors === _errs99){
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 1e+300 || isNaN(data26)){
 validate40.errors = [{instancePath:instancePath+"/sd/used",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data17 < 0 || isNaN(data17)){
+if(data26 < 0 || isNaN(data26)){
 validate40.errors = [{instancePath:instancePath+"/sd/used",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid14 = _errs66 === errors;
+var valid23 = _errs98 === errors;
 }
 else {
-var valid14 = true;
+var valid23 = true;
 }
-if(valid14){
-if(data15.df !== undefined){
-let data18 = data15.df;
-const _errs69 = errors;
-const _errs70 = errors;
-if((!((typeof data18 == "number") && (isFinite(data18)))) && (data18 !== null)){
-validate40.errors = [{instancePath:instancePath+"/sd/df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(valid23){
+if(data24.df !== undefined){
+let data27 = data24.df;
+const _errs101 = errors;
+const _errs102 = errors;
+if((!((typeof data27 == "number") && (isFinite(data27)))) && (data27 !== null)){
+validate40.errors = [{instancePath:instancePath+"/sd/df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs70){
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 1e+300 || isNaN(data18)){
+if(errors === _errs102){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 1e+300 || isNaN(data27)){
 validate40.errors = [{instancePath:instancePath+"/sd/df",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data18 < 0 || isNaN(data18)){
+if(data27 < 0 || isNaN(data27)){
 validate40.errors = [{instancePath:instancePath+"/sd/df",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid14 = _errs69 === errors;
+var valid23 = _errs101 === errors;
 }
 else {
-var valid14 = true;
+var valid23 = true;
 }
 }
 }
@@ -3841,43 +4215,43 @@ validate40.errors = [{instancePath:instancePath+"/sd",schemaPath:"#/properties/s
 return false;
 }
 }
-var valid0 = _errs60 === errors;
+var valid0 = _errs92 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.unverified !== undefined){
-const _errs72 = errors;
+const _errs104 = errors;
 if(typeof data.unverified !== "boolean"){
 validate40.errors = [{instancePath:instancePath+"/unverified",schemaPath:"#/properties/unverified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs72 === errors;
+var valid0 = _errs104 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.notes !== undefined){
-let data20 = data.notes;
-const _errs74 = errors;
-if(errors === _errs74){
-if(Array.isArray(data20)){
-if(data20.length > 32){
+let data29 = data.notes;
+const _errs106 = errors;
+if(errors === _errs106){
+if(Array.isArray(data29)){
+if(data29.length > 32){
 validate40.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
-var valid18 = true;
-const len1 = data20.length;
+var valid27 = true;
+const len1 = data29.length;
 for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-const _errs76 = errors;
-const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data21 === "string"){
-if(func2(data21) > 2048){
+let data30 = data29[i1];
+const _errs108 = errors;
+const _errs109 = errors;
+if(errors === _errs109){
+if(typeof data30 === "string"){
+if(func2(data30) > 2048){
 validate40.errors = [{instancePath:instancePath+"/notes/" + i1,schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -3887,8 +4261,8 @@ validate40.errors = [{instancePath:instancePath+"/notes/" + i1,schemaPath:"#/$de
 return false;
 }
 }
-var valid18 = _errs76 === errors;
-if(!valid18){
+var valid27 = _errs108 === errors;
+if(!valid27){
 break;
 }
 }
@@ -3899,70 +4273,70 @@ validate40.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs74 === errors;
+var valid0 = _errs106 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.stopped !== undefined){
-let data22 = data.stopped;
-const _errs79 = errors;
-if(errors === _errs79){
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-let missing2;
-if(((data22.reason === undefined) && (missing2 = "reason")) || ((data22.after_round === undefined) && (missing2 = "after_round"))){
-validate40.errors = [{instancePath:instancePath+"/stopped",schemaPath:"#/properties/stopped/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+let data31 = data.stopped;
+const _errs111 = errors;
+if(errors === _errs111){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing4;
+if(((data31.reason === undefined) && (missing4 = "reason")) || ((data31.after_round === undefined) && (missing4 = "after_round"))){
+validate40.errors = [{instancePath:instancePath+"/stopped",schemaPath:"#/properties/stopped/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs81 = errors;
-for(const key2 in data22){
-if(!((key2 === "reason") || (key2 === "after_round"))){
-validate40.errors = [{instancePath:instancePath+"/stopped",schemaPath:"#/properties/stopped/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+const _errs113 = errors;
+for(const key4 in data31){
+if(!((key4 === "reason") || (key4 === "after_round"))){
+validate40.errors = [{instancePath:instancePath+"/stopped",schemaPath:"#/properties/stopped/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs81 === errors){
-if(data22.reason !== undefined){
-let data23 = data22.reason;
-const _errs82 = errors;
-if(!((((((((data23 === "regressed") || (data23 === "improved")) || (data23 === "ruled-out")) || (data23 === "futile")) || (data23 === "max-rounds")) || (data23 === "time-budget")) || (data23 === "not-measured")) || (data23 === "fixed"))){
-validate40.errors = [{instancePath:instancePath+"/stopped/reason",schemaPath:"#/properties/stopped/properties/reason/enum",keyword:"enum",params:{allowedValues: schema93.properties.stopped.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+if(_errs113 === errors){
+if(data31.reason !== undefined){
+let data32 = data31.reason;
+const _errs114 = errors;
+if(!((((((((data32 === "regressed") || (data32 === "improved")) || (data32 === "ruled-out")) || (data32 === "futile")) || (data32 === "max-rounds")) || (data32 === "time-budget")) || (data32 === "not-measured")) || (data32 === "fixed"))){
+validate40.errors = [{instancePath:instancePath+"/stopped/reason",schemaPath:"#/properties/stopped/properties/reason/enum",keyword:"enum",params:{allowedValues: schema95.properties.stopped.properties.reason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid20 = _errs82 === errors;
+var valid29 = _errs114 === errors;
 }
 else {
-var valid20 = true;
+var valid29 = true;
 }
-if(valid20){
-if(data22.after_round !== undefined){
-let data24 = data22.after_round;
-const _errs83 = errors;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+if(valid29){
+if(data31.after_round !== undefined){
+let data33 = data31.after_round;
+const _errs115 = errors;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
 validate40.errors = [{instancePath:instancePath+"/stopped/after_round",schemaPath:"#/properties/stopped/properties/after_round/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs83){
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 10000 || isNaN(data24)){
+if(errors === _errs115){
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 10000 || isNaN(data33)){
 validate40.errors = [{instancePath:instancePath+"/stopped/after_round",schemaPath:"#/properties/stopped/properties/after_round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data24 < 0 || isNaN(data24)){
+if(data33 < 0 || isNaN(data33)){
 validate40.errors = [{instancePath:instancePath+"/stopped/after_round",schemaPath:"#/properties/stopped/properties/after_round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid20 = _errs83 === errors;
+var valid29 = _errs115 === errors;
 }
 else {
-var valid20 = true;
+var valid29 = true;
 }
 }
 }
@@ -3973,10 +4347,13 @@ validate40.errors = [{instancePath:instancePath+"/stopped",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs79 === errors;
+var valid0 = _errs111 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -4008,7 +4385,7 @@ return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema107 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
+const schema114 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4137,7 +4514,7 @@ if(data.actual !== undefined){
 let data4 = data.actual;
 const _errs10 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate45.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema107.properties.actual.type},message:"must be number,null"}];
+validate45.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema114.properties.actual.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs10){
@@ -4234,8 +4611,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema109 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
-const pattern12 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema116 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
+const pattern13 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4308,7 +4685,7 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
+if(!pattern13.test(data2)){
 validate47.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4329,7 +4706,7 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern12.test(data3)){
+if(!pattern13.test(data3)){
 validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4349,7 +4726,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate47.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema109.properties.exit_code.type},message:"must be integer,null"}];
+validate47.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema116.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4419,8 +4796,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema111 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
-const pattern14 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
+const schema118 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
+const pattern15 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4454,7 +4831,7 @@ let data0 = data.kind;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
+if(!pattern15.test(data0)){
 validate49.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
@@ -4609,7 +4986,7 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema114 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
+const schema121 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4631,7 +5008,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema114.properties, key0))){
+if(!(func1.call(schema121.properties, key0))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4724,7 +5101,7 @@ if(data.model !== undefined){
 let data3 = data.model;
 const _errs9 = errors;
 if(!(((data3 === "two-way") || (data3 === "per-benchmark")) || (data3 === "unpaired"))){
-validate51.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema114.properties.model.enum},message:"must be equal to one of the allowed values"}];
+validate51.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema121.properties.model.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4765,7 +5142,7 @@ if(data.order_effect !== undefined){
 let data5 = data.order_effect;
 const _errs13 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate51.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema114.properties.order_effect.type},message:"must be number,null"}];
+validate51.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema121.properties.order_effect.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs13){
@@ -4793,7 +5170,7 @@ let data6 = data.round_sd;
 const _errs15 = errors;
 const _errs16 = errors;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-validate51.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+validate51.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs16){
@@ -4821,7 +5198,7 @@ let data7 = data.round_df;
 const _errs18 = errors;
 const _errs19 = errors;
 if((!((typeof data7 == "number") && (isFinite(data7)))) && (data7 !== null)){
-validate51.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+validate51.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs19){
@@ -5132,7 +5509,7 @@ if(data8.verdict !== undefined){
 let data14 = data8.verdict;
 const _errs42 = errors;
 if(!((((data14 === "regressed") || (data14 === "improved")) || (data14 === "unchanged")) || (data14 === "inconclusive"))){
-const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema114.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema121.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5873,6 +6250,64 @@ var valid5 = _errs61 === errors;
 else {
 var valid5 = true;
 }
+if(valid5){
+if(data9.count_threshold !== undefined){
+let data28 = data9.count_threshold;
+const _errs63 = errors;
+const _errs64 = errors;
+if(errors === _errs64){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 1 || isNaN(data28)){
+validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data28 < 0 || isNaN(data28)){
+validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid5 = _errs63 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data9.count_noise_floor !== undefined){
+let data29 = data9.count_noise_floor;
+const _errs66 = errors;
+const _errs67 = errors;
+if(errors === _errs67){
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 1 || isNaN(data29)){
+validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data29 < 0 || isNaN(data29)){
+validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid5 = _errs66 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
 }
 }
 }
@@ -5901,80 +6336,80 @@ var valid0 = true;
 }
 if(valid0){
 if(data.environment !== undefined){
-let data28 = data.environment;
-const _errs63 = errors;
-if(errors === _errs63){
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+let data30 = data.environment;
+const _errs69 = errors;
+if(errors === _errs69){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing4;
-if((((data28.mismatch === undefined) && (missing4 = "mismatch")) || ((data28.differences === undefined) && (missing4 = "differences"))) || ((data28.warnings === undefined) && (missing4 = "warnings"))){
+if((((data30.mismatch === undefined) && (missing4 = "mismatch")) || ((data30.differences === undefined) && (missing4 = "differences"))) || ((data30.warnings === undefined) && (missing4 = "warnings"))){
 validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs65 = errors;
-for(const key4 in data28){
+const _errs71 = errors;
+for(const key4 in data30){
 if(!(((((key4 === "base") || (key4 === "head")) || (key4 === "mismatch")) || (key4 === "differences")) || (key4 === "warnings"))){
 validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs65 === errors){
-if(data28.base !== undefined){
-const _errs66 = errors;
-if(!(validate37(data28.base, {instancePath:instancePath+"/environment/base",parentData:data28,parentDataProperty:"base",rootData,dynamicAnchors}))){
+if(_errs71 === errors){
+if(data30.base !== undefined){
+const _errs72 = errors;
+if(!(validate37(data30.base, {instancePath:instancePath+"/environment/base",parentData:data30,parentDataProperty:"base",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs66 === errors;
+var valid15 = _errs72 === errors;
 }
 else {
-var valid13 = true;
+var valid15 = true;
 }
-if(valid13){
-if(data28.head !== undefined){
-const _errs67 = errors;
-if(!(validate37(data28.head, {instancePath:instancePath+"/environment/head",parentData:data28,parentDataProperty:"head",rootData,dynamicAnchors}))){
+if(valid15){
+if(data30.head !== undefined){
+const _errs73 = errors;
+if(!(validate37(data30.head, {instancePath:instancePath+"/environment/head",parentData:data30,parentDataProperty:"head",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs67 === errors;
+var valid15 = _errs73 === errors;
 }
 else {
-var valid13 = true;
+var valid15 = true;
 }
-if(valid13){
-if(data28.mismatch !== undefined){
-const _errs68 = errors;
-if(typeof data28.mismatch !== "boolean"){
+if(valid15){
+if(data30.mismatch !== undefined){
+const _errs74 = errors;
+if(typeof data30.mismatch !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/environment/mismatch",schemaPath:"#/properties/environment/properties/mismatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid13 = _errs68 === errors;
+var valid15 = _errs74 === errors;
 }
 else {
-var valid13 = true;
+var valid15 = true;
 }
-if(valid13){
-if(data28.differences !== undefined){
-let data32 = data28.differences;
-const _errs70 = errors;
-if(errors === _errs70){
-if(Array.isArray(data32)){
-if(data32.length > 64){
+if(valid15){
+if(data30.differences !== undefined){
+let data34 = data30.differences;
+const _errs76 = errors;
+if(errors === _errs76){
+if(Array.isArray(data34)){
+if(data34.length > 64){
 validate36.errors = [{instancePath:instancePath+"/environment/differences",schemaPath:"#/properties/environment/properties/differences/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
-var valid14 = true;
-const len1 = data32.length;
+var valid16 = true;
+const len1 = data34.length;
 for(let i1=0; i1<len1; i1++){
-let data33 = data32[i1];
-const _errs72 = errors;
-const _errs73 = errors;
-if(errors === _errs73){
-if(typeof data33 === "string"){
-if(func2(data33) > 2048){
+let data35 = data34[i1];
+const _errs78 = errors;
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data35 === "string"){
+if(func2(data35) > 2048){
 validate36.errors = [{instancePath:instancePath+"/environment/differences/" + i1,schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -5984,8 +6419,8 @@ validate36.errors = [{instancePath:instancePath+"/environment/differences/" + i1
 return false;
 }
 }
-var valid14 = _errs72 === errors;
-if(!valid14){
+var valid16 = _errs78 === errors;
+if(!valid16){
 break;
 }
 }
@@ -5996,31 +6431,31 @@ validate36.errors = [{instancePath:instancePath+"/environment/differences",schem
 return false;
 }
 }
-var valid13 = _errs70 === errors;
+var valid15 = _errs76 === errors;
 }
 else {
-var valid13 = true;
+var valid15 = true;
 }
-if(valid13){
-if(data28.warnings !== undefined){
-let data34 = data28.warnings;
-const _errs75 = errors;
-if(errors === _errs75){
-if(Array.isArray(data34)){
-if(data34.length > 64){
+if(valid15){
+if(data30.warnings !== undefined){
+let data36 = data30.warnings;
+const _errs81 = errors;
+if(errors === _errs81){
+if(Array.isArray(data36)){
+if(data36.length > 64){
 validate36.errors = [{instancePath:instancePath+"/environment/warnings",schemaPath:"#/properties/environment/properties/warnings/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
-var valid16 = true;
-const len2 = data34.length;
+var valid18 = true;
+const len2 = data36.length;
 for(let i2=0; i2<len2; i2++){
-let data35 = data34[i2];
-const _errs77 = errors;
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data35 === "string"){
-if(func2(data35) > 2048){
+let data37 = data36[i2];
+const _errs83 = errors;
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data37 === "string"){
+if(func2(data37) > 2048){
 validate36.errors = [{instancePath:instancePath+"/environment/warnings/" + i2,schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -6030,8 +6465,8 @@ validate36.errors = [{instancePath:instancePath+"/environment/warnings/" + i2,sc
 return false;
 }
 }
-var valid16 = _errs77 === errors;
-if(!valid16){
+var valid18 = _errs83 === errors;
+if(!valid18){
 break;
 }
 }
@@ -6042,10 +6477,10 @@ validate36.errors = [{instancePath:instancePath+"/environment/warnings",schemaPa
 return false;
 }
 }
-var valid13 = _errs75 === errors;
+var valid15 = _errs81 === errors;
 }
 else {
-var valid13 = true;
+var valid15 = true;
 }
 }
 }
@@ -6059,169 +6494,169 @@ validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs63 === errors;
+var valid0 = _errs69 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.noise !== undefined){
-let data36 = data.noise;
-const _errs80 = errors;
-if(errors === _errs80){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let data38 = data.noise;
+const _errs86 = errors;
+if(errors === _errs86){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing5;
-if((((((data36.median_sd === undefined) && (missing5 = "median_sd")) || ((data36.prior_sd === undefined) && (missing5 = "prior_sd"))) || ((data36.prior_df === undefined) && (missing5 = "prior_df"))) || ((data36.median_mde === undefined) && (missing5 = "median_mde"))) || ((data36.period_effect === undefined) && (missing5 = "period_effect"))){
+if((((((data38.median_sd === undefined) && (missing5 = "median_sd")) || ((data38.prior_sd === undefined) && (missing5 = "prior_sd"))) || ((data38.prior_df === undefined) && (missing5 = "prior_df"))) || ((data38.median_mde === undefined) && (missing5 = "median_mde"))) || ((data38.period_effect === undefined) && (missing5 = "period_effect"))){
 validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs82 = errors;
-for(const key5 in data36){
+const _errs88 = errors;
+for(const key5 in data38){
 if(!(((((key5 === "median_sd") || (key5 === "prior_sd")) || (key5 === "prior_df")) || (key5 === "median_mde")) || (key5 === "period_effect"))){
 validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs82 === errors){
-if(data36.median_sd !== undefined){
-let data37 = data36.median_sd;
-const _errs83 = errors;
-const _errs84 = errors;
-if((!((typeof data37 == "number") && (isFinite(data37)))) && (data37 !== null)){
-validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(_errs88 === errors){
+if(data38.median_sd !== undefined){
+let data39 = data38.median_sd;
+const _errs89 = errors;
+const _errs90 = errors;
+if((!((typeof data39 == "number") && (isFinite(data39)))) && (data39 !== null)){
+validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs84){
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 1e+300 || isNaN(data37)){
+if(errors === _errs90){
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 1e+300 || isNaN(data39)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data37 < 0 || isNaN(data37)){
+if(data39 < 0 || isNaN(data39)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid18 = _errs83 === errors;
+var valid20 = _errs89 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.prior_sd !== undefined){
-let data38 = data36.prior_sd;
-const _errs86 = errors;
-const _errs87 = errors;
-if((!((typeof data38 == "number") && (isFinite(data38)))) && (data38 !== null)){
-validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(valid20){
+if(data38.prior_sd !== undefined){
+let data40 = data38.prior_sd;
+const _errs92 = errors;
+const _errs93 = errors;
+if((!((typeof data40 == "number") && (isFinite(data40)))) && (data40 !== null)){
+validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs87){
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 > 1e+300 || isNaN(data38)){
+if(errors === _errs93){
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1e+300 || isNaN(data40)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data38 < 0 || isNaN(data38)){
+if(data40 < 0 || isNaN(data40)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid18 = _errs86 === errors;
+var valid20 = _errs92 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.prior_df !== undefined){
-let data39 = data36.prior_df;
-const _errs89 = errors;
-const _errs90 = errors;
-if((!((typeof data39 == "number") && (isFinite(data39)))) && (data39 !== null)){
-validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(valid20){
+if(data38.prior_df !== undefined){
+let data41 = data38.prior_df;
+const _errs95 = errors;
+const _errs96 = errors;
+if((!((typeof data41 == "number") && (isFinite(data41)))) && (data41 !== null)){
+validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs90){
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 1e+300 || isNaN(data39)){
+if(errors === _errs96){
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 1e+300 || isNaN(data41)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data39 < 0 || isNaN(data39)){
+if(data41 < 0 || isNaN(data41)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid18 = _errs89 === errors;
+var valid20 = _errs95 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.median_mde !== undefined){
-let data40 = data36.median_mde;
-const _errs92 = errors;
-const _errs93 = errors;
-if((!((typeof data40 == "number") && (isFinite(data40)))) && (data40 !== null)){
-validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema82.type},message:"must be number,null"}];
+if(valid20){
+if(data38.median_mde !== undefined){
+let data42 = data38.median_mde;
+const _errs98 = errors;
+const _errs99 = errors;
+if((!((typeof data42 == "number") && (isFinite(data42)))) && (data42 !== null)){
+validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs93){
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 1e+300 || isNaN(data40)){
+if(errors === _errs99){
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 1e+300 || isNaN(data42)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data40 < 0 || isNaN(data40)){
+if(data42 < 0 || isNaN(data42)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid18 = _errs92 === errors;
+var valid20 = _errs98 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
-if(valid18){
-if(data36.period_effect !== undefined){
-let data41 = data36.period_effect;
-const _errs95 = errors;
-if((!((typeof data41 == "number") && (isFinite(data41)))) && (data41 !== null)){
+if(valid20){
+if(data38.period_effect !== undefined){
+let data43 = data38.period_effect;
+const _errs101 = errors;
+if((!((typeof data43 == "number") && (isFinite(data43)))) && (data43 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/type",keyword:"type",params:{type: schema57.properties.noise.properties.period_effect.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs95){
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 > 100 || isNaN(data41)){
+if(errors === _errs101){
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 100 || isNaN(data43)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(data41 < -100 || isNaN(data41)){
+if(data43 < -100 || isNaN(data43)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/minimum",keyword:"minimum",params:{comparison: ">=", limit: -100},message:"must be >= -100"}];
 return false;
 }
 }
 }
 }
-var valid18 = _errs95 === errors;
+var valid20 = _errs101 === errors;
 }
 else {
-var valid18 = true;
+var valid20 = true;
 }
 }
 }
@@ -6235,82 +6670,82 @@ validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs80 === errors;
+var valid0 = _errs86 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rounds !== undefined){
-let data42 = data.rounds;
-const _errs97 = errors;
-if(errors === _errs97){
-if(Array.isArray(data42)){
-if(data42.length > 10000){
+let data44 = data.rounds;
+const _errs103 = errors;
+if(errors === _errs103){
+if(Array.isArray(data44)){
+if(data44.length > 10000){
 validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
-var valid23 = true;
-const len3 = data42.length;
+var valid25 = true;
+const len3 = data44.length;
 for(let i3=0; i3<len3; i3++){
-let data43 = data42[i3];
-const _errs99 = errors;
-if(errors === _errs99){
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+let data45 = data44[i3];
+const _errs105 = errors;
+if(errors === _errs105){
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 let missing6;
-if(((data43.round === undefined) && (missing6 = "round")) || ((data43.first === undefined) && (missing6 = "first"))){
+if(((data45.round === undefined) && (missing6 = "round")) || ((data45.first === undefined) && (missing6 = "first"))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3,schemaPath:"#/properties/rounds/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-const _errs101 = errors;
-for(const key6 in data43){
+const _errs107 = errors;
+for(const key6 in data45){
 if(!((key6 === "round") || (key6 === "first"))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3,schemaPath:"#/properties/rounds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs101 === errors){
-if(data43.round !== undefined){
-let data44 = data43.round;
-const _errs102 = errors;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+if(_errs107 === errors){
+if(data45.round !== undefined){
+let data46 = data45.round;
+const _errs108 = errors;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3+"/round",schemaPath:"#/properties/rounds/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs102){
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 10000 || isNaN(data44)){
+if(errors === _errs108){
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 10000 || isNaN(data46)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3+"/round",schemaPath:"#/properties/rounds/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data44 < 1 || isNaN(data44)){
+if(data46 < 1 || isNaN(data46)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3+"/round",schemaPath:"#/properties/rounds/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid24 = _errs102 === errors;
+var valid26 = _errs108 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
-if(data43.first !== undefined){
-let data45 = data43.first;
-const _errs104 = errors;
-if(!(((data45 === "base") || (data45 === "head")) || (data45 === "unknown"))){
+if(valid26){
+if(data45.first !== undefined){
+let data47 = data45.first;
+const _errs110 = errors;
+if(!(((data47 === "base") || (data47 === "head")) || (data47 === "unknown"))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i3+"/first",schemaPath:"#/properties/rounds/items/properties/first/enum",keyword:"enum",params:{allowedValues: schema57.properties.rounds.items.properties.first.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs104 === errors;
+var valid26 = _errs110 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
 }
 }
@@ -6321,8 +6756,8 @@ validate36.errors = [{instancePath:instancePath+"/rounds/" + i3,schemaPath:"#/pr
 return false;
 }
 }
-var valid23 = _errs99 === errors;
-if(!valid23){
+var valid25 = _errs105 === errors;
+if(!valid25){
 break;
 }
 }
@@ -6333,226 +6768,226 @@ validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs97 === errors;
+var valid0 = _errs103 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.counts !== undefined){
-let data46 = data.counts;
-const _errs105 = errors;
-if(errors === _errs105){
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+let data48 = data.counts;
+const _errs111 = errors;
+if(errors === _errs111){
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing7;
-if((((((((data46.total === undefined) && (missing7 = "total")) || ((data46.regressed === undefined) && (missing7 = "regressed"))) || ((data46.improved === undefined) && (missing7 = "improved"))) || ((data46.unchanged === undefined) && (missing7 = "unchanged"))) || ((data46.inconclusive === undefined) && (missing7 = "inconclusive"))) || ((data46.new === undefined) && (missing7 = "new"))) || ((data46.missing === undefined) && (missing7 = "missing"))){
+if((((((((data48.total === undefined) && (missing7 = "total")) || ((data48.regressed === undefined) && (missing7 = "regressed"))) || ((data48.improved === undefined) && (missing7 = "improved"))) || ((data48.unchanged === undefined) && (missing7 = "unchanged"))) || ((data48.inconclusive === undefined) && (missing7 = "inconclusive"))) || ((data48.new === undefined) && (missing7 = "new"))) || ((data48.missing === undefined) && (missing7 = "missing"))){
 validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-const _errs107 = errors;
-for(const key7 in data46){
+const _errs113 = errors;
+for(const key7 in data48){
 if(!(((((((key7 === "total") || (key7 === "regressed")) || (key7 === "improved")) || (key7 === "unchanged")) || (key7 === "inconclusive")) || (key7 === "new")) || (key7 === "missing"))){
 validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs107 === errors){
-if(data46.total !== undefined){
-let data47 = data46.total;
-const _errs108 = errors;
-const _errs109 = errors;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+if(_errs113 === errors){
+if(data48.total !== undefined){
+let data49 = data48.total;
+const _errs114 = errors;
+const _errs115 = errors;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs109){
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000 || isNaN(data47)){
+if(errors === _errs115){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 1000000 || isNaN(data49)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data47 < 0 || isNaN(data47)){
+if(data49 < 0 || isNaN(data49)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs108 === errors;
+var valid27 = _errs114 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.regressed !== undefined){
-let data48 = data46.regressed;
-const _errs111 = errors;
-const _errs112 = errors;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+if(valid27){
+if(data48.regressed !== undefined){
+let data50 = data48.regressed;
+const _errs117 = errors;
+const _errs118 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs112){
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 > 1000000 || isNaN(data48)){
+if(errors === _errs118){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 1000000 || isNaN(data50)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data48 < 0 || isNaN(data48)){
+if(data50 < 0 || isNaN(data50)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs111 === errors;
+var valid27 = _errs117 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.improved !== undefined){
-let data49 = data46.improved;
-const _errs114 = errors;
-const _errs115 = errors;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+if(valid27){
+if(data48.improved !== undefined){
+let data51 = data48.improved;
+const _errs120 = errors;
+const _errs121 = errors;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs115){
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 1000000 || isNaN(data49)){
+if(errors === _errs121){
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000000 || isNaN(data51)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data49 < 0 || isNaN(data49)){
+if(data51 < 0 || isNaN(data51)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs114 === errors;
+var valid27 = _errs120 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.unchanged !== undefined){
-let data50 = data46.unchanged;
-const _errs117 = errors;
-const _errs118 = errors;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+if(valid27){
+if(data48.unchanged !== undefined){
+let data52 = data48.unchanged;
+const _errs123 = errors;
+const _errs124 = errors;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs118){
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 > 1000000 || isNaN(data50)){
+if(errors === _errs124){
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 > 1000000 || isNaN(data52)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data50 < 0 || isNaN(data50)){
+if(data52 < 0 || isNaN(data52)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs117 === errors;
+var valid27 = _errs123 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.inconclusive !== undefined){
-let data51 = data46.inconclusive;
-const _errs120 = errors;
-const _errs121 = errors;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+if(valid27){
+if(data48.inconclusive !== undefined){
+let data53 = data48.inconclusive;
+const _errs126 = errors;
+const _errs127 = errors;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs121){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 1000000 || isNaN(data51)){
+if(errors === _errs127){
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 > 1000000 || isNaN(data53)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data51 < 0 || isNaN(data51)){
+if(data53 < 0 || isNaN(data53)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs120 === errors;
+var valid27 = _errs126 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.new !== undefined){
-let data52 = data46.new;
-const _errs123 = errors;
-const _errs124 = errors;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+if(valid27){
+if(data48.new !== undefined){
+let data54 = data48.new;
+const _errs129 = errors;
+const _errs130 = errors;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs124){
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 1000000 || isNaN(data52)){
+if(errors === _errs130){
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 1000000 || isNaN(data54)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data52 < 0 || isNaN(data52)){
+if(data54 < 0 || isNaN(data54)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs123 === errors;
+var valid27 = _errs129 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
-if(valid25){
-if(data46.missing !== undefined){
-let data53 = data46.missing;
-const _errs126 = errors;
-const _errs127 = errors;
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+if(valid27){
+if(data48.missing !== undefined){
+let data55 = data48.missing;
+const _errs132 = errors;
+const _errs133 = errors;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs127){
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 1000000 || isNaN(data53)){
+if(errors === _errs133){
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 1000000 || isNaN(data55)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data53 < 0 || isNaN(data53)){
+if(data55 < 0 || isNaN(data55)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid25 = _errs126 === errors;
+var valid27 = _errs132 === errors;
 }
 else {
-var valid25 = true;
+var valid27 = true;
 }
 }
 }
@@ -6568,100 +7003,28 @@ validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs105 === errors;
+var valid0 = _errs111 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.benchmarks !== undefined){
-let data54 = data.benchmarks;
-const _errs129 = errors;
-if(errors === _errs129){
-if(Array.isArray(data54)){
-if(data54.length > 20000){
+let data56 = data.benchmarks;
+const _errs135 = errors;
+if(errors === _errs135){
+if(Array.isArray(data56)){
+if(data56.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid33 = true;
-const len4 = data54.length;
-for(let i4=0; i4<len4; i4++){
-const _errs131 = errors;
-if(!(validate40(data54[i4], {instancePath:instancePath+"/benchmarks/" + i4,parentData:data54,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-var valid33 = _errs131 === errors;
-if(!valid33){
-break;
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs129 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.budgets !== undefined){
-let data56 = data.budgets;
-const _errs132 = errors;
-if(errors === _errs132){
-if(Array.isArray(data56)){
-if(data56.length > 20000){
-validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
-return false;
-}
-else {
-var valid34 = true;
-const len5 = data56.length;
-for(let i5=0; i5<len5; i5++){
-const _errs134 = errors;
-if(!(validate45(data56[i5], {instancePath:instancePath+"/budgets/" + i5,parentData:data56,parentDataProperty:i5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
-}
-var valid34 = _errs134 === errors;
-if(!valid34){
-break;
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs132 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.golden !== undefined){
-let data58 = data.golden;
-const _errs135 = errors;
-if(errors === _errs135){
-if(Array.isArray(data58)){
-if(data58.length > 1000){
-validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
-return false;
-}
-else {
 var valid35 = true;
-const len6 = data58.length;
-for(let i6=0; i6<len6; i6++){
+const len4 = data56.length;
+for(let i4=0; i4<len4; i4++){
 const _errs137 = errors;
-if(!(validate47(data58[i6], {instancePath:instancePath+"/golden/" + i6,parentData:data58,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate40(data56[i4], {instancePath:instancePath+"/benchmarks/" + i4,parentData:data56,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 var valid35 = _errs137 === errors;
@@ -6672,7 +7035,7 @@ break;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6682,22 +7045,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.smells !== undefined){
-let data60 = data.smells;
+if(data.budgets !== undefined){
+let data58 = data.budgets;
 const _errs138 = errors;
 if(errors === _errs138){
-if(Array.isArray(data60)){
-if(data60.length > 1000){
-validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+if(Array.isArray(data58)){
+if(data58.length > 20000){
+validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
 var valid36 = true;
-const len7 = data60.length;
-for(let i7=0; i7<len7; i7++){
+const len5 = data58.length;
+for(let i5=0; i5<len5; i5++){
 const _errs140 = errors;
-if(!(validate49(data60[i7], {instancePath:instancePath+"/smells/" + i7,parentData:data60,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate45(data58[i5], {instancePath:instancePath+"/budgets/" + i5,parentData:data58,parentDataProperty:i5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 var valid36 = _errs140 === errors;
@@ -6708,7 +7071,7 @@ break;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6718,22 +7081,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.suites !== undefined){
-let data62 = data.suites;
+if(data.golden !== undefined){
+let data60 = data.golden;
 const _errs141 = errors;
 if(errors === _errs141){
-if(Array.isArray(data62)){
-if(data62.length > 10000){
-validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+if(Array.isArray(data60)){
+if(data60.length > 1000){
+validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
 var valid37 = true;
-const len8 = data62.length;
-for(let i8=0; i8<len8; i8++){
+const len6 = data60.length;
+for(let i6=0; i6<len6; i6++){
 const _errs143 = errors;
-if(!(validate51(data62[i8], {instancePath:instancePath+"/suites/" + i8,parentData:data62,parentDataProperty:i8,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate47(data60[i6], {instancePath:instancePath+"/golden/" + i6,parentData:data60,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var valid37 = _errs143 === errors;
@@ -6744,11 +7107,83 @@ break;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 var valid0 = _errs141 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.smells !== undefined){
+let data62 = data.smells;
+const _errs144 = errors;
+if(errors === _errs144){
+if(Array.isArray(data62)){
+if(data62.length > 1000){
+validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+return false;
+}
+else {
+var valid38 = true;
+const len7 = data62.length;
+for(let i7=0; i7<len7; i7++){
+const _errs146 = errors;
+if(!(validate49(data62[i7], {instancePath:instancePath+"/smells/" + i7,parentData:data62,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+errors = vErrors.length;
+}
+var valid38 = _errs146 === errors;
+if(!valid38){
+break;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs144 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.suites !== undefined){
+let data64 = data.suites;
+const _errs147 = errors;
+if(errors === _errs147){
+if(Array.isArray(data64)){
+if(data64.length > 10000){
+validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+return false;
+}
+else {
+var valid39 = true;
+const len8 = data64.length;
+for(let i8=0; i8<len8; i8++){
+const _errs149 = errors;
+if(!(validate51(data64[i8], {instancePath:instancePath+"/suites/" + i8,parentData:data64,parentDataProperty:i8,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+errors = vErrors.length;
+}
+var valid39 = _errs149 === errors;
+if(!valid39){
+break;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs147 === errors;
 }
 else {
 var valid0 = true;
@@ -6782,24 +7217,26 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate53;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
-const schema124 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
-const schema125 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
-const schema139 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
-const schema144 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
-const schema150 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
-const schema155 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
-const schema130 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
-const pattern15 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern30 = new RegExp("^[^/\\\\]", "u");
-const pattern33 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern35 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const pattern19 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
-const schema129 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern20 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
-const pattern21 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
-const pattern22 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern23 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\". k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}}}};
+const schema131 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
+const schema132 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
+const schema157 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
+const schema148 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema170 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const schema175 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\". k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
+const schema176 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
+const schema137 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
+const pattern16 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
+const pattern45 = new RegExp("^[^/\\\\]", "u");
+const pattern48 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern36 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern58 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression)$)[a-z][a-z0-9_]{0,31}$", "u");
+const pattern20 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const schema136 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern21 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
+const pattern22 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
+const pattern23 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern24 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6821,7 +7258,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema129.properties, key0))){
+if(!(func1.call(schema136.properties, key0))){
 validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6834,7 +7271,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern20.test(data0)){
 validate54.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -6877,7 +7314,7 @@ validate54.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern20.test(data2)){
+if(!pattern21.test(data2)){
 validate54.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -6910,7 +7347,7 @@ validate54.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern21.test(data3)){
+if(!pattern22.test(data3)){
 validate54.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -6943,7 +7380,7 @@ validate54.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern22.test(data4)){
+if(!pattern23.test(data4)){
 validate54.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -6988,7 +7425,7 @@ validate54.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern23.test(data6)){
+if(!pattern24.test(data6)){
 validate54.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -7096,7 +7533,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern15.test(data10)){
+if(!pattern16.test(data10)){
 validate54.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -7132,7 +7569,7 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema132 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema139 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7167,7 +7604,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern20.test(data0)){
 validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -7445,7 +7882,7 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
-if(!pattern15.test(data11)){
+if(!pattern16.test(data11)){
 validate55.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -7480,8 +7917,8 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema135 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern28 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const schema142 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern29 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7516,7 +7953,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern20.test(data0)){
 validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -7617,7 +8054,7 @@ validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern28.test(data4)){
+if(!pattern29.test(data4)){
 validate56.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
@@ -7641,7 +8078,7 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
-if(!pattern15.test(data5)){
+if(!pattern16.test(data5)){
 validate56.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -7673,6 +8110,1099 @@ return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema146 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.bench === undefined) && (missing0 = "bench"))){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema146.properties, key0))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern20.test(data0)){
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("gungraun" !== data.kind){
+validate57.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "gungraun"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.package !== undefined){
+let data2 = data.package;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 128){
+validate57.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate57.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern21.test(data2)){
+validate57.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["manifest-path"] !== undefined){
+let data3 = data["manifest-path"];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 512){
+validate57.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 10){
+validate57.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
+return false;
+}
+else {
+if(!pattern22.test(data3)){
+validate57.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bench !== undefined){
+let data4 = data.bench;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 128){
+validate57.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate57.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern23.test(data4)){
+validate57.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.features !== undefined){
+let data5 = data.features;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 50){
+validate57.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 128){
+validate57.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data6) < 1){
+validate57.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern24.test(data6)){
+validate57.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data7 = data.args;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 50){
+validate57.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func2(data8) > 1024){
+validate57.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.threshold !== undefined){
+let data9 = data.threshold;
+const _errs20 = errors;
+const _errs22 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs23 = errors;
+if(errors === _errs23){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 10 || isNaN(data9)){
+const err0 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+const err1 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs23 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+}
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data9 === "string"){
+if(!pattern36.test(data9)){
+const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs25 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+}
+}
+if(!valid5){
+const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate57.errors = vErrors;
+return false;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["noise-floor"] !== undefined){
+let data10 = data["noise-floor"];
+const _errs27 = errors;
+const _errs29 = errors;
+let valid7 = false;
+let passing1 = null;
+const _errs30 = errors;
+if(errors === _errs30){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 10 || isNaN(data10)){
+const err6 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+const err7 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs30 === errors;
+if(_valid1){
+valid7 = true;
+passing1 = 0;
+}
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data10 === "string"){
+if(!pattern36.test(data10)){
+const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid1 = _errs32 === errors;
+if(_valid1 && valid7){
+valid7 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid7 = true;
+passing1 = 1;
+}
+}
+if(!valid7){
+const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate57.errors = vErrors;
+return false;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data11 === "string"){
+if(!pattern16.test(data11)){
+validate57.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema151 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern40 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
+const pattern41 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "name") || (key0 === "kind")) || (key0 === "commands")) || (key0 === "env")) || (key0 === "threshold")) || (key0 === "noise-floor")) || (key0 === "timeout"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern20.test(data0)){
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+const _errs5 = errors;
+if("instructions" !== data.kind){
+validate58.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "instructions"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commands !== undefined){
+let data2 = data.commands;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 200){
+validate58.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data2.length < 1){
+validate58.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "command"))){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.name !== undefined){
+let data4 = data3.name;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 128){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern40.test(data4)){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.command !== undefined){
+let data5 = data3.command;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data5)){
+if(data5.length > 200){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data5.length < 1){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data6 === "string"){
+if(func2(data6) > 4096){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data6) < 0){
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs16 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.env !== undefined){
+let data7 = data.env;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 64){
+validate58.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+return false;
+}
+else {
+for(const key2 in data7){
+const _errs20 = errors;
+if(typeof key2 === "string"){
+if(!pattern41.test(key2)){
+const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid6 = _errs20 === errors;
+if(!valid6){
+const err1 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate58.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid6){
+for(const key3 in data7){
+let data8 = data7[key3];
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data8 === "string"){
+if(func2(data8) > 4096){
+validate58.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs22 === errors;
+if(!valid7){
+break;
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.threshold !== undefined){
+let data9 = data.threshold;
+const _errs24 = errors;
+const _errs26 = errors;
+let valid9 = false;
+let passing0 = null;
+const _errs27 = errors;
+if(errors === _errs27){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 10 || isNaN(data9)){
+const err2 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs27 === errors;
+if(_valid0){
+valid9 = true;
+passing0 = 0;
+}
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data9 === "string"){
+if(!pattern36.test(data9)){
+const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs29 === errors;
+if(_valid0 && valid9){
+valid9 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid9 = true;
+passing0 = 1;
+}
+}
+if(!valid9){
+const err7 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate58.errors = vErrors;
+return false;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["noise-floor"] !== undefined){
+let data10 = data["noise-floor"];
+const _errs31 = errors;
+const _errs33 = errors;
+let valid11 = false;
+let passing1 = null;
+const _errs34 = errors;
+if(errors === _errs34){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 10 || isNaN(data10)){
+const err8 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid1 = _errs34 === errors;
+if(_valid1){
+valid11 = true;
+passing1 = 0;
+}
+const _errs36 = errors;
+if(errors === _errs36){
+if(typeof data10 === "string"){
+if(!pattern36.test(data10)){
+const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var _valid1 = _errs36 === errors;
+if(_valid1 && valid11){
+valid11 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid11 = true;
+passing1 = 1;
+}
+}
+if(!valid11){
+const err13 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+validate58.errors = vErrors;
+return false;
+}
+else {
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+const _errs38 = errors;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data11 === "string"){
+if(!pattern16.test(data11)){
+validate58.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/config.v1.schema.json" */;
@@ -7695,7 +9225,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema123.properties, key0))){
+if(!(func1.call(schema130.properties, key0))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7860,7 +9390,7 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
-if(!pattern15.test(data4)){
+if(!pattern16.test(data4)){
 validate53.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -7978,7 +9508,7 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data9 === "string"){
-if(!pattern15.test(data9)){
+if(!pattern16.test(data9)){
 validate53.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -8000,7 +9530,7 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data10 === "string"){
-if(!pattern15.test(data10)){
+if(!pattern16.test(data10)){
 validate53.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -8022,7 +9552,7 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data11 === "string"){
-if(!pattern15.test(data11)){
+if(!pattern16.test(data11)){
 validate53.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -8101,6 +9631,24 @@ if(props0 !== true){
 props0 = true;
 }
 }
+else if(tag0 === "gungraun"){
+if(!(validate57(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
+else if(tag0 === "instructions"){
+if(!(validate58(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
 else {
 validate53.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
 return false;
@@ -8137,8 +9685,8 @@ var valid0 = true;
 if(valid0){
 if(data.golden !== undefined){
 let data14 = data.golden;
-const _errs42 = errors;
-if(errors === _errs42){
+const _errs44 = errors;
+if(errors === _errs44){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 let missing1;
 if(((data14.checksums === undefined) && (missing1 = "checksums")) || ((data14.commands === undefined) && (missing1 = "commands"))){
@@ -8146,7 +9694,7 @@ validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 else {
-const _errs44 = errors;
+const _errs46 = errors;
 for(const key2 in data14){
 if(!((((key2 === "checksums") || (key2 === "outputs")) || (key2 === "timeout")) || (key2 === "commands"))){
 validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
@@ -8154,12 +9702,12 @@ return false;
 break;
 }
 }
-if(_errs44 === errors){
+if(_errs46 === errors){
 if(data14.checksums !== undefined){
 let data15 = data14.checksums;
-const _errs45 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
 if(typeof data15 === "string"){
 if(func2(data15) > 1024){
 validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
@@ -8171,7 +9719,7 @@ validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 else {
-if(!pattern30.test(data15)){
+if(!pattern45.test(data15)){
 validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -8183,17 +9731,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 }
-var valid15 = _errs45 === errors;
+var valid17 = _errs47 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
+if(valid17){
 if(data14.outputs !== undefined){
 let data16 = data14.outputs;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
 if(typeof data16 === "string"){
 if(func2(data16) > 1024){
 validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
@@ -8205,7 +9753,7 @@ validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern30.test(data16)){
+if(!pattern45.test(data16)){
 validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -8217,19 +9765,19 @@ validate53.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 }
-var valid15 = _errs48 === errors;
+var valid17 = _errs50 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
+if(valid17){
 if(data14.timeout !== undefined){
 let data17 = data14.timeout;
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
 if(typeof data17 === "string"){
-if(!pattern15.test(data17)){
+if(!pattern16.test(data17)){
 validate53.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -8239,16 +9787,16 @@ validate53.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/
 return false;
 }
 }
-var valid15 = _errs51 === errors;
+var valid17 = _errs53 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
-if(valid15){
+if(valid17){
 if(data14.commands !== undefined){
 let data18 = data14.commands;
-const _errs54 = errors;
-if(errors === _errs54){
+const _errs56 = errors;
+if(errors === _errs56){
 if(Array.isArray(data18)){
 if(data18.length > 200){
 validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
@@ -8260,12 +9808,12 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#
 return false;
 }
 else {
-var valid19 = true;
+var valid21 = true;
 const len3 = data18.length;
 for(let i3=0; i3<len3; i3++){
 let data19 = data18[i3];
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs58 = errors;
+if(errors === _errs58){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing2;
 if(((data19.name === undefined) && (missing2 = "name")) || ((data19.command === undefined) && (missing2 = "command"))){
@@ -8273,7 +9821,7 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaP
 return false;
 }
 else {
-const _errs58 = errors;
+const _errs60 = errors;
 for(const key3 in data19){
 if(!(((key3 === "name") || (key3 === "command")) || (key3 === "timeout"))){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
@@ -8281,11 +9829,11 @@ return false;
 break;
 }
 }
-if(_errs58 === errors){
+if(_errs60 === errors){
 if(data19.name !== undefined){
 let data20 = data19.name;
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs61 = errors;
+if(errors === _errs61){
 if(typeof data20 === "string"){
 if(func2(data20) > 128){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
@@ -8297,7 +9845,7 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 else {
-if(!pattern33.test(data20)){
+if(!pattern48.test(data20)){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
 }
@@ -8309,17 +9857,17 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 }
-var valid20 = _errs59 === errors;
+var valid22 = _errs61 === errors;
 }
 else {
-var valid20 = true;
+var valid22 = true;
 }
-if(valid20){
+if(valid22){
 if(data19.command !== undefined){
 let data21 = data19.command;
-const _errs61 = errors;
-const _errs62 = errors;
-if(errors === _errs62){
+const _errs63 = errors;
+const _errs64 = errors;
+if(errors === _errs64){
 if(Array.isArray(data21)){
 if(data21.length > 200){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
@@ -8331,12 +9879,12 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 else {
-var valid22 = true;
+var valid24 = true;
 const len4 = data21.length;
 for(let i4=0; i4<len4; i4++){
 let data22 = data21[i4];
-const _errs64 = errors;
-if(errors === _errs64){
+const _errs66 = errors;
+if(errors === _errs66){
 if(typeof data22 === "string"){
 if(func2(data22) > 4096){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
@@ -8354,8 +9902,8 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid22 = _errs64 === errors;
-if(!valid22){
+var valid24 = _errs66 === errors;
+if(!valid24){
 break;
 }
 }
@@ -8367,19 +9915,19 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid20 = _errs61 === errors;
+var valid22 = _errs63 === errors;
 }
 else {
-var valid20 = true;
+var valid22 = true;
 }
-if(valid20){
+if(valid22){
 if(data19.timeout !== undefined){
 let data23 = data19.timeout;
-const _errs66 = errors;
-const _errs67 = errors;
-if(errors === _errs67){
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
 if(typeof data23 === "string"){
-if(!pattern15.test(data23)){
+if(!pattern16.test(data23)){
 validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -8389,10 +9937,10 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeo
 return false;
 }
 }
-var valid20 = _errs66 === errors;
+var valid22 = _errs68 === errors;
 }
 else {
-var valid20 = true;
+var valid22 = true;
 }
 }
 }
@@ -8404,8 +9952,8 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaP
 return false;
 }
 }
-var valid19 = _errs56 === errors;
-if(!valid19){
+var valid21 = _errs58 === errors;
+if(!valid21){
 break;
 }
 }
@@ -8417,10 +9965,10 @@ validate53.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#
 return false;
 }
 }
-var valid15 = _errs54 === errors;
+var valid17 = _errs56 === errors;
 }
 else {
-var valid15 = true;
+var valid17 = true;
 }
 }
 }
@@ -8433,7 +9981,7 @@ validate53.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
@@ -8441,26 +9989,26 @@ var valid0 = true;
 if(valid0){
 if(data.statistics !== undefined){
 let data24 = data.statistics;
-const _errs69 = errors;
-if(errors === _errs69){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 const _errs71 = errors;
+if(errors === _errs71){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+const _errs73 = errors;
 for(const key4 in data24){
-if(!(func1.call(schema123.properties.statistics.properties, key4))){
+if(!(func1.call(schema130.properties.statistics.properties, key4))){
 validate53.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs71 === errors){
+if(_errs73 === errors){
 if(data24.q !== undefined){
 let data25 = data24.q;
-const _errs72 = errors;
 const _errs74 = errors;
-let valid26 = false;
+const _errs76 = errors;
+let valid28 = false;
 let passing0 = null;
-const _errs75 = errors;
-if(errors === _errs75){
+const _errs77 = errors;
+if(errors === _errs77){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 10 || isNaN(data25)){
 const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -8496,15 +10044,15 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid1 = _errs75 === errors;
+var _valid1 = _errs77 === errors;
 if(_valid1){
-valid26 = true;
+valid28 = true;
 passing0 = 0;
 }
-const _errs77 = errors;
-if(errors === _errs77){
+const _errs79 = errors;
+if(errors === _errs79){
 if(typeof data25 === "string"){
-if(!pattern35.test(data25)){
+if(!pattern36.test(data25)){
 const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -8526,18 +10074,18 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid1 = _errs77 === errors;
-if(_valid1 && valid26){
-valid26 = false;
+var _valid1 = _errs79 === errors;
+if(_valid1 && valid28){
+valid28 = false;
 passing0 = [passing0, 1];
 }
 else {
 if(_valid1){
-valid26 = true;
+valid28 = true;
 passing0 = 1;
 }
 }
-if(!valid26){
+if(!valid28){
 const err10 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err10];
@@ -8550,30 +10098,30 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs74;
+errors = _errs76;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs76){
+vErrors.length = _errs76;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs72 === errors;
+var valid26 = _errs74 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24["noise-floor"] !== undefined){
 let data26 = data24["noise-floor"];
-const _errs79 = errors;
 const _errs81 = errors;
-let valid28 = false;
+const _errs83 = errors;
+let valid30 = false;
 let passing1 = null;
-const _errs82 = errors;
-if(errors === _errs82){
+const _errs84 = errors;
+if(errors === _errs84){
 if((typeof data26 == "number") && (isFinite(data26))){
 if(data26 > 10 || isNaN(data26)){
 const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -8609,15 +10157,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-var _valid2 = _errs82 === errors;
+var _valid2 = _errs84 === errors;
 if(_valid2){
-valid28 = true;
+valid30 = true;
 passing1 = 0;
 }
-const _errs84 = errors;
-if(errors === _errs84){
+const _errs86 = errors;
+if(errors === _errs86){
 if(typeof data26 === "string"){
-if(!pattern35.test(data26)){
+if(!pattern36.test(data26)){
 const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -8639,18 +10187,18 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid2 = _errs84 === errors;
-if(_valid2 && valid28){
-valid28 = false;
+var _valid2 = _errs86 === errors;
+if(_valid2 && valid30){
+valid30 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid2){
-valid28 = true;
+valid30 = true;
 passing1 = 1;
 }
 }
-if(!valid28){
+if(!valid30){
 const err16 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err16];
@@ -8663,30 +10211,30 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs81;
+errors = _errs83;
 if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
+if(_errs83){
+vErrors.length = _errs83;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs79 === errors;
+var valid26 = _errs81 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24["fail-threshold"] !== undefined){
 let data27 = data24["fail-threshold"];
-const _errs86 = errors;
 const _errs88 = errors;
-let valid30 = false;
+const _errs90 = errors;
+let valid32 = false;
 let passing2 = null;
-const _errs89 = errors;
-if(errors === _errs89){
+const _errs91 = errors;
+if(errors === _errs91){
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 > 10 || isNaN(data27)){
 const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -8722,15 +10270,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid3 = _errs89 === errors;
+var _valid3 = _errs91 === errors;
 if(_valid3){
-valid30 = true;
+valid32 = true;
 passing2 = 0;
 }
-const _errs91 = errors;
-if(errors === _errs91){
+const _errs93 = errors;
+if(errors === _errs93){
 if(typeof data27 === "string"){
-if(!pattern35.test(data27)){
+if(!pattern36.test(data27)){
 const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -8752,18 +10300,18 @@ vErrors.push(err21);
 errors++;
 }
 }
-var _valid3 = _errs91 === errors;
-if(_valid3 && valid30){
-valid30 = false;
+var _valid3 = _errs93 === errors;
+if(_valid3 && valid32){
+valid32 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid3){
-valid30 = true;
+valid32 = true;
 passing2 = 1;
 }
 }
-if(!valid30){
+if(!valid32){
 const err22 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err22];
@@ -8776,30 +10324,30 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs88;
+errors = _errs90;
 if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
+if(_errs90){
+vErrors.length = _errs90;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs86 === errors;
+var valid26 = _errs88 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24["unverified-threshold"] !== undefined){
 let data28 = data24["unverified-threshold"];
-const _errs93 = errors;
 const _errs95 = errors;
-let valid32 = false;
+const _errs97 = errors;
+let valid34 = false;
 let passing3 = null;
-const _errs96 = errors;
-if(errors === _errs96){
+const _errs98 = errors;
+if(errors === _errs98){
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 > 10 || isNaN(data28)){
 const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -8835,15 +10383,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid4 = _errs96 === errors;
+var _valid4 = _errs98 === errors;
 if(_valid4){
-valid32 = true;
+valid34 = true;
 passing3 = 0;
 }
-const _errs98 = errors;
-if(errors === _errs98){
+const _errs100 = errors;
+if(errors === _errs100){
 if(typeof data28 === "string"){
-if(!pattern35.test(data28)){
+if(!pattern36.test(data28)){
 const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -8865,18 +10413,18 @@ vErrors.push(err27);
 errors++;
 }
 }
-var _valid4 = _errs98 === errors;
-if(_valid4 && valid32){
-valid32 = false;
+var _valid4 = _errs100 === errors;
+if(_valid4 && valid34){
+valid34 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid4){
-valid32 = true;
+valid34 = true;
 passing3 = 1;
 }
 }
-if(!valid32){
+if(!valid34){
 const err28 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err28];
@@ -8889,30 +10437,30 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs95;
+errors = _errs97;
 if(vErrors !== null){
-if(_errs95){
-vErrors.length = _errs95;
+if(_errs97){
+vErrors.length = _errs97;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs93 === errors;
+var valid26 = _errs95 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24.confidence !== undefined){
 let data29 = data24.confidence;
-const _errs100 = errors;
 const _errs102 = errors;
-let valid34 = false;
+const _errs104 = errors;
+let valid36 = false;
 let passing4 = null;
-const _errs103 = errors;
-if(errors === _errs103){
+const _errs105 = errors;
+if(errors === _errs105){
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 > 10 || isNaN(data29)){
 const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -8948,15 +10496,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-var _valid5 = _errs103 === errors;
+var _valid5 = _errs105 === errors;
 if(_valid5){
-valid34 = true;
+valid36 = true;
 passing4 = 0;
 }
-const _errs105 = errors;
-if(errors === _errs105){
+const _errs107 = errors;
+if(errors === _errs107){
 if(typeof data29 === "string"){
-if(!pattern35.test(data29)){
+if(!pattern36.test(data29)){
 const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -8978,18 +10526,18 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid5 = _errs105 === errors;
-if(_valid5 && valid34){
-valid34 = false;
+var _valid5 = _errs107 === errors;
+if(_valid5 && valid36){
+valid36 = false;
 passing4 = [passing4, 1];
 }
 else {
 if(_valid5){
-valid34 = true;
+valid36 = true;
 passing4 = 1;
 }
 }
-if(!valid34){
+if(!valid36){
 const err34 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err34];
@@ -9002,30 +10550,30 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs102;
+errors = _errs104;
 if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
+if(_errs104){
+vErrors.length = _errs104;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs100 === errors;
+var valid26 = _errs102 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24.power !== undefined){
 let data30 = data24.power;
-const _errs107 = errors;
 const _errs109 = errors;
-let valid36 = false;
+const _errs111 = errors;
+let valid38 = false;
 let passing5 = null;
-const _errs110 = errors;
-if(errors === _errs110){
+const _errs112 = errors;
+if(errors === _errs112){
 if((typeof data30 == "number") && (isFinite(data30))){
 if(data30 > 10 || isNaN(data30)){
 const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
@@ -9061,15 +10609,15 @@ vErrors.push(err37);
 errors++;
 }
 }
-var _valid6 = _errs110 === errors;
+var _valid6 = _errs112 === errors;
 if(_valid6){
-valid36 = true;
+valid38 = true;
 passing5 = 0;
 }
-const _errs112 = errors;
-if(errors === _errs112){
+const _errs114 = errors;
+if(errors === _errs114){
 if(typeof data30 === "string"){
-if(!pattern35.test(data30)){
+if(!pattern36.test(data30)){
 const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -9091,18 +10639,18 @@ vErrors.push(err39);
 errors++;
 }
 }
-var _valid6 = _errs112 === errors;
-if(_valid6 && valid36){
-valid36 = false;
+var _valid6 = _errs114 === errors;
+if(_valid6 && valid38){
+valid38 = false;
 passing5 = [passing5, 1];
 }
 else {
 if(_valid6){
-valid36 = true;
+valid38 = true;
 passing5 = 1;
 }
 }
-if(!valid36){
+if(!valid38){
 const err40 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err40];
@@ -9115,84 +10663,312 @@ validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs109;
+errors = _errs111;
 if(vErrors !== null){
-if(_errs109){
-vErrors.length = _errs109;
+if(_errs111){
+vErrors.length = _errs111;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid24 = _errs107 === errors;
+var valid26 = _errs109 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
+if(data24["count-threshold"] !== undefined){
+let data31 = data24["count-threshold"];
+const _errs116 = errors;
+const _errs118 = errors;
+let valid40 = false;
+let passing6 = null;
+const _errs119 = errors;
+if(errors === _errs119){
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 10 || isNaN(data31)){
+const err41 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+else {
+if(data31 < 0 || isNaN(data31)){
+const err42 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+var _valid7 = _errs119 === errors;
+if(_valid7){
+valid40 = true;
+passing6 = 0;
+}
+const _errs121 = errors;
+if(errors === _errs121){
+if(typeof data31 === "string"){
+if(!pattern36.test(data31)){
+const err44 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+var _valid7 = _errs121 === errors;
+if(_valid7 && valid40){
+valid40 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid7){
+valid40 = true;
+passing6 = 1;
+}
+}
+if(!valid40){
+const err46 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+validate53.errors = vErrors;
+return false;
+}
+else {
+errors = _errs118;
+if(vErrors !== null){
+if(_errs118){
+vErrors.length = _errs118;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid26 = _errs116 === errors;
+}
+else {
+var valid26 = true;
+}
+if(valid26){
+if(data24["count-noise-floor"] !== undefined){
+let data32 = data24["count-noise-floor"];
+const _errs123 = errors;
+const _errs125 = errors;
+let valid42 = false;
+let passing7 = null;
+const _errs126 = errors;
+if(errors === _errs126){
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 10 || isNaN(data32)){
+const err47 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+else {
+if(data32 < 0 || isNaN(data32)){
+const err48 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+var _valid8 = _errs126 === errors;
+if(_valid8){
+valid42 = true;
+passing7 = 0;
+}
+const _errs128 = errors;
+if(errors === _errs128){
+if(typeof data32 === "string"){
+if(!pattern36.test(data32)){
+const err50 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+var _valid8 = _errs128 === errors;
+if(_valid8 && valid42){
+valid42 = false;
+passing7 = [passing7, 1];
+}
+else {
+if(_valid8){
+valid42 = true;
+passing7 = 1;
+}
+}
+if(!valid42){
+const err52 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf",keyword:"oneOf",params:{passingSchemas: passing7},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+validate53.errors = vErrors;
+return false;
+}
+else {
+errors = _errs125;
+if(vErrors !== null){
+if(_errs125){
+vErrors.length = _errs125;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid26 = _errs123 === errors;
+}
+else {
+var valid26 = true;
+}
+if(valid26){
 if(data24["fail-on-inconclusive"] !== undefined){
-const _errs114 = errors;
+const _errs130 = errors;
 if(typeof data24["fail-on-inconclusive"] !== "boolean"){
 validate53.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid24 = _errs114 === errors;
+var valid26 = _errs130 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24.crossover !== undefined){
-const _errs116 = errors;
+const _errs132 = errors;
 if(typeof data24.crossover !== "boolean"){
 validate53.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid24 = _errs116 === errors;
+var valid26 = _errs132 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24["min-benchmarks-for-period"] !== undefined){
-let data33 = data24["min-benchmarks-for-period"];
-const _errs118 = errors;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+let data35 = data24["min-benchmarks-for-period"];
+const _errs134 = errors;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
 validate53.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs118){
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 100000 || isNaN(data33)){
+if(errors === _errs134){
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 100000 || isNaN(data35)){
 validate53.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data33 < 2 || isNaN(data33)){
+if(data35 < 2 || isNaN(data35)){
 validate53.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
 }
 }
-var valid24 = _errs118 === errors;
+var valid26 = _errs134 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
 }
-if(valid24){
+if(valid26){
 if(data24.missing !== undefined){
-let data34 = data24.missing;
-const _errs120 = errors;
-if(!((data34 === "fail") || (data34 === "warn"))){
-validate53.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema123.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+let data36 = data24.missing;
+const _errs136 = errors;
+if(!((data36 === "fail") || (data36 === "warn"))){
+validate53.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema130.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid24 = _errs120 === errors;
+var valid26 = _errs136 === errors;
 }
 else {
-var valid24 = true;
+var valid26 = true;
+}
+}
 }
 }
 }
@@ -9210,55 +10986,55 @@ validate53.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs69 === errors;
+var valid0 = _errs71 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data35 = data.budgets;
-const _errs121 = errors;
-if(errors === _errs121){
-if(Array.isArray(data35)){
-if(data35.length > 1000){
+let data37 = data.budgets;
+const _errs137 = errors;
+if(errors === _errs137){
+if(Array.isArray(data37)){
+if(data37.length > 1000){
 validate53.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid37 = true;
-const len5 = data35.length;
+var valid43 = true;
+const len5 = data37.length;
 for(let i5=0; i5<len5; i5++){
-let data36 = data35[i5];
-const _errs123 = errors;
-if(errors === _errs123){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let data38 = data37[i5];
+const _errs139 = errors;
+if(errors === _errs139){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing3;
-if((data36.benchmark === undefined) && (missing3 = "benchmark")){
+if((data38.benchmark === undefined) && (missing3 = "benchmark")){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs125 = errors;
-for(const key5 in data36){
-if(!(((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "max_regression"))){
+const _errs141 = errors;
+for(const key5 in data38){
+if(!((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "max_regression")) || (pattern58.test(key5)))){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs125 === errors){
-if(data36.benchmark !== undefined){
-let data37 = data36.benchmark;
-const _errs126 = errors;
-if(errors === _errs126){
-if(typeof data37 === "string"){
-if(func2(data37) > 1024){
+if(_errs141 === errors){
+if(data38.benchmark !== undefined){
+let data39 = data38.benchmark;
+const _errs142 = errors;
+if(errors === _errs142){
+if(typeof data39 === "string"){
+if(func2(data39) > 1024){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data37) < 1){
+if(func2(data39) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9269,24 +11045,24 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",sc
 return false;
 }
 }
-var valid38 = _errs126 === errors;
+var valid44 = _errs142 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.median !== undefined){
-let data38 = data36.median;
-const _errs128 = errors;
-const _errs129 = errors;
-if(errors === _errs129){
-if(typeof data38 === "string"){
-if(func2(data38) > 64){
+if(valid44){
+if(data38.median !== undefined){
+let data40 = data38.median;
+const _errs144 = errors;
+const _errs145 = errors;
+if(errors === _errs145){
+if(typeof data40 === "string"){
+if(func2(data40) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data38) < 1){
+if(func2(data40) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9297,24 +11073,24 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schem
 return false;
 }
 }
-var valid38 = _errs128 === errors;
+var valid44 = _errs144 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.mean !== undefined){
-let data39 = data36.mean;
-const _errs131 = errors;
-const _errs132 = errors;
-if(errors === _errs132){
-if(typeof data39 === "string"){
-if(func2(data39) > 64){
+if(valid44){
+if(data38.mean !== undefined){
+let data41 = data38.mean;
+const _errs147 = errors;
+const _errs148 = errors;
+if(errors === _errs148){
+if(typeof data41 === "string"){
+if(func2(data41) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data39) < 1){
+if(func2(data41) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9325,24 +11101,24 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaP
 return false;
 }
 }
-var valid38 = _errs131 === errors;
+var valid44 = _errs147 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.p50 !== undefined){
-let data40 = data36.p50;
-const _errs134 = errors;
-const _errs135 = errors;
-if(errors === _errs135){
-if(typeof data40 === "string"){
-if(func2(data40) > 64){
+if(valid44){
+if(data38.p50 !== undefined){
+let data42 = data38.p50;
+const _errs150 = errors;
+const _errs151 = errors;
+if(errors === _errs151){
+if(typeof data42 === "string"){
+if(func2(data42) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data40) < 1){
+if(func2(data42) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9353,24 +11129,24 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPa
 return false;
 }
 }
-var valid38 = _errs134 === errors;
+var valid44 = _errs150 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.p95 !== undefined){
-let data41 = data36.p95;
-const _errs137 = errors;
-const _errs138 = errors;
-if(errors === _errs138){
-if(typeof data41 === "string"){
-if(func2(data41) > 64){
+if(valid44){
+if(data38.p95 !== undefined){
+let data43 = data38.p95;
+const _errs153 = errors;
+const _errs154 = errors;
+if(errors === _errs154){
+if(typeof data43 === "string"){
+if(func2(data43) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data41) < 1){
+if(func2(data43) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9381,24 +11157,24 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPa
 return false;
 }
 }
-var valid38 = _errs137 === errors;
+var valid44 = _errs153 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.p99 !== undefined){
-let data42 = data36.p99;
-const _errs140 = errors;
-const _errs141 = errors;
-if(errors === _errs141){
-if(typeof data42 === "string"){
-if(func2(data42) > 64){
+if(valid44){
+if(data38.p99 !== undefined){
+let data44 = data38.p99;
+const _errs156 = errors;
+const _errs157 = errors;
+if(errors === _errs157){
+if(typeof data44 === "string"){
+if(func2(data44) > 64){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data42) < 1){
+if(func2(data44) < 1){
 validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9409,135 +11185,167 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPa
 return false;
 }
 }
-var valid38 = _errs140 === errors;
+var valid44 = _errs156 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
 }
-if(valid38){
-if(data36.max_regression !== undefined){
-let data43 = data36.max_regression;
-const _errs143 = errors;
-const _errs144 = errors;
-let valid44 = false;
-let passing6 = null;
-const _errs145 = errors;
-if(errors === _errs145){
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 10 || isNaN(data43)){
-const err41 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(valid44){
+if(data38.max_regression !== undefined){
+let data45 = data38.max_regression;
+const _errs159 = errors;
+const _errs160 = errors;
+let valid50 = false;
+let passing8 = null;
+const _errs161 = errors;
+if(errors === _errs161){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 10 || isNaN(data45)){
+const err53 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err53];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err53);
 }
 errors++;
 }
 else {
-if(data43 < 0 || isNaN(data43)){
-const err42 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data45 < 0 || isNaN(data45)){
+const err54 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err54];
 }
 else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-var _valid7 = _errs145 === errors;
-if(_valid7){
-valid44 = true;
-passing6 = 0;
-}
-const _errs147 = errors;
-if(errors === _errs147){
-if(typeof data43 === "string"){
-if(func2(data43) > 32){
-const err44 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-else {
-if(func2(data43) < 1){
-const err45 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
+vErrors.push(err54);
 }
 errors++;
 }
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err55 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err55];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err55);
 }
 errors++;
 }
 }
-var _valid7 = _errs147 === errors;
-if(_valid7 && valid44){
-valid44 = false;
-passing6 = [passing6, 1];
+var _valid9 = _errs161 === errors;
+if(_valid9){
+valid50 = true;
+passing8 = 0;
 }
-else {
-if(_valid7){
-valid44 = true;
-passing6 = 1;
-}
-}
-if(!valid44){
-const err47 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+const _errs163 = errors;
+if(errors === _errs163){
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err56 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err56];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err56);
+}
+errors++;
+}
+else {
+if(func2(data45) < 1){
+const err57 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+var _valid9 = _errs163 === errors;
+if(_valid9 && valid50){
+valid50 = false;
+passing8 = [passing8, 1];
+}
+else {
+if(_valid9){
+valid50 = true;
+passing8 = 1;
+}
+}
+if(!valid50){
+const err59 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing8},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
 }
 errors++;
 validate53.errors = vErrors;
 return false;
 }
 else {
-errors = _errs144;
+errors = _errs160;
 if(vErrors !== null){
-if(_errs144){
-vErrors.length = _errs144;
+if(_errs160){
+vErrors.length = _errs160;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid38 = _errs143 === errors;
+var valid44 = _errs159 === errors;
 }
 else {
-var valid38 = true;
+var valid44 = true;
+}
+if(valid44){
+var valid51 = true;
+for(const key6 in data38){
+if(pattern58.test(key6)){
+let data46 = data38[key6];
+const _errs165 = errors;
+const _errs166 = errors;
+if(errors === _errs166){
+if(typeof data46 === "string"){
+if(func2(data46) > 64){
+validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data46) < 1){
+validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid51 = _errs165 === errors;
+if(!valid51){
+break;
+}
+}
+}
 }
 }
 }
@@ -9553,8 +11361,8 @@ validate53.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/p
 return false;
 }
 }
-var valid37 = _errs123 === errors;
-if(!valid37){
+var valid43 = _errs139 === errors;
+if(!valid43){
 break;
 }
 }
@@ -9565,48 +11373,48 @@ validate53.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs121 === errors;
+var valid0 = _errs137 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data44 = data.smells;
-const _errs149 = errors;
-if(errors === _errs149){
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-const _errs151 = errors;
-for(const key6 in data44){
-if(!(((key6 === "ignore") || (key6 === "fail-on")) || (key6 === "suites"))){
-validate53.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+let data47 = data.smells;
+const _errs168 = errors;
+if(errors === _errs168){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+const _errs170 = errors;
+for(const key7 in data47){
+if(!(((key7 === "ignore") || (key7 === "fail-on")) || (key7 === "suites"))){
+validate53.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs151 === errors){
-if(data44.ignore !== undefined){
-let data45 = data44.ignore;
-const _errs152 = errors;
-const _errs153 = errors;
-if(errors === _errs153){
-if(Array.isArray(data45)){
-if(data45.length > 20){
+if(_errs170 === errors){
+if(data47.ignore !== undefined){
+let data48 = data47.ignore;
+const _errs171 = errors;
+const _errs172 = errors;
+if(errors === _errs172){
+if(Array.isArray(data48)){
+if(data48.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid47 = true;
-const len6 = data45.length;
+var valid55 = true;
+const len6 = data48.length;
 for(let i6=0; i6<len6; i6++){
-let data46 = data45[i6];
-const _errs155 = errors;
-if(!(((((((data46 === "identical-timings") || (data46 === "flat-scaling")) || (data46 === "complexity-change")) || (data46 === "high-variance")) || (data46 === "bimodal")) || (data46 === "underpowered")) || (data46 === "timer-resolution"))){
-validate53.errors = [{instancePath:instancePath+"/smells/ignore/" + i6,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
+let data49 = data48[i6];
+const _errs174 = errors;
+if(!(((((((data49 === "identical-timings") || (data49 === "flat-scaling")) || (data49 === "complexity-change")) || (data49 === "high-variance")) || (data49 === "bimodal")) || (data49 === "underpowered")) || (data49 === "timer-resolution"))){
+validate53.errors = [{instancePath:instancePath+"/smells/ignore/" + i6,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema176.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid47 = _errs155 === errors;
-if(!valid47){
+var valid55 = _errs174 === errors;
+if(!valid55){
 break;
 }
 }
@@ -9617,34 +11425,34 @@ validate53.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$
 return false;
 }
 }
-var valid45 = _errs152 === errors;
+var valid53 = _errs171 === errors;
 }
 else {
-var valid45 = true;
+var valid53 = true;
 }
-if(valid45){
-if(data44["fail-on"] !== undefined){
-let data47 = data44["fail-on"];
-const _errs156 = errors;
-const _errs157 = errors;
-if(errors === _errs157){
-if(Array.isArray(data47)){
-if(data47.length > 20){
+if(valid53){
+if(data47["fail-on"] !== undefined){
+let data50 = data47["fail-on"];
+const _errs175 = errors;
+const _errs176 = errors;
+if(errors === _errs176){
+if(Array.isArray(data50)){
+if(data50.length > 20){
 validate53.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid49 = true;
-const len7 = data47.length;
+var valid57 = true;
+const len7 = data50.length;
 for(let i7=0; i7<len7; i7++){
-let data48 = data47[i7];
-const _errs159 = errors;
-if(!(((((((data48 === "identical-timings") || (data48 === "flat-scaling")) || (data48 === "complexity-change")) || (data48 === "high-variance")) || (data48 === "bimodal")) || (data48 === "underpowered")) || (data48 === "timer-resolution"))){
-validate53.errors = [{instancePath:instancePath+"/smells/fail-on/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
+let data51 = data50[i7];
+const _errs178 = errors;
+if(!(((((((data51 === "identical-timings") || (data51 === "flat-scaling")) || (data51 === "complexity-change")) || (data51 === "high-variance")) || (data51 === "bimodal")) || (data51 === "underpowered")) || (data51 === "timer-resolution"))){
+validate53.errors = [{instancePath:instancePath+"/smells/fail-on/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema176.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid49 = _errs159 === errors;
-if(!valid49){
+var valid57 = _errs178 === errors;
+if(!valid57){
 break;
 }
 }
@@ -9655,57 +11463,57 @@ validate53.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/
 return false;
 }
 }
-var valid45 = _errs156 === errors;
+var valid53 = _errs175 === errors;
 }
 else {
-var valid45 = true;
+var valid53 = true;
 }
-if(valid45){
-if(data44.suites !== undefined){
-let data49 = data44.suites;
-const _errs160 = errors;
-if(errors === _errs160){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(Object.keys(data49).length > 100){
+if(valid53){
+if(data47.suites !== undefined){
+let data52 = data47.suites;
+const _errs179 = errors;
+if(errors === _errs179){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(Object.keys(data52).length > 100){
 validate53.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
 return false;
 }
 else {
-for(const key7 in data49){
-const _errs162 = errors;
-const _errs163 = errors;
-if(errors === _errs163){
-if(typeof key7 === "string"){
-if(!pattern19.test(key7)){
-const err48 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key7};
+for(const key8 in data52){
+const _errs181 = errors;
+const _errs182 = errors;
+if(errors === _errs182){
+if(typeof key8 === "string"){
+if(!pattern20.test(key8)){
+const err60 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key8};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err60];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err60);
 }
 errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+const err61 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err61];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err61);
 }
 errors++;
 }
 }
-var valid50 = _errs162 === errors;
-if(!valid50){
-const err50 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+var valid58 = _errs181 === errors;
+if(!valid58){
+const err62 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err62];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err62);
 }
 errors++;
 validate53.errors = vErrors;
@@ -9713,106 +11521,106 @@ return false;
 break;
 }
 }
-if(valid50){
-for(const key8 in data49){
-let data50 = data49[key8];
-const _errs166 = errors;
-if(errors === _errs166){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-const _errs168 = errors;
-for(const key9 in data50){
-if(!((key9 === "ignore") || (key9 === "fail-on"))){
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+if(valid58){
+for(const key9 in data52){
+let data53 = data52[key9];
+const _errs185 = errors;
+if(errors === _errs185){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+const _errs187 = errors;
+for(const key10 in data53){
+if(!((key10 === "ignore") || (key10 === "fail-on"))){
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs168 === errors){
-if(data50.ignore !== undefined){
-let data51 = data50.ignore;
-const _errs169 = errors;
-const _errs170 = errors;
-if(errors === _errs170){
-if(Array.isArray(data51)){
-if(data51.length > 20){
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(_errs187 === errors){
+if(data53.ignore !== undefined){
+let data54 = data53.ignore;
+const _errs188 = errors;
+const _errs189 = errors;
+if(errors === _errs189){
+if(Array.isArray(data54)){
+if(data54.length > 20){
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid55 = true;
-const len8 = data51.length;
+var valid63 = true;
+const len8 = data54.length;
 for(let i8=0; i8<len8; i8++){
-let data52 = data51[i8];
-const _errs172 = errors;
-if(!(((((((data52 === "identical-timings") || (data52 === "flat-scaling")) || (data52 === "complexity-change")) || (data52 === "high-variance")) || (data52 === "bimodal")) || (data52 === "underpowered")) || (data52 === "timer-resolution"))){
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
+let data55 = data54[i8];
+const _errs191 = errors;
+if(!(((((((data55 === "identical-timings") || (data55 === "flat-scaling")) || (data55 === "complexity-change")) || (data55 === "high-variance")) || (data55 === "bimodal")) || (data55 === "underpowered")) || (data55 === "timer-resolution"))){
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema176.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid55 = _errs172 === errors;
-if(!valid55){
+var valid63 = _errs191 === errors;
+if(!valid63){
 break;
 }
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid53 = _errs169 === errors;
+var valid61 = _errs188 === errors;
 }
 else {
-var valid53 = true;
+var valid61 = true;
 }
-if(valid53){
-if(data50["fail-on"] !== undefined){
-let data53 = data50["fail-on"];
-const _errs173 = errors;
-const _errs174 = errors;
-if(errors === _errs174){
-if(Array.isArray(data53)){
-if(data53.length > 20){
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(valid61){
+if(data53["fail-on"] !== undefined){
+let data56 = data53["fail-on"];
+const _errs192 = errors;
+const _errs193 = errors;
+if(errors === _errs193){
+if(Array.isArray(data56)){
+if(data56.length > 20){
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid57 = true;
-const len9 = data53.length;
+var valid65 = true;
+const len9 = data56.length;
 for(let i9=0; i9<len9; i9++){
-let data54 = data53[i9];
-const _errs176 = errors;
-if(!(((((((data54 === "identical-timings") || (data54 === "flat-scaling")) || (data54 === "complexity-change")) || (data54 === "high-variance")) || (data54 === "bimodal")) || (data54 === "underpowered")) || (data54 === "timer-resolution"))){
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema155.items.enum},message:"must be equal to one of the allowed values"}];
+let data57 = data56[i9];
+const _errs195 = errors;
+if(!(((((((data57 === "identical-timings") || (data57 === "flat-scaling")) || (data57 === "complexity-change")) || (data57 === "high-variance")) || (data57 === "bimodal")) || (data57 === "underpowered")) || (data57 === "timer-resolution"))){
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema176.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid57 = _errs176 === errors;
-if(!valid57){
+var valid65 = _errs195 === errors;
+if(!valid65){
 break;
 }
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid53 = _errs173 === errors;
+var valid61 = _errs192 === errors;
 }
 else {
-var valid53 = true;
+var valid61 = true;
 }
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath:instancePath+"/smells/suites/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid52 = _errs166 === errors;
-if(!valid52){
+var valid60 = _errs185 === errors;
+if(!valid60){
 break;
 }
 }
@@ -9824,10 +11632,10 @@ validate53.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/p
 return false;
 }
 }
-var valid45 = _errs160 === errors;
+var valid53 = _errs179 === errors;
 }
 else {
-var valid45 = true;
+var valid53 = true;
 }
 }
 }
@@ -9838,7 +11646,7 @@ validate53.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs149 === errors;
+var valid0 = _errs168 === errors;
 }
 else {
 var valid0 = true;
@@ -9867,17 +11675,17 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const history = validate60;
-const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}}},"$defs":{"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
-const schema161 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
-const schema163 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
-const schema164 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
-const pattern45 = new RegExp("^https://", "u");
+export const history = validate64;
+const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}}},"$defs":{"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema182 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
+const schema184 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
+const schema185 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
+const pattern64 = new RegExp("^https://", "u");
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9889,7 +11697,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func1.call(schema34.properties, key0))){
-validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9901,12 +11709,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern8.test(data0)){
-validate62.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+validate66.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9923,12 +11731,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func2(data1) > 256){
-validate62.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9942,18 +11750,18 @@ if(data.logical_cpus !== undefined){
 let data2 = data.logical_cpus;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate62.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate66.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 65536 || isNaN(data2)){
-validate62.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
+validate66.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate62.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate66.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9972,12 +11780,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func2(data3) > 256){
-validate62.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9994,12 +11802,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate62.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10016,12 +11824,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func2(data5) > 256){
-validate62.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10035,7 +11843,7 @@ if(data.turbo !== undefined){
 let data6 = data.turbo;
 const _errs18 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate62.errors = [{instancePath:instancePath+"/turbo",schemaPath:"#/properties/turbo/type",keyword:"type",params:{type: schema34.properties.turbo.type},message:"must be boolean,null"}];
+validate66.errors = [{instancePath:instancePath+"/turbo",schemaPath:"#/properties/turbo/type",keyword:"type",params:{type: schema34.properties.turbo.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -10051,12 +11859,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data7 === "string"){
 if(func2(data7) > 256){
-validate62.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10073,12 +11881,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data8 === "string"){
 if(func2(data8) > 256){
-validate62.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10095,12 +11903,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data9 === "string"){
 if(func2(data9) > 256){
-validate62.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10117,12 +11925,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data10 === "string"){
 if(func2(data10) > 256){
-validate62.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10139,12 +11947,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data11 === "string"){
 if(func2(data11) > 256){
-validate62.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10161,18 +11969,18 @@ const _errs36 = errors;
 if(errors === _errs36){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 1e+300 || isNaN(data12)){
-validate62.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate66.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data12 < 0 || isNaN(data12)){
-validate62.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate66.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate66.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10189,12 +11997,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data13 === "string"){
 if(func2(data13) > 256){
-validate62.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10210,12 +12018,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data14)){
 if(data14.length > 3){
-validate62.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate66.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data14.length < 3){
-validate62.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate66.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -10228,18 +12036,18 @@ const _errs44 = errors;
 if(errors === _errs44){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1e+300 || isNaN(data15)){
-validate62.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate66.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data15 < 0 || isNaN(data15)){
-validate62.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate66.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate66.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10252,7 +12060,7 @@ break;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate66.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10268,7 +12076,7 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(Object.keys(data16).length > 32){
-validate62.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
+validate66.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
 return false;
 }
 else {
@@ -10332,7 +12140,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate62.errors = vErrors;
+validate66.errors = vErrors;
 return false;
 break;
 }
@@ -10345,12 +12153,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(func2(data17) > 256){
-validate62.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10363,7 +12171,7 @@ break;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10390,22 +12198,22 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate62.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema181 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
-const schema183 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
+const schema202 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
+const schema204 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10489,7 +12297,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate65.errors = vErrors;
+validate69.errors = vErrors;
 return false;
 }
 else {
@@ -10503,16 +12311,16 @@ vErrors = null;
 }
 }
 }
-validate65.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10522,12 +12330,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 5){
-validate64.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
+validate68.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
 return false;
 }
 else {
 if(data.length < 5){
-validate64.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
+validate68.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
 return false;
 }
 else {
@@ -10536,18 +12344,18 @@ if(len0 > 0){
 let data0 = data[0];
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate64.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate68.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs1){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 99999 || isNaN(data0)){
-validate64.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate68.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate64.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate68.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10563,18 +12371,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1e+300 || isNaN(data1)){
-validate64.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate68.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate64.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate68.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate68.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10583,8 +12391,8 @@ var valid0 = _errs3 === errors;
 if(valid0){
 if(len0 > 2){
 const _errs6 = errors;
-if(!(validate65(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate69(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10592,8 +12400,8 @@ var valid0 = _errs6 === errors;
 if(valid0){
 if(len0 > 3){
 const _errs7 = errors;
-if(!(validate65(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate69(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -10601,8 +12409,8 @@ var valid0 = _errs7 === errors;
 if(valid0){
 if(len0 > 4){
 const _errs8 = errors;
-if(!(validate65(data[4], {instancePath:instancePath+"/4",parentData:data,parentDataProperty:4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate69(data[4], {instancePath:instancePath+"/4",parentData:data,parentDataProperty:4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -10610,7 +12418,7 @@ var valid0 = _errs8 === errors;
 if(valid0){
 const len1 = data.length;
 if(!(len1 <= 5)){
-validate64.errors = [{instancePath,schemaPath:"#/items",keyword:"items",params:{limit: 5},message:"must NOT have more than 5 items"}];
+validate68.errors = [{instancePath,schemaPath:"#/items",keyword:"items",params:{limit: 5},message:"must NOT have more than 5 items"}];
 return false;
 }
 }
@@ -10622,20 +12430,20 @@ return false;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate64.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10646,14 +12454,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sha === undefined) && (missing0 = "sha")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.message === undefined) && (missing0 = "message"))) || ((data.author === undefined) && (missing0 = "author"))) || ((data.recorded_at === undefined) && (missing0 = "recorded_at"))) || ((data.results === undefined) && (missing0 = "results"))){
-validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema164.properties, key0))){
-validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema185.properties, key0))){
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10665,12 +12473,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern5.test(data0)){
-validate61.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10686,18 +12494,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 256){
-validate61.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate65.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate61.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate65.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10714,18 +12522,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func2(data2) > 40){
-validate61.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate65.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data2)){
-validate61.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10741,12 +12549,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 1024){
-validate61.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate65.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10762,12 +12570,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate61.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate65.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10783,18 +12591,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func2(data5) > 2048){
-validate61.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern45.test(data5)){
-validate61.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
+if(!pattern64.test(data5)){
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10811,18 +12619,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func2(data6) > 40){
-validate61.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate65.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data6)){
-validate61.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10838,12 +12646,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(!pattern8.test(data7)){
-validate61.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10855,8 +12663,8 @@ var valid0 = true;
 if(valid0){
 if(data.environment !== undefined){
 const _errs20 = errors;
-if(!(validate62(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate66(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs20 === errors;
@@ -10869,18 +12677,18 @@ if(data.rounds !== undefined){
 let data9 = data.rounds;
 const _errs21 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate61.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate65.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs21){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 10000 || isNaN(data9)){
-validate61.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+validate65.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data9 < 0 || isNaN(data9)){
-validate61.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate65.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10896,7 +12704,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs23 = errors;
 if(!((((data10 === "pass") || (data10 === "fail")) || (data10 === "inconclusive")) || (data10 === "error"))){
-validate61.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema164.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema185.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -10911,7 +12719,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(Array.isArray(data11)){
 if(data11.length > 100000){
-validate61.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate65.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -10919,8 +12727,8 @@ var valid3 = true;
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 const _errs26 = errors;
-if(!(validate64(data11[i0], {instancePath:instancePath+"/results/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate68(data11[i0], {instancePath:instancePath+"/results/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs26 === errors;
@@ -10931,7 +12739,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10947,7 +12755,7 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(Array.isArray(data13)){
 if(data13.length > 100000){
-validate61.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate65.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -10959,12 +12767,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data14)){
 if(data14.length > 3){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data14.length < 3){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -10973,18 +12781,18 @@ if(len2 > 0){
 let data15 = data14[0];
 const _errs31 = errors;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs31){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 99999 || isNaN(data15)){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data15 < 0 || isNaN(data15)){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10997,13 +12805,13 @@ if(len2 > 1){
 let data16 = data14[1];
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema164.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema185.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data16 === "string"){
 if(func2(data16) > 256){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
@@ -11015,13 +12823,13 @@ if(len2 > 2){
 let data17 = data14[2];
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema164.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema185.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data17 === "string"){
 if(func2(data17) > 4096){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
@@ -11031,7 +12839,7 @@ var valid5 = _errs35 === errors;
 if(valid5){
 const len3 = data14.length;
 if(!(len3 <= 3)){
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 }
@@ -11041,7 +12849,7 @@ return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11053,7 +12861,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11069,7 +12877,7 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(Array.isArray(data18)){
 if(data18.length > 1000){
-validate61.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -11082,14 +12890,14 @@ if(errors === _errs39){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.recorded_at === undefined) && (missing1 = "recorded_at")) || ((data19.results === undefined) && (missing1 = "results"))){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs41 = errors;
 for(const key1 in data19){
 if(!(((key1 === "recorded_at") || (key1 === "results")) || (key1 === "extras"))){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11102,18 +12910,18 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(typeof data20 === "string"){
 if(func2(data20) > 40){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data20)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11129,7 +12937,7 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(Array.isArray(data21)){
 if(data21.length > 100000){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -11137,8 +12945,8 @@ var valid9 = true;
 const len5 = data21.length;
 for(let i3=0; i3<len5; i3++){
 const _errs47 = errors;
-if(!(validate64(data21[i3], {instancePath:instancePath+"/reruns/" + i2+"/results/" + i3,parentData:data21,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate68(data21[i3], {instancePath:instancePath+"/reruns/" + i2+"/results/" + i3,parentData:data21,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs47 === errors;
@@ -11149,7 +12957,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11165,7 +12973,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(Array.isArray(data23)){
 if(data23.length > 100000){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -11177,12 +12985,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(Array.isArray(data24)){
 if(data24.length > 3){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data24.length < 3){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -11191,18 +12999,18 @@ if(len7 > 0){
 let data25 = data24[0];
 const _errs52 = errors;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs52){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 99999 || isNaN(data25)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data25 < 0 || isNaN(data25)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -11215,13 +13023,13 @@ if(len7 > 1){
 let data26 = data24[1];
 const _errs54 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema164.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema185.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data26 === "string"){
 if(func2(data26) > 256){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
@@ -11233,13 +13041,13 @@ if(len7 > 2){
 let data27 = data24[2];
 const _errs56 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema164.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema185.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data27 === "string"){
 if(func2(data27) > 4096){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
@@ -11249,7 +13057,7 @@ var valid11 = _errs56 === errors;
 if(valid11){
 const len8 = data24.length;
 if(!(len8 <= 3)){
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 }
@@ -11259,7 +13067,7 @@ return false;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11271,7 +13079,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11286,7 +13094,7 @@ var valid7 = true;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11298,7 +13106,7 @@ break;
 }
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate65.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11324,21 +13132,21 @@ var valid0 = true;
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate61.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/history.v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11349,14 +13157,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.schema_version === undefined) && (missing0 = "schema_version")) || ((data.series === undefined) && (missing0 = "series"))) || ((data.commits === undefined) && (missing0 = "commits"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "schema_version") || (key0 === "generator")) || (key0 === "updated_at")) || (key0 === "series")) || (key0 === "commits"))){
-validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11365,7 +13173,7 @@ if(_errs1 === errors){
 if(data.schema_version !== undefined){
 const _errs2 = errors;
 if(1 !== data.schema_version){
-validate60.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate64.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11382,14 +13190,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) && (missing1 = "name")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate60.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate64.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!((key1 === "name") || (key1 === "version"))){
-validate60.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11401,18 +13209,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate60.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate60.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11428,18 +13236,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 64){
-validate60.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate60.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11453,7 +13261,7 @@ var valid2 = true;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11470,18 +13278,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 40){
-validate60.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate64.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data4)){
-validate60.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11497,7 +13305,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data5)){
 if(data5.length > 100000){
-validate60.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate64.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -11511,14 +13319,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing2;
 if(((((data6.suite === undefined) && (missing2 = "suite")) || ((data6.id === undefined) && (missing2 = "id"))) || ((data6.unit === undefined) && (missing2 = "unit"))) || ((data6.direction === undefined) && (missing2 = "direction"))){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key2 in data6){
 if(!((((((key2 === "suite") || (key2 === "id")) || (key2 === "unit")) || (key2 === "direction")) || (key2 === "origin")) || (key2 === "tool"))){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11530,18 +13338,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data7 === "string"){
 if(func2(data7) > 256){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11557,18 +13365,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func2(data8) > 1024){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11584,18 +13392,18 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data9 === "string"){
 if(func2(data9) > 32){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func2(data9) < 1){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11609,7 +13417,7 @@ if(data6.direction !== undefined){
 let data10 = data6.direction;
 const _errs26 = errors;
 if(!((data10 === "smaller_is_better") || (data10 === "bigger_is_better"))){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema163.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema184.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs26 === errors;
@@ -11622,7 +13430,7 @@ if(data6.origin !== undefined){
 let data11 = data6.origin;
 const _errs27 = errors;
 if(!((data11 === "benchgate") || (data11 === "github-action-benchmark"))){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema163.properties.origin.enum},message:"must be equal to one of the allowed values"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema184.properties.origin.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs27 === errors;
@@ -11637,18 +13445,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func2(data12) > 64){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data12) < 1){
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11666,7 +13474,7 @@ var valid6 = true;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11678,7 +13486,7 @@ break;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate64.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11694,7 +13502,7 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(Array.isArray(data13)){
 if(data13.length > 100000){
-validate60.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate64.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -11702,8 +13510,8 @@ var valid7 = true;
 const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate61(data13[i1], {instancePath:instancePath+"/commits/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate65(data13[i1], {instancePath:instancePath+"/commits/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs32 === errors;
@@ -11714,7 +13522,7 @@ break;
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate64.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11731,12 +13539,12 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate60.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -5,10 +5,18 @@
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import { criterionSuite } from "./criterion/criterion-suite.ts";
 import { customSuite } from "./custom/custom-suite.ts";
+import { gungraunSuite } from "./gungraun/gungraun-suite.ts";
 import { hyperfineSuite } from "./hyperfine/hyperfine-suite.ts";
+import { instructionsSuite } from "./instructions/instructions-suite.ts";
 import type { SuiteKind } from "./suite-kind.ts";
 
-export const SUITE_KINDS = [criterionSuite, hyperfineSuite, customSuite] as const;
+export const SUITE_KINDS = [
+  criterionSuite,
+  hyperfineSuite,
+  customSuite,
+  gungraunSuite,
+  instructionsSuite,
+] as const;
 
 /** A suite entry of benchgate.yml, as the schema has checked it. */
 export type RawSuite = NonNullable<BenchgateConfig["suites"]>[number];
@@ -25,7 +33,7 @@ export function suiteKind(suite: { readonly kind: string }): SuiteKind<RawSuite,
   return kind;
 }
 
-/** "criterion, hyperfine or custom". */
+/** "criterion, hyperfine, custom, gungraun or instructions". */
 export function suiteKindList(): string {
   const names = SUITE_KINDS.map((k) => k.name);
   return names.length < 2

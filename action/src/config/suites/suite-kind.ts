@@ -14,12 +14,23 @@ export interface SidePaths {
   readonly worktree: string;
   /** CARGO_TARGET_DIR of this side: never shared with the other side. */
   readonly target: string;
+  /**
+   * Per suite name, variables its build step set up for this side (a gungraun suite: PATH with
+   * the runner of the version its Cargo.lock names).
+   */
+  readonly suiteEnv?: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /** What every plan has, whatever its kind. */
 export interface SuiteBase {
   readonly name: string;
   readonly timeoutMs: number;
+}
+
+/** A suite of deterministic counts may set its own thresholds (fractions). */
+export interface OwnCountThresholds {
+  readonly threshold?: number;
+  readonly noiseFloor?: number;
 }
 
 /** A suite's entry in benchgate.yml: its JSON pointer (`/suites/1`) and file, for errors. */
@@ -59,13 +70,22 @@ export interface SuiteStep {
   readonly argv: Argv;
   /** Added to the side's environment. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The whole environment instead of the side's (instructions: the same bytes on both sides,
+   * since the environment moves the stack and changes the count).
+   */
+  readonly exactEnv?: Readonly<Record<string, string>>;
   /** Removed and created empty before the command runs. */
   readonly freshDir?: string;
+  /** A file copied (executable) before the command runs: one side's binary to a shared path. */
+  readonly stage?: { readonly from: string; readonly to: string };
   readonly output: {
     readonly format: IngestKind;
     readonly path: string;
     /** For a directory format: the baseline to read. */
     readonly baseline?: string;
+    /** For a one-benchmark format (cachegrind): the benchmark's id. */
+    readonly name?: string;
     /**
      * When the output is the command's own (not a tool's), what it failed to do when the file is
      * missing: the error then blames the command ("… exited 0 but did not write …").
@@ -89,5 +109,11 @@ export interface SuiteKind<
   narrow(plan: Plan, open: OpenBenchmarks): Narrowed<Plan> | undefined;
   /** Runs all its benchmarks whenever it runs (the round-time estimate then counts all). */
   readonly runsWhole?: boolean;
-  step(plan: Plan, run: StepContext): SuiteStep;
+  /** One command, or several run in order (each output read right after its command). */
+  step(plan: Plan, run: StepContext): SuiteStep | readonly SuiteStep[];
+}
+
+/** A kind's step as a list: one command, or the several a kind runs in order. */
+export function stepsOf(step: SuiteStep | readonly SuiteStep[]): readonly SuiteStep[] {
+  return "argv" in step ? [step] : step;
 }

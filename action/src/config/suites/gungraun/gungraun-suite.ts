@@ -1,0 +1,78 @@
+// `kind: gungraun`: a Cargo bench target written with gungraun (0.20) or iai-callgrind (0.16),
+// the Valgrind harnesses. The bench binary hands every benchmark to a runner program that must
+// be exactly the library's version: the build step (runner/gungraun-runner.ts) reads the version
+// from the side's Cargo.lock, installs that runner once per version and puts it on PATH for this
+// suite. Each side and round then runs `cargo bench` with the JSON summaries saved into a fresh
+// folder (both harnesses' variables are set: only the library's own are read), and
+// `ingest gungraun` reads them: instructions as the primary, deterministic count.
+import path from "node:path";
+import type { GungraunSuite } from "../../../schemas/config.gen.ts";
+import { checkRelativePath, type Argv } from "../../config-checks.ts";
+import { ownCountThresholds } from "../count-thresholds.ts";
+import type { OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
+
+export interface GungraunSuitePlan extends SuiteBase {
+  readonly kind: "gungraun";
+  readonly bench: string;
+  /** cargo --manifest-path, relative to the repository root. */
+  readonly manifestPath?: string;
+  readonly package?: string;
+  readonly features: readonly string[];
+  readonly args: readonly string[];
+  readonly counts: OwnCountThresholds;
+}
+
+function cargoTarget(suite: GungraunSuitePlan): string[] {
+  const args = ["--bench", suite.bench];
+  if (suite.manifestPath !== undefined) args.push("--manifest-path", suite.manifestPath);
+  if (suite.package !== undefined) args.push("--package", suite.package);
+  if (suite.features.length > 0) args.push("--features", suite.features.join(","));
+  return args;
+}
+
+/** Builds the bench binary once per side (and writes Cargo.lock when the crate has none). */
+export function gungraunBuildArgv(suite: GungraunSuitePlan): Argv {
+  return ["cargo", "bench", "--no-run", ...cargoTarget(suite)];
+}
+
+export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
+  name: "gungraun",
+  plan: (raw, base, at) => ({
+    kind: "gungraun",
+    ...base,
+    bench: raw.bench,
+    ...(raw["manifest-path"] === undefined
+      ? {}
+      : {
+          manifestPath: checkRelativePath(
+            raw["manifest-path"],
+            `${at.key}/manifest-path`,
+            at.source,
+          ),
+        }),
+    ...(raw.package === undefined ? {} : { package: raw.package }),
+    features: [...(raw.features ?? [])],
+    args: [...(raw.args ?? [])],
+    counts: ownCountThresholds(raw, at),
+  }),
+  // The harness has no filter benchgate can rely on across both versions: it runs whole.
+  filter: (plan) => plan,
+  narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan }),
+  runsWhole: true,
+  step(plan, run) {
+    const home = path.join(run.dir, run.tag);
+    return {
+      argv: ["cargo", "bench", ...cargoTarget(plan), "--", ...plan.args],
+      env: {
+        GUNGRAUN_HOME: home,
+        GUNGRAUN_SAVE_SUMMARY: "json",
+        GUNGRAUN_COLOR: "never",
+        IAI_CALLGRIND_HOME: home,
+        IAI_CALLGRIND_SAVE_SUMMARY: "json",
+        IAI_CALLGRIND_COLOR: "never",
+      },
+      freshDir: home,
+      output: { format: "gungraun", path: home },
+    };
+  },
+};

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { renderComment } from "./comment.ts";
+import { renderText } from "./text.ts";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
+import type { Entry } from "../schemas/report.gen.ts";
+
+function count(id: string, base: number, head: number, extra: Partial<Entry> = {}): Entry {
+  return makeEntry({
+    id,
+    suite: "counts",
+    source: "gungraun",
+    unit: "instructions",
+    metric: "instructions",
+    base: { value: base, per_round: [base, base, base] },
+    head: { value: head, per_round: [head, head, head] },
+    change: head / base - 1,
+    ci: [head / base - 1, head / base - 1],
+    p: null,
+    q: null,
+    determinism: {
+      status: "deterministic",
+      spread: { base: 0, head: 0 },
+      threshold: 0.01,
+      noise_floor: 0.001,
+    },
+    ...extra,
+  });
+}
+
+const report = makeReport({
+  benchmarks: [
+    makeEntry({ id: "parse/1000", change: 0.03, verdict: "inconclusive", ci: [-0.2, 0.3] }),
+    count("demo::counts::parse small", 1_000_000, 1_031_000, { verdict: "regressed" }),
+    count("demo::counts::checksum", 50_000, 50_000),
+    count("demo::counts::render", 80_000, 80_400, {
+      notes: [
+        "+0.50 % instructions: a real change (the count is exact) but below the 1.0 % threshold",
+      ],
+    }),
+    count("spin", 9_000_000, 11_000_000, {
+      verdict: "inconclusive",
+      ci: [-0.3, 0.6],
+      determinism: {
+        status: "non-deterministic",
+        spread: { base: 0.31, head: 0.22 },
+        threshold: 0.03,
+        noise_floor: 0.01,
+      },
+    }),
+    count("demo::counts::parse small [l1_hits]", 900, 990, {
+      metric: "l1_hits",
+      unit: "hits",
+      secondary: true,
+      verdict: "regressed",
+    }),
+  ],
+  settings: { ...makeReport().settings, count_threshold: 0.01, count_noise_floor: 0.001 },
+});
+
+describe("the counts section", () => {
+  const body = renderComment(report);
+
+  it("shows counts apart from the timings, with the exact change", () => {
+    const [timings, counts] = body.split("**Instruction counts**");
+    expect(timings).toContain("parse/1000");
+    expect(timings).not.toContain("counts::");
+    expect(counts).toMatch(/regressed = at least \+1\.0 %; changes under 0\.1 % ignored/);
+    expect(counts).toContain("1 of 4 identical or within the floor");
+    expect(counts).toMatch(
+      /<code>demo::<!-- -->counts::parse small<\/code> \(counts\) \| 1,000,000 instructions \| 1,031,000 instructions \| \+3\.1 % instructions \| 🔴 regressed/,
+    );
+    expect(counts).toMatch(/\+0\.5 % instructions \| ⚪ unchanged/);
+    expect(counts).not.toContain("checksum");
+  });
+
+  it("marks non-deterministic counts with their spread", () => {
+    expect(body).toMatch(
+      /<code>spin<\/code>.*🟡 inconclusive, \*\*non-deterministic\*\* \(spread 31\.0 % base, 22\.0 % head\)/,
+    );
+  });
+
+  it("folds secondary counts away, saying they never fail the gate", () => {
+    expect(body).toMatch(
+      /<details><summary>Secondary counts that changed: 1 .*never fail the gate\)<\/summary>/,
+    );
+    expect(body).toMatch(/\+10\.0 % l1 hits/);
+  });
+
+  it("lists counts in the terminal too", () => {
+    const text = renderText(report);
+    expect(text).toContain("instruction counts (deterministic, under Valgrind):");
+    expect(text).toMatch(/spin .*inconclusive \(non-deterministic\)/);
+  });
+
+  it("adds nothing when there are no counts", () => {
+    expect(renderComment(makeReport())).not.toContain("Instruction counts");
+  });
+});
