@@ -114,9 +114,16 @@ describe("instructions suites (real Valgrind)", { timeout: LONG }, () => {
     expect(new Set([...(busy?.base?.per_round ?? []), ...(busy?.head?.per_round ?? [])]).size).toBe(
       1,
     );
+    // Its count follows the machine's speed: reported, never regressed or unchanged.
     const spin = entry(report, "spin");
     expect(spin?.determinism?.status).toBe("non-deterministic");
-    expect(spin?.verdict).not.toBe("unchanged");
+    expect(
+      Math.max(spin?.determinism?.spread.base ?? 0, spin?.determinism?.spread.head ?? 0),
+    ).toBeGreaterThan(0);
+    expect(spin?.verdict).toBe("inconclusive");
+    expect(spin?.notes.join("\n")).toMatch(/non-deterministic count: .*reported, not decided/);
+    expect(report.reasons.join("\n")).toMatch(/1 count not deterministic/);
+    expect(report.reasons.join("\n")).not.toMatch(/deterministic count.* regressed/);
     const comment = readFileSync(path.join(aa.out, "comment.md"), "utf8");
     expect(comment).toContain("**Instruction counts**");
     expect(comment).toMatch(/<code>spin<\/code>.*\*\*non-deterministic\*\*/);

@@ -221,9 +221,18 @@ function reasonsFor(
       `${plural(exact.length, "deterministic count")} regressed by at least ${percent(least)}`,
     );
   }
-  if (counts.inconclusive > 0) {
+  const unsteady = entries.filter(
+    (e) => e.secondary !== true && e.determinism?.status === "non-deterministic",
+  ).length;
+  const undecided = counts.inconclusive - unsteady;
+  if (undecided > 0) {
     reasons.push(
-      `${plural(counts.inconclusive, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
+      `${plural(undecided, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
+    );
+  }
+  if (unsteady > 0) {
+    reasons.push(
+      `${plural(unsteady, "count")} not deterministic (rounds of the same code differ): reported, not decided`,
     );
   }
   if (mode === "single-run" && entries.some((e) => !isExact(e))) {
@@ -318,7 +327,11 @@ export function compare(
     if (exact !== undefined) return exact;
     const d = byId.get(s.id) as Decision;
     const noisy = settled.noisy.get(s.id);
-    return noisy === undefined ? d : { ...d, notes: [...d.notes, nonDeterministicNote(noisy)] };
+    if (noisy === undefined) return d;
+    // A count that moves between runs of the same code measures the machine, not the code:
+    // neither a regression nor "unchanged" can be trusted, whatever the timing test says.
+    const notes = [...d.notes, nonDeterministicNote(noisy, d.verdict)];
+    return { ...d, verdict: "inconclusive", notes };
   });
   // Exact counts over two rounds or more are replicated even when no timing was tested.
   const replicated = [...settled.decided.values()].some((d) => d.rounds >= 2);

@@ -131,8 +131,8 @@ function only(side: ReadonlyMap<number, Observation>): number {
 }
 
 /**
- * Splits the deterministic series: the ones decided here, and the non-deterministic ones to be
- * decided like timings. Series that are not counts, or lack a side (new, missing), are left out.
+ * Splits the deterministic series: the ones decided here, and the non-deterministic primary ones,
+ * to be tested like timings for their change and interval but never decided (compare.ts). Series that are not counts, or lack a side (new, missing), are left out.
  */
 export function settleCounts(
   series: readonly BenchmarkSeries[],
@@ -170,11 +170,17 @@ export function settleCounts(
   return { decided, noisy };
 }
 
-/** The note every non-deterministic count carries, with its spread. */
-export function nonDeterministicNote(d: Determinism): string {
+/**
+ * The note every non-deterministic count carries, with its spread and, for a primary count, what
+ * the timing statistics read from it.
+ */
+export function nonDeterministicNote(d: Determinism, asTiming?: string): string {
   const side = (x: number | undefined): string =>
     x === undefined ? "one round" : Number.isFinite(x) ? pct(x) : "from 0";
-  return `non-deterministic count: its rounds differ (spread ${side(d.spread.base)} in base, ${side(d.spread.head)} in head), so it was decided like a timing`;
+  const spread = `non-deterministic count: its rounds differ (spread ${side(d.spread.base)} in base, ${side(d.spread.head)} in head)`;
+  return asTiming === undefined
+    ? spread
+    : `${spread}, so it depends on something besides the code (timing, scheduling, a random seed) and is reported, not decided; tested like a timing it reads ${asTiming}`;
 }
 
 /**
@@ -186,6 +192,9 @@ function unsettledSecondary(
   determinism: Determinism,
   rounds: number,
 ): CountDecision {
-  const note = nonDeterministicNote(determinism).replace(", so it was decided like a timing", "");
-  return { ...untested(series, "inconclusive", [note]), rounds, determinism };
+  return {
+    ...untested(series, "inconclusive", [nonDeterministicNote(determinism)]),
+    rounds,
+    determinism,
+  };
 }

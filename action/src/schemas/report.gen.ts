@@ -206,7 +206,7 @@ export interface Entry {
    */
   secondary?: boolean;
   /**
-   * For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it was decided like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.
+   * For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.
    */
   determinism?: {
     status: "deterministic" | "non-deterministic" | "unchecked";
