@@ -50,7 +50,7 @@ export function usage(): string {
   // Two spaces after the longest name, so no name runs into its summary.
   const width = Math.max(...[...COMMANDS.keys()].map((name) => name.length)) + 2;
   const lines = [...COMMANDS].map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`);
-  return `benchgate ${VERSION}: a performance regression gate for Criterion and hyperfine benchmarks
+  return `benchgate ${VERSION}: a performance regression gate for Criterion, hyperfine and Valgrind-counted benchmarks
 
 Usage: benchgate <command> [options]   (benchgate <command> --help for details)
 

@@ -60,6 +60,13 @@ export function defaultToolsDir(env: Readonly<Record<string, string>>): string {
 /** Too few rounds to estimate noise is allowed, but said. */
 function warnAboutRounds(plan: GatePlan, progress: Progress): void {
   const { run } = plan;
+  // Counts need no noise estimate: two rounds already check that they are deterministic.
+  const counted = (kind: string): boolean => kind === "gungraun" || kind === "instructions";
+  if (run.suites.some((s) => counted(s.kind)) && run.sequential === undefined && run.rounds < 2)
+    progress.warn(
+      "1 round: whether the instruction counts are deterministic is not checked (2 rounds or more check it)",
+    );
+  if (run.suites.every((s) => counted(s.kind))) return;
   if (run.sequential === undefined && run.rounds < 3)
     progress.warn(
       `${run.rounds} round(s): too few to estimate noise; changes are only flagged beyond the unverified threshold`,
