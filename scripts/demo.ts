@@ -1,8 +1,10 @@
 // `npm run demo`: the whole gate locally, with real tools and no GitHub (README.md, "Two commands").
 // Makes a throw-away git repository of examples/demo-crate with a base commit and a head commit
-// (examples/demo-crate.head.patch: `normalize` does three passes instead of one, and one line of
-// `demo-cli --help` changes), then runs `benchgate run` on the two commits: each side built once,
-// Criterion and hyperfine in interleaved rounds, golden outputs, budgets, critcmp. Everything
+// (examples/demo-crate.head.patch: `normalize` does three passes instead of one, `fnv1a` hashes in
+// 128-byte blocks instead of 4 KiB ones — about 3 % more instructions and no change in time,
+// which only the counts see — and one line of `demo-cli --help` changes), then runs `benchgate run` on the two
+// commits: each side built once, Criterion and hyperfine in interleaved rounds, instruction
+// counts under Valgrind (gungraun and cachegrind), golden outputs, budgets, critcmp. Everything
 // lands in .benchgate/demo/out. Then both commits are recorded, as pushes to main would record
 // them, in a history on the gh-pages branch of a local bare repository (`benchgate history
 // append`, the same compare-and-swap writer and page renderer as on GitHub), and the page is
@@ -21,6 +23,7 @@ const out = path.join(demo, "out");
 const cache = path.join(demo, "cache");
 const SLOWED = "normalize";
 const BROKEN_GOLDEN = "cli-help";
+const CHECKSUM_TIMING = "checksum/fnv1a";
 const started = Date.now();
 
 const env: Record<string, string | undefined> = {
@@ -56,7 +59,7 @@ function makeRepository(): { base: string; head: string } {
     "--quiet",
     "--no-gpg-sign",
     "-am",
-    "head: normalize does three passes; reword --help",
+    "head: normalize does three passes; fnv1a hashes 128-byte blocks; reword --help",
   ]);
   return { base, head: git(["rev-parse", "HEAD"]) };
 }
@@ -75,7 +78,16 @@ function benchgate(args: string[], childEnv = env): Promise<number> {
 
 interface Report {
   verdict: string;
-  benchmarks: { id: string; verdict: string; base: unknown; head: unknown }[];
+  benchmarks: {
+    id: string;
+    verdict: string;
+    base: unknown;
+    head: unknown;
+    change: number | null;
+    ci: [number, number] | null;
+    secondary?: boolean;
+    determinism?: { status: string };
+  }[];
   golden: { name: string; ok: boolean }[];
   environment: { base?: unknown; head?: unknown };
 }
@@ -169,26 +181,49 @@ try {
   ]);
   if (status === 2 || status === 3) throw new Error(`benchgate run exited with ${status}`);
   const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")) as Report;
-  const regressed = report.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
+  // Timings and instruction counts are decided apart (docs/instruction-counts.md).
+  const primary = report.benchmarks.filter((b) => b.secondary !== true);
+  const isCount = (b: Report["benchmarks"][number]): boolean => b.determinism !== undefined;
+  const regressed = primary
+    .filter((b) => !isCount(b) && b.verdict === "regressed")
+    .map((b) => b.id);
+  const countsRegressed = primary
+    .filter((b) => isCount(b) && b.verdict === "regressed")
+    .map((b) => b.id);
   const changedGolden = report.golden.filter((g) => !g.ok).map((g) => g.name);
   const others = new Map<string, number>();
-  for (const b of report.benchmarks)
-    if (b.id !== SLOWED) others.set(b.verdict, (others.get(b.verdict) ?? 0) + 1);
+  for (const b of primary)
+    if (!isCount(b) && b.id !== SLOWED) others.set(b.verdict, (others.get(b.verdict) ?? 0) + 1);
   const rest = [...others].map(([v, n]) => `${n} ${v}`).join(", ");
+  // The head patch: `normalize` ×3 (timing and count), `fnv1a` about 3 % more instructions (its
+  // count; `demo-cli stats` hashes too, but its count grows by far less than 1 %), nothing else.
+  const countsExpected =
+    countsRegressed.some((id) => id.endsWith("::normalize n16k")) &&
+    countsRegressed.some((id) => id.endsWith("::checksum fnv1a")) &&
+    countsRegressed.every((id) => /normalize|checksum|instructions\/stats/.test(id));
   const expected =
     report.verdict === "fail" &&
     regressed.length === 1 &&
     regressed[0] === SLOWED &&
+    countsExpected &&
     changedGolden.length === 1 &&
     changedGolden[0] === BROKEN_GOLDEN;
+  const pct = (x: number | null | undefined): string =>
+    x === null || x === undefined ? "—" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
+  const hashCount = primary.find((b) => isCount(b) && b.id.endsWith("::checksum fnv1a"));
+  const hashTime = primary.find((b) => b.id === CHECKSUM_TIMING);
+  if (hashCount !== undefined && hashTime !== undefined)
+    say(
+      `fnv1a in head: ${pct(hashCount.change)} instructions (${hashCount.verdict}); its Criterion timing ${CHECKSUM_TIMING}: ${pct(hashTime.change)}, CI ${pct(hashTime.ci?.[0])} to ${pct(hashTime.ci?.[1])} (${hashTime.verdict}) — the count sees what the timing cannot`,
+    );
   if ((others.get("inconclusive") ?? 0) > 0)
     say(
       "inconclusive = not regressed, but this machine's noise leaves room for a slowdown above the fail threshold (see each CI and the MDE); a quieter, pinned runner or more rounds turn these into 'unchanged'",
     );
   say(
     expected
-      ? `as expected: the gate fails on exactly ${SLOWED} (×3 work in head) and golden output ${BROKEN_GOLDEN}; none of the other ${report.benchmarks.length - 1} benchmarks regressed (${rest})`
-      : `unexpected: verdict ${report.verdict}, regressed [${regressed.join(", ")}], golden changed [${changedGolden.join(", ")}] (expected only ${SLOWED} and ${BROKEN_GOLDEN})`,
+      ? `as expected: the gate fails on ${SLOWED} (×3 work in head), on the instruction counts [${countsRegressed.join(", ")}] and on golden output ${BROKEN_GOLDEN}; no other timing regressed (${rest})`
+      : `unexpected: verdict ${report.verdict}, timings regressed [${regressed.join(", ")}], counts regressed [${countsRegressed.join(", ")}], golden changed [${changedGolden.join(", ")}] (expected the timing ${SLOWED}, the counts of normalize and fnv1a and golden ${BROKEN_GOLDEN})`,
   );
   say(`open ${path.relative(root, path.join(out, "comment.md"))} for the PR comment`);
   const page = await historyPage(report, commits);
