@@ -1,5 +1,13 @@
 // `benchgate init` through the real CLI, in throw-away directories.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -22,8 +30,11 @@ const PINNED = `my-org/benchgate/action@${"c".repeat(40)}`;
 const ALL_FILES = [...Object.values(WORKFLOW_PATHS), "benchgate.yml"];
 
 describe("benchgate init", () => {
-  it("writes the workflows and a valid benchgate.yml with the crate's Criterion benches", () => {
+  it("writes the workflows and a valid benchgate.yml with the crate's Criterion and gungraun benches", () => {
     const dir = freshDir(read(path.join(ROOT, "examples/demo-crate"), "Cargo.toml"));
+    cpSync(path.join(ROOT, "examples/demo-crate/benches"), path.join(dir, "benches"), {
+      recursive: true,
+    });
     const r = runCli(["init", "--dir", dir, "--action-ref", PINNED]);
     expect(r.status, r.stderr).toBe(0);
     for (const file of ALL_FILES) expect(r.stdout).toContain(`wrote ${path.join(dir, file)}`);
@@ -31,7 +42,11 @@ describe("benchgate init", () => {
     expect(r.stdout).toContain("prepare-runner-host.sh");
     expect(r.stderr).toBe("");
     const config = validateConfig(parse(read(dir, "benchgate.yml")) as unknown, "benchgate.yml");
-    expect(config.suites).toEqual([expect.objectContaining({ kind: "criterion", bench: "demo" })]);
+    // benches/demo.rs uses Criterion, benches/counts.rs gungraun (instruction counts).
+    expect(config.suites).toEqual([
+      expect.objectContaining({ kind: "criterion", bench: "demo" }),
+      { name: "counts", kind: "gungraun", bench: "counts" },
+    ]);
     expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${PINNED}\n`);
   });
 
@@ -63,7 +78,7 @@ describe("benchgate init", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${DEFAULT_ACTION_REF}\n`);
     expect(r.stderr).toContain("is not pinned to a commit SHA");
-    expect(r.stderr).toContain("no Criterion bench target");
+    expect(r.stderr).toContain("no bench target");
     expect(read(dir, "benchgate.yml")).toContain("# suites:");
   });
 

@@ -1,13 +1,32 @@
-// The Criterion bench targets of a crate, read from its Cargo.toml without a TOML library: only
-// `[[bench]]` tables and their `name = "…"` and `harness = false` lines matter, so a small,
+// The bench targets of a crate, read from its Cargo.toml without a TOML library: only `[[bench]]`
+// tables and their `name = "…"`, `path = "…"` and `harness = false` lines matter, so a small,
 // line-based reader is enough, as long as it never mistakes text inside a multi-line string for
-// a table. Pure.
+// a table. Which harness a target uses (Criterion, or gungraun/iai-callgrind counting
+// instructions under Valgrind) is read from its source by harnessOf(). Pure.
 
 export interface BenchTargets {
   /** Names of `[[bench]]` targets with `harness = false`, in file order, without duplicates. */
   readonly benches: readonly string[];
-  /** Targets that cannot be a Criterion suite, with the reason (printed by `benchgate init`). */
+  /** Each bench's source file as Cargo.toml gives it (`path`), else cargo's `benches/NAME.rs`. */
+  readonly paths: ReadonlyMap<string, string>;
+  /** Targets that cannot be a suite, with the reason (printed by `benchgate init`). */
   readonly skipped: readonly { readonly name: string; readonly reason: string }[];
+}
+
+/** The harnesses a `harness = false` bench target can be run with. */
+export type BenchHarness = "criterion" | "gungraun";
+
+// A path into, or an import of, the Valgrind harness (gungraun, or iai-callgrind before its
+// rename): `use gungraun::…`, `gungraun::main!`, `iai_callgrind::library_benchmark`.
+const COUNTED = /\b(?:gungraun|iai_callgrind)\s*::/;
+
+/** The harness of a bench target, from its source text: Criterion unless it uses gungraun. */
+export function harnessOf(source: string): BenchHarness {
+  for (const line of source.split("\n")) {
+    const code = line.replace(/\/\/.*$/, "");
+    if (COUNTED.test(code)) return "gungraun";
+  }
+  return "criterion";
 }
 
 /** What cargo and benchgate.yml's schema accept as a bench target name. */
@@ -17,9 +36,11 @@ const BENCH_HEADER = /^\[\[\s*bench\s*\]\]\s*(?:#.*)?$/;
 const ANY_HEADER = /^\[/;
 const NAME = /^name\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(?:#.*)?$/;
 const HARNESS = /^harness\s*=\s*(true|false)\s*(?:#.*)?$/;
+const PATH = /^path\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(?:#.*)?$/;
 
 interface Target {
   name?: string;
+  path?: string;
   harness: boolean;
 }
 
@@ -61,18 +82,27 @@ export function benchTargets(cargoToml: string): BenchTargets {
     if (name !== null) current.name = name[1] ?? name[2] ?? "";
     const harness = HARNESS.exec(line);
     if (harness !== null) current.harness = harness[1] === "true";
+    const file = PATH.exec(line);
+    if (file !== null) current.path = file[1] ?? file[2] ?? "";
   }
   const benches: string[] = [];
+  const paths = new Map<string, string>();
   const skipped: { name: string; reason: string }[] = [];
   for (const target of targets) {
     const name = target.name;
     if (name === undefined) continue; // cargo would reject it anyway
     if (!BENCH_NAME.test(name))
       skipped.push({ name, reason: "not a plain target name (letters, digits, _ and -)" });
-    // Criterion needs its own main(): libtest's #[bench] harness knows none of its options.
+    // Criterion and gungraun need their own main(): libtest's #[bench] harness knows neither.
     else if (target.harness)
-      skipped.push({ name, reason: "no `harness = false`, so not a Criterion bench" });
-    else if (!benches.includes(name)) benches.push(name);
+      skipped.push({
+        name,
+        reason: "no `harness = false`, so neither a Criterion nor a gungraun bench",
+      });
+    else if (!benches.includes(name)) {
+      benches.push(name);
+      paths.set(name, target.path ?? `benches/${name}.rs`);
+    }
   }
-  return { benches, skipped };
+  return { benches, paths, skipped };
 }

@@ -34,6 +34,21 @@ describe("starterConfig", () => {
     expect(() => resolveRunConfig(config, "benchgate.yml", { needSuites: true })).not.toThrow();
   });
 
+  it("writes a gungraun suite per instruction-count bench target, after the Criterion ones", () => {
+    const text = starterConfig({ benches: ["parse"], gungraun: ["parse_counts", "Parse"] });
+    const config = load(text);
+    expect(config.suites?.map((s) => [s.name, s.kind, "bench" in s ? s.bench : undefined])).toEqual(
+      [
+        ["parse", "criterion", "parse"],
+        ["parse_counts", "gungraun", "parse_counts"],
+        ["parse-2", "gungraun", "Parse"],
+      ],
+    );
+    expect(text).toContain("docs/instruction-counts.md");
+    expect(() => resolveRunConfig(config, "benchgate.yml", { needSuites: true })).not.toThrow();
+    expect(() => starterConfig({ benches: [], gungraun: ["a b"] })).toThrow(/not a target name/);
+  });
+
   it("keeps hyperfine, build, golden, budgets and statistics as commented examples", () => {
     const text = starterConfig({ benches: ["demo"] });
     for (const key of ["kind: hyperfine", "build:", "golden:", "budgets:", "statistics:"])
@@ -68,7 +83,7 @@ describe("starterConfig", () => {
 
   it("is already formatted as prettier formats YAML, at 80 and 100 columns", async () => {
     for (const benches of [[], ["demo", "other"]]) {
-      const text = starterConfig({ benches });
+      const text = starterConfig({ benches, gungraun: benches.length > 0 ? ["counts"] : [] });
       for (const printWidth of [80, 100])
         expect(await format(text, { parser: "yaml", printWidth })).toBe(text);
     }

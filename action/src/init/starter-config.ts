@@ -1,5 +1,5 @@
-// The commented starter benchgate.yml that `benchgate init` writes: one Criterion suite per bench
-// target, and everything else (hyperfine, build, golden outputs, budgets, the decision rule) as
+// The commented starter benchgate.yml that `benchgate init` writes: one suite per bench target
+// (Criterion, or gungraun counting instructions), and everything else (hyperfine, build, golden outputs, budgets, the decision rule) as
 // commented-out examples, so the file is valid as written (schemas/config.v1.schema.json) and
 // shows what can be added. Pure.
 import { InputError } from "../errors.ts";
@@ -9,6 +9,8 @@ import { yamlScalar } from "./yaml-scalar.ts";
 export interface StarterOptions {
   /** Criterion bench target names (`cargo bench --bench NAME`). */
   readonly benches: readonly string[];
+  /** gungraun / iai-callgrind bench target names: instruction counts under Valgrind. */
+  readonly gungraun?: readonly string[];
 }
 
 const MAX_SUITE_NAME = 64;
@@ -89,25 +91,42 @@ const OTHER_EXAMPLES = [
 export function starterConfig(options: StarterOptions): string {
   const taken = new Set<string>();
   const suites: string[] = [];
-  for (const bench of options.benches) {
+  const nameFor = (bench: string): string => {
     if (!BENCH_NAME.test(bench))
       throw new InputError(
         `bench target ${JSON.stringify(bench)} is not a target name (letters, digits, _ and -)`,
       );
     const name = suiteName(bench, taken);
     taken.add(name);
+    return name;
+  };
+  for (const bench of options.benches) {
     suites.push(
-      `  - name: ${yamlScalar(name)}`,
+      `  - name: ${yamlScalar(nameFor(bench))}`,
       "    kind: criterion",
       `    bench: ${yamlScalar(bench)}`,
       '    args: ["--warm-up-time", "1", "--measurement-time", "3"]',
+    );
+  }
+  const counted = options.gungraun ?? [];
+  if (counted.length > 0)
+    suites.push(
+      "  # gungraun (or iai-callgrind) bench targets: instruction counts under Valgrind, exact on",
+      "  # every run, so a 1 % change fails (benchgate's docs/instruction-counts.md). benchgate",
+      "  # installs gungraun-runner of your Cargo.lock's version.",
+    );
+  for (const bench of counted) {
+    suites.push(
+      `  - name: ${yamlScalar(nameFor(bench))}`,
+      "    kind: gungraun",
+      `    bench: ${yamlScalar(bench)}`,
     );
   }
   const body =
     suites.length > 0
       ? [
           "suites:",
-          "  # One suite per Criterion bench target: `cargo bench --bench NAME -- ARGS`, with",
+          "  # One suite per bench target. Criterion: `cargo bench --bench NAME -- ARGS`, with",
           "  # --save-baseline and --noplot added by benchgate. Short Criterion runs are enough:",
           "  # the interleaved rounds, not long runs, make the verdict sound. In a workspace, add",
           "  # `package: CRATE` (cargo bench -p CRATE).",
@@ -116,7 +135,7 @@ export function starterConfig(options: StarterOptions): string {
           ...HYPERFINE_EXAMPLE.map((line) => `  # ${line}`),
         ]
       : [
-          "# No Criterion bench target was found (a [[bench]] in Cargo.toml with harness = false).",
+          "# No bench target was found (a [[bench]] in Cargo.toml with harness = false).",
           "# benchgate needs at least one suite; `benchgate init --bench NAME` writes them:",
           "# suites:",
           "#   - name: micro",

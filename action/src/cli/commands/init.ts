@@ -3,7 +3,7 @@
 // templates benchgate's own .github/workflows are generated from.
 import path from "node:path";
 import { InputError } from "../../errors.ts";
-import { benchTargets } from "../../init/cargo-benches.ts";
+import { benchTargets, harnessOf, type BenchTargets } from "../../init/cargo-benches.ts";
 import { starterConfig } from "../../init/starter-config.ts";
 import {
   DEFAULT_ACTION_REF,
@@ -22,7 +22,8 @@ Sets a Rust repository up for benchgate by writing
   .github/workflows/benchgate-pr.yml       pull requests from this repository, on your runner
   .github/workflows/benchgate-command.yml  /rebench and /benchgate accept in PR comments
   .github/workflows/benchgate-main.yml     every push to the default branch
-  benchgate.yml                            one Criterion suite per bench target, and examples
+  benchgate.yml                            one suite per bench target (Criterion, or gungraun /
+                                           iai-callgrind: instruction counts), and examples
 Existing files are not overwritten without --force.
 
 Options:
@@ -32,8 +33,9 @@ Options:
   --runner-labels A,B    labels of the self-hosted benchmark runner
                          (default: ${DEFAULT_RUNNER_LABELS.join(",")})
   --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
-  --bench NAME...        Criterion bench targets (default: every [[bench]] with harness = false
-                         in DIR/Cargo.toml)
+  --bench NAME...        bench targets (default: every [[bench]] with harness = false in
+                         DIR/Cargo.toml); one whose source uses gungraun or iai_callgrind gets a
+                         gungraun suite, any other a Criterion suite
   --workflows-only       write only the workflows (e.g. to update them), not benchgate.yml
   --force                overwrite existing files
   -h, --help             show this help
@@ -42,6 +44,7 @@ Exit codes: 0 written, 2 bad usage or a file already exists (nothing is written 
 
 const CONFIG_FILE = "benchgate.yml";
 const MAX_CARGO_TOML_BYTES = 1024 * 1024;
+const MAX_BENCH_SOURCE_BYTES = 1024 * 1024;
 
 const NEXT_STEPS = `
 Next steps:
@@ -57,22 +60,65 @@ Next steps:
      comments /rebench; benchgate reads benchgate.yml from the base, so it gates from the
      first pull request after this one is merged.`;
 
-async function detectBenches(dir: string, deps: Machine): Promise<readonly string[]> {
+/** The bench targets of DIR/Cargo.toml (none, said, when there is no Cargo.toml). */
+async function readTargets(dir: string, deps: Machine): Promise<BenchTargets | undefined> {
   const file = path.join(dir, "Cargo.toml");
-  if ((await deps.reader.kindOf(file)) === undefined) {
+  if ((await deps.reader.kindOf(file)) === undefined) return undefined;
+  return benchTargets(await deps.reader.readText(file, MAX_CARGO_TOML_BYTES));
+}
+
+/**
+ * Whether each target counts instructions (its source uses gungraun) or is timed by Criterion.
+ * The source path comes from Cargo.toml: only a plain relative path inside DIR is read.
+ */
+async function splitByHarness(
+  dir: string,
+  names: readonly string[],
+  targets: BenchTargets | undefined,
+  deps: Machine,
+): Promise<{ benches: string[]; gungraun: string[] }> {
+  const benches: string[] = [];
+  const gungraun: string[] = [];
+  for (const name of names) {
+    const relative = targets?.paths.get(name) ?? `benches/${name}.rs`;
+    const inside =
+      !path.isAbsolute(relative) &&
+      !relative.includes("\0") &&
+      !relative.split(/[\\/]/).includes("..");
+    const file = path.join(dir, relative);
+    let source = "";
+    if (inside && (await deps.reader.kindOf(file)) === "file") {
+      try {
+        source = await deps.reader.readText(file, MAX_BENCH_SOURCE_BYTES);
+      } catch (error) {
+        deps.err(
+          `benchgate: could not read ${file} (${error instanceof Error ? error.message : String(error)}): taking ${JSON.stringify(name)} for a Criterion bench\n`,
+        );
+      }
+    }
+    (harnessOf(source) === "gungraun" ? gungraun : benches).push(name);
+  }
+  return { benches, gungraun };
+}
+
+function detectBenches(
+  dir: string,
+  targets: BenchTargets | undefined,
+  deps: Machine,
+): readonly string[] {
+  if (targets === undefined) {
     deps.err(
       `benchgate: no Cargo.toml in ${dir}: benchgate.yml gets no suites (use --bench NAME)\n`,
     );
     return [];
   }
-  const found = benchTargets(await deps.reader.readText(file, MAX_CARGO_TOML_BYTES));
-  for (const { name, reason } of found.skipped)
+  for (const { name, reason } of targets.skipped)
     deps.err(`benchgate: skipping [[bench]] ${JSON.stringify(name)}: ${reason}\n`);
-  if (found.benches.length === 0)
+  if (targets.benches.length === 0)
     deps.err(
-      `benchgate: no Criterion bench target in ${file} (in a workspace, name them with --bench and add package: to each suite)\n`,
+      `benchgate: no bench target in ${path.join(dir, "Cargo.toml")} (in a workspace, name them with --bench and add package: to each suite)\n`,
     );
-  return found.benches;
+  return targets.benches;
 }
 
 export async function initCommand(argv: readonly string[], deps: Machine): Promise<number> {
@@ -123,8 +169,9 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   }
   if (withConfig) {
     const given = listFlag(args, "bench");
-    const benches = given.length > 0 ? given : await detectBenches(dir, deps);
-    files.set(CONFIG_FILE, starterConfig({ benches }));
+    const targets = await readTargets(dir, deps);
+    const names = given.length > 0 ? given : detectBenches(dir, targets, deps);
+    files.set(CONFIG_FILE, starterConfig(await splitByHarness(dir, names, targets, deps)));
   }
   await deps.dirs.ensure(path.join(dir, ".github/workflows"));
   for (const [file, text] of files) {
