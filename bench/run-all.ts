@@ -16,6 +16,10 @@ const steps: [string, string[]][] = [
   ["sequential rounds replayed on the 15-round A/A suites", ["bench/sequential-replay.ts"]],
   ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
   ["history page, 200 benchmarks × 1,000 commits, headless Chromium", ["bench/history-page.ts"]],
+  [
+    "instruction counts: 20 A/A runs of the demo's count suites, +1 % injected (about 15 minutes)",
+    ["bench/instruction-counts.ts"],
+  ],
 ];
 for (const suite of readdirSync(path.join(ROOT, "bench/data")).filter((d) => d.startsWith("aa-"))) {
   if (existsSync(path.join(ROOT, "bench/data", suite, "rounds.json"))) {
