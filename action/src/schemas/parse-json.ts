@@ -6,6 +6,7 @@
 // is `__proto__`, which no tool writes and which a later copy into a plain object would turn into
 // a prototype change. Each error is one InputError naming the file (and the key's JSON pointer).
 import { InputError } from "../errors.ts";
+import { parseWithEscapedKeys } from "./parse-escaped-keys.ts";
 
 export interface JsonLimits {
   /** Longest accepted text, in UTF-16 code units (callers cap bytes before decoding). */
@@ -127,7 +128,12 @@ class OpenObjects {
  * syntax error is valid JSON, tokenized here as JSON.parse does, so the depth JSON.parse can
  * reach is always checked.
  */
-function findBadKey(text: string, source: string, maxDepth: number): number {
+function findBadKey(
+  text: string,
+  source: string,
+  maxDepth: number,
+  seen: { escapedKey: boolean },
+): number {
   const isObject = new Uint8Array(maxDepth + 1);
   const objects = new OpenObjects(text, maxDepth);
   let depth = 0;
@@ -146,6 +152,7 @@ function findBadKey(text: string, source: string, maxDepth: number): number {
         inString = false;
         if (keyStart >= 0) {
           if (!objects.add(depth, keyStart, i, escaped)) return i;
+          if (escaped) seen.escapedKey = true;
           keyStart = -1;
         }
       }
@@ -254,10 +261,14 @@ export function parseJsonText(
     throw new InputError("starts with a byte-order mark (U+FEFF); JSON must be UTF-8 without one", {
       source,
     });
-  const badKey = findBadKey(text, source, limits.maxDepth);
+  const seen = { escapedKey: false };
+  const badKey = findBadKey(text, source, limits.maxDepth, seen);
   if (badKey !== -1) throw badKeyError(text, badKey, source);
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    // JSON.parse can misread escaped keys (parse-escaped-keys.ts): such text, once JSON.parse has
+    // accepted it, is built again key by key.
+    return seen.escapedKey ? parseWithEscapedKeys(text) : value;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new InputError(
