@@ -182,12 +182,12 @@ function countVerdicts(entries: readonly Entry[]): Counts {
   return counts;
 }
 
-/** What the report's reader is told first: every finding that bears on the verdict, in order. */
 /** Decided on the count threshold, not by the statistics. */
 function isExact(e: Entry): boolean {
   return e.determinism !== undefined && e.determinism.status !== "non-deterministic";
 }
 
+/** What the report's reader is told first: every finding that bears on the verdict, in order. */
 function reasonsFor(
   entries: readonly Entry[],
   counts: Counts,

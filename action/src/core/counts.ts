@@ -4,8 +4,8 @@
 // change head/base − 1 is exact, changes below the noise floor are nothing, and a change of at
 // least the threshold is a regression (or an improvement). Counts that differ between rounds of
 // one side are not deterministic (spin loops, timeouts, threads, a random hash seed): they are
-// reported as such, with the spread, and handed back to be decided like timings, with the
-// statistics' noise floor and fail threshold. Pure.
+// reported as such, with the spread, and handed back to be tested like timings for a change and
+// an interval, but compare.ts makes them inconclusive whatever that test says. Pure.
 import { untested, type Decision } from "./decision.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
 import type { CompareSettings } from "./settings.ts";
@@ -28,7 +28,7 @@ export interface Determinism {
 export interface SettledCounts {
   /** Decided here: exact counts, and secondary counts that are not deterministic. */
   readonly decided: ReadonlyMap<string, CountDecision>;
-  /** Counts that are not deterministic: the caller decides them like timings. */
+  /** Primary counts that are not deterministic: the caller tests them like timings. */
   readonly noisy: ReadonlyMap<string, Determinism>;
 }
 
