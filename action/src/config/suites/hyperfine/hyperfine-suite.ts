@@ -6,6 +6,7 @@ import type { HyperfineSuite } from "../../../schemas/config.gen.ts";
 import { unique, type Argv } from "../../config-checks.ts";
 import { expand, shellQuote, type Placeholders } from "../../placeholders.ts";
 import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
+import { filterCommands, narrowCommands } from "../named-commands.ts";
 
 export interface HyperfineSuitePlan extends SuiteBase {
   readonly kind: "hyperfine";
@@ -58,14 +59,8 @@ export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
     };
   },
   // Commands are kept when their name matches.
-  filter(plan, filter) {
-    const commands = plan.commands.filter((c) => filter.test(c.name));
-    return commands.length === 0 ? undefined : { ...plan, commands };
-  },
-  narrow(plan, { active }) {
-    const commands = plan.commands.filter((c) => active.has(c.name));
-    return commands.length === 0 ? undefined : { plan: { ...plan, commands } };
-  },
+  filter: filterCommands,
+  narrow: narrowCommands,
   step(plan, run) {
     const file = path.join(run.dir, `${run.tag}.json`);
     const places = { target: run.paths.target, worktree: run.paths.worktree };

@@ -14,6 +14,7 @@ import { argv, unique, type Argv } from "../../config-checks.ts";
 import { expandArgv, type Placeholders } from "../../placeholders.ts";
 import { ownCountThresholds } from "../count-thresholds.ts";
 import type { OwnCountThresholds, SuiteBase, SuiteKind, SuiteStep } from "../suite-kind.ts";
+import { filterCommands, narrowCommands } from "../named-commands.ts";
 
 export interface InstructionsSuitePlan extends SuiteBase {
   readonly kind: "instructions";
@@ -102,14 +103,8 @@ export const instructionsSuite: SuiteKind<InstructionsSuite, InstructionsSuitePl
     };
   },
   // Commands are kept when their name matches.
-  filter(plan, filter) {
-    const commands = plan.commands.filter((c) => filter.test(c.name));
-    return commands.length === 0 ? undefined : { ...plan, commands };
-  },
-  narrow(plan, { active }) {
-    const commands = plan.commands.filter((c) => active.has(c.name));
-    return commands.length === 0 ? undefined : { plan: { ...plan, commands } };
-  },
+  filter: filterCommands,
+  narrow: narrowCommands,
   step(plan, run) {
     const places = { target: run.paths.target, worktree: run.paths.worktree };
     return plan.commands.map((_, i) => commandStep(plan, i, places, run.dir, run.tag));
