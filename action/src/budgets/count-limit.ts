@@ -13,7 +13,7 @@
 // max_regression (`medain`, `p90`), and a value that is not a count (`"< 25ms"`, `"5%"`).
 // A limit checks the head's value (`Entry.head.value`); for an exact count every round read it.
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
-import { normalizeUnit } from "../ingest/units.ts";
+import { BINARY_PREFIXES, normalizeUnit } from "../ingest/units.ts";
 
 /**
  * A count metric's key. As the summary's `metric` pattern, but at most 32 characters: the key
@@ -42,12 +42,6 @@ const SI_POWERS: ReadonlyMap<string, number> = new Map([
   ["M", 6],
   ["G", 9],
   ["T", 12],
-]);
-const BINARY: ReadonlyMap<string, number> = new Map([
-  ["Ki", 2 ** 10],
-  ["Mi", 2 ** 20],
-  ["Gi", 2 ** 30],
-  ["Ti", 2 ** 40],
 ]);
 
 /** Above this a double no longer holds every integer, so a count would not be exact. */
@@ -87,7 +81,7 @@ function scaleOf(rest: string, raw: string, metric: string): Scale {
   const prefix = prefixed?.[1];
   const word = prefixed === null ? rest : prefixed[2];
   const decimal = prefix === undefined ? 0 : (SI_POWERS.get(prefix) ?? 0);
-  const binary = prefix === undefined ? 1 : (BINARY.get(prefix) ?? 1);
+  const binary = prefix === undefined ? 1 : (BINARY_PREFIXES.get(prefix) ?? 1);
   if (word === undefined) {
     if (binary !== 1)
       throw new Error(

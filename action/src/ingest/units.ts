@@ -57,7 +57,9 @@ const SI: ReadonlyMap<string, number> = new Map([
   ["G", 1e9],
   ["T", 1e12],
 ]);
-const BINARY: ReadonlyMap<string, number> = new Map([
+
+/** The binary multipliers (IEC): "Mi" is 2^20. */
+export const BINARY_PREFIXES: ReadonlyMap<string, number> = new Map([
   ["Ki", 2 ** 10],
   ["Mi", 2 ** 20],
   ["Gi", 2 ** 30],
@@ -169,7 +171,7 @@ function sizeOf(text: string): Quantity | undefined {
   const base = match[2] ?? "";
   if (base === "b" && prefix === "") return undefined;
   const isBit = base === "b" || base.toLowerCase().startsWith("bit");
-  const multiplier = SI.get(prefix) ?? BINARY.get(prefix) ?? SI.get(prefix.toUpperCase());
+  const multiplier = SI.get(prefix) ?? BINARY_PREFIXES.get(prefix) ?? SI.get(prefix.toUpperCase());
   if (multiplier === undefined) return undefined;
   return { unit: isBit ? "bit" : "B", factor: multiplier, kind: "size" };
 }
