@@ -1,6 +1,8 @@
 // One benchmark's chart: the median line, the confidence band (fill between CI low and high),
-// the budget, change points and environment changes as DOM markers over the plot (so they carry
-// text and a title, and tests can find them), and the tooltip on hover.
+// the budget, change points, environment changes and superseded baselines as DOM markers over
+// the plot (so they carry text and a title, and tests can find them), and the tooltip on hover.
+// A superseded baseline also breaks the line and the band: each segment is its own uPlot series,
+// so nothing is drawn from an old-method point to a new-method one.
 //
 // x is the commit's position in the history, not its date: the gate measures commits, change
 // points are found in commit order, and a burst of merges in one afternoon would otherwise be
@@ -58,6 +60,29 @@ export function drawChart(
   return new uPlot(options, data, box);
 }
 
+/**
+ * The ranges [start, end) of the series' arrays between its superseded baselines: one range
+ * without breaks.
+ */
+function baselineSegments(series: PageSeries): [number, number][] {
+  const n = series.median.length;
+  const cuts = series.breaks
+    .map((b) => b.index - series.start)
+    .filter((c) => c > 0 && c < n)
+    .sort((a, b) => a - b);
+  const bounds = [0, ...cuts, n];
+  return bounds.slice(1).map((end, i) => [bounds[i] as number, end]);
+}
+
+/** The values of one segment, null elsewhere (the array itself when it is the only one). */
+function within(
+  values: readonly (number | null)[],
+  [start, end]: [number, number],
+): (number | null)[] {
+  if (start === 0 && end === values.length) return values as (number | null)[];
+  return values.map((v, i) => (i >= start && i < end ? v : null));
+}
+
 /** The plotted columns (x, then CI band, median and budget when present) and their styles. */
 function chartSeries(series: PageSeries): {
   data: uPlot.AlignedData;
@@ -69,17 +94,25 @@ function chartSeries(series: PageSeries): {
   const data: uPlot.AlignedData = [xs];
   const uSeries: uPlot.Series[] = [{}];
   const bands: uPlot.Band[] = [];
-  if (series.low !== null && series.high !== null) {
+  const segments = baselineSegments(series);
+  const { low, high } = series;
+  if (low !== null && high !== null) {
     // Drawn first, so the median lies over the band; the bounds themselves are not stroked.
-    data.push(series.high as (number | null)[], series.low as (number | null)[]);
-    for (const label of ["CI high", "CI low"]) {
-      uSeries.push({ label, stroke: "transparent", width: 0, points: { show: false } });
+    for (const segment of segments) {
+      data.push(within(high, segment), within(low, segment));
+      for (const label of ["CI high", "CI low"]) {
+        uSeries.push({ label, stroke: "transparent", width: 0, points: { show: false } });
+      }
+      bands.push({ series: [uSeries.length - 2, uSeries.length - 1], fill: COLORS.band });
     }
-    bands.push({ series: [1, 2], fill: COLORS.band });
   }
-  data.push(series.median as (number | null)[]);
-  // Width 1 draws as a hairline, several times cheaper to rasterize than 1.5 in software.
-  uSeries.push({ label: "median", stroke: COLORS.median, width: 1, spanGaps: true });
+  // One line per baseline: a line spans the commits that did not run the benchmark (spanGaps),
+  // never a superseded baseline.
+  for (const segment of segments) {
+    data.push(within(series.median, segment));
+    // Width 1 draws as a hairline, several times cheaper to rasterize than 1.5 in software.
+    uSeries.push({ label: "median", stroke: COLORS.median, width: 1, spanGaps: true });
+  }
   if (series.budget !== null) {
     data.push(series.budget as (number | null)[]);
     uSeries.push({
@@ -181,6 +214,12 @@ function markerElements(series: PageSeries, context: ChartContext): Marker[] {
     node.title = `environment changed at ${shortSha(context.commits.sha[change.index])}: ${change.text}`;
     node.append(el("span", "marker-label", "env"));
     out.push({ index: change.index, node });
+  }
+  for (const cut of series.breaks) {
+    const node = el("div", "marker break");
+    node.title = `new baseline from ${shortSha(context.commits.sha[cut.index])}, not compared with the earlier points: ${cut.reason}`;
+    node.append(el("span", "marker-label", "new baseline"));
+    out.push({ index: cut.index, node });
   }
   for (const change of series.changes) {
     const worse = isWorse(change.step, series.direction);

@@ -4,7 +4,12 @@
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import type uPlot from "uplot";
-import { PAGE_MODEL_VERSION, type PageModel, type PageSeries } from "../src/site/page-model.ts";
+import {
+  PAGE_MODEL_VERSION,
+  type PageCommits,
+  type PageModel,
+  type PageSeries,
+} from "../src/site/page-model.ts";
 import { CHART_HEIGHT, drawChart, type ChartContext } from "./chart.ts";
 import { el } from "./dom.ts";
 import { nameMatcher } from "./filter.ts";
@@ -62,7 +67,7 @@ function start(): void {
     tooltip: createTooltip(model.commits),
   };
 
-  const groups = groupBySuite(model.series);
+  const groups = groupBySuite(model.series, model.commits);
   const controls = buildControls(groups);
   app.append(header(model, envText), controls.node, ...groups.map((g) => g.node));
 
@@ -162,7 +167,7 @@ function resizeChartsWith(app: HTMLElement, cards: readonly Card[]): void {
   }).observe(app);
 }
 
-function groupBySuite(series: readonly PageSeries[]): Group[] {
+function groupBySuite(series: readonly PageSeries[], commits: PageCommits): Group[] {
   const bySuite = new Map<string, PageSeries[]>();
   for (const s of series) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
   const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -181,7 +186,7 @@ function groupBySuite(series: readonly PageSeries[]): Group[] {
       (a, b) => byText(a.id, b.id) || byText(a.unit, b.unit),
     );
     for (const s of members) {
-      const card: Card = { series: s, node: cardNode(s), group, chart: null };
+      const card: Card = { series: s, node: cardNode(s, commits), group, chart: null };
       group.cards.push(card);
       list.append(card.node);
     }
@@ -189,7 +194,7 @@ function groupBySuite(series: readonly PageSeries[]): Group[] {
   });
 }
 
-function cardNode(s: PageSeries): HTMLElement {
+function cardNode(s: PageSeries, commits: PageCommits): HTMLElement {
   const card = el("article", "card");
   const head = el("header", "card-head");
   head.append(el("h3", "name", s.id));
@@ -217,6 +222,16 @@ function cardNode(s: PageSeries): HTMLElement {
   // A series in the catalogue whose commits were all dropped by retention has nothing to draw.
   if (s.median.some((v) => v !== null)) card.append(el("div", "chart"));
   else card.append(el("p", "empty", "No results in the commits kept."));
+  if (s.breaks.length > 0) {
+    const list = el("p", "breaks");
+    list.append(el("span", "breaks-title", "New baseline: "));
+    s.breaks.forEach((b, i) => {
+      const item = el("span", "break-note");
+      item.textContent = `${i > 0 ? " · " : ""}from #${b.index + 1} (${shortSha(commits.sha[b.index])}): ${b.reason}`;
+      list.append(item);
+    });
+    card.append(list);
+  }
   if (s.changes.length > 0) {
     const list = el("p", "changes");
     list.append(el("span", "changes-title", "Change points: "));
@@ -248,6 +263,7 @@ function header(model: PageModel, env: readonly { index: number; text: string }[
     el("span", "key budget", "budget"),
     el("span", "key change", "change point (step between segment medians)"),
     el("span", "key env", "environment changed"),
+    el("span", "key break", "new baseline (method changed; not compared across)"),
     el("span", "key hint", "drag to zoom, double-click to reset, click a point to pin its commit"),
   );
   node.append(legend);
@@ -273,7 +289,30 @@ function header(model: PageModel, env: readonly { index: number; text: string }[
     details.append(list);
     node.append(details);
   }
+  if (model.breaks.length > 0) node.append(breakList(model));
   return node;
+}
+
+/** Every superseded baseline as marked: commit, glob, how many series, the reason. */
+function breakList(model: PageModel): HTMLElement {
+  const n = model.breaks.length;
+  const details = el("details", "break-marks");
+  details.append(
+    el("summary", undefined, `${n === 1 ? "One baseline was" : `${n} baselines were`} superseded`),
+  );
+  const list = el("ul");
+  for (const mark of model.breaks) {
+    const matched = `${mark.series} ${mark.series === 1 ? "benchmark" : "benchmarks"}`;
+    list.append(
+      el(
+        "li",
+        undefined,
+        `commit ${mark.index + 1} (${shortSha(model.commits.sha[mark.index])}): ${mark.benchmark} (${matched}): ${mark.reason}`,
+      ),
+    );
+  }
+  details.append(list);
+  return details;
 }
 
 function buildControls(groups: readonly Group[]): Controls {

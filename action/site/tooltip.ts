@@ -1,5 +1,5 @@
 // One tooltip for the whole page: the commit under the cursor (short SHA, message, author,
-// date, the value with its interval, budget, verdict, a link). A click pins it so the link can
+// date, the value with its interval, budget, verdict, a superseded baseline's reason, a link). A click pins it so the link can
 // be reached; a second click on the chart, a click elsewhere or Escape releases it.
 import type { PageCommits, PageSeries } from "../src/site/page-model.ts";
 import { el, externalLink, httpsHref } from "./dom.ts";
@@ -84,6 +84,8 @@ function content(commits: PageCommits, series: PageSeries, index: number): HTMLE
   const verdict = commits.verdict[index];
   if (verdict !== null && verdict !== undefined)
     parts.push(el("div", "tip-verdict", `gate: ${verdict}`));
+  const cut = series.breaks.find((b) => b.index === index);
+  if (cut !== undefined) parts.push(el("div", "tip-break", `new baseline: ${cut.reason}`));
   const note = series.notes?.[at];
   if (note !== null && note !== undefined) parts.push(el("div", "tip-note", note));
   const href = httpsHref(commits.url[index]);

@@ -1,5 +1,6 @@
 // `benchgate history site` and the page it writes, loaded in headless Chromium: drawn charts,
-// filter, tooltip, change-point and environment markers, hostile strings, no network.
+// filter, tooltip, change-point, environment and superseded-baseline markers, hostile strings,
+// no network.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -14,6 +15,7 @@ import { nodeMachine } from "../src/io/node-machine.ts";
 import type { Machine } from "../src/ports/machine.ts";
 import { SITE_FILES, historySiteFiles } from "../src/site/site-files.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
+import type { PageModel } from "../src/site/page-model.ts";
 import { MEDIAN_PIXELS_ON_SCREEN, launchChromium, waitForAllCharts } from "./support/chromium.ts";
 import { ROOT } from "./support/cli.ts";
 import { syntheticHistory } from "./support/synthetic-history.ts";
@@ -30,6 +32,39 @@ const HOSTILE = {
   // Trojan Source: reads as "evil…exe.txt"; the page must show the controls, not obey them.
   bidi: `evil\u202Etxt.exe\u2066\u200B`,
 };
+
+/** A superseded baseline's reason: plain text as the command accepts it, markup included. */
+const HOSTILE_REASON = `switched to <img src=x onerror="window.__pwned='break'"> & "counts"`;
+
+/**
+ * Page-side: the canvas columns (CSS pixels from the canvas' left edge) of the 6 px around the
+ * break marker of the card named `id`: between the last commit of the old baseline and the first
+ * of the new one, away from both points.
+ */
+const BREAK_WINDOW = `(id) => {
+  const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === id);
+  const canvas = card.querySelector("canvas").getBoundingClientRect();
+  const marker = card.querySelector(".marker.break").getBoundingClientRect();
+  const x = marker.left - canvas.left;
+  return { from: x - 3, to: x + 3 };
+}`;
+
+/**
+ * Page-side: pixels of the median line (its blue, at least half covered: darker than the band's
+ * tint) in those columns of the card's canvas.
+ */
+const LINE_PIXELS = `(id, window) => {
+  const card = [...document.querySelectorAll(".card")].find((c) => c.querySelector(".name").textContent === id);
+  const canvas = card.querySelector("canvas");
+  const scale = canvas.width / canvas.getBoundingClientRect().width;
+  const from = Math.round(window.from * scale);
+  const width = Math.round((window.to - window.from) * scale);
+  const { data } = canvas.getContext("2d").getImageData(from, 0, width, canvas.height);
+  let line = 0;
+  for (let i = 0; i < data.length; i += 4)
+    if (data[i] < 150 && data[i + 2] > 180 && data[i + 2] - data[i] > 80) line++;
+  return line;
+}`;
 
 /** Bidi controls and zero-width characters, which the page must never contain. */
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
@@ -346,6 +381,94 @@ describe("the history page in headless Chromium", () => {
     expect(await page.locator("a").count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("breaks the line at a superseded baseline, marks it with its reason, and finds no step across it", async () => {
+    // parser/bench_000/16 reads 3× from commit 20 on: a new method, not a regression.
+    const base = syntheticHistory({ benchmarks: 4, commits: 30, seed: 21, steps: [[0, 20, 3]] });
+    const id = base.series[0]?.id ?? "";
+    const from = base.commits[20]?.sha ?? "";
+    const marked: BenchHistory = {
+      ...base,
+      breaks: [
+        { benchmark: id, from, reason: HOSTILE_REASON, recorded_at: "2026-03-01T00:00:00Z" },
+      ],
+    };
+    const write = async (name: string, h: BenchHistory): Promise<string> => {
+      const site = path.join(dir, name);
+      mkdirSync(site);
+      for (const [file, content] of await historySiteFiles(h))
+        writeFileSync(path.join(site, file), content);
+      return pathToFileURL(path.join(site, "index.html")).href;
+    };
+    const plainUrl = await write("unmarked", base);
+    const markedUrl = await write("marked", marked);
+
+    const { page, errors } = await open(markedUrl);
+    const card = page.locator(".card", { has: page.locator(".name", { hasText: id }) });
+    // The data the page drew from: the break on that series, no change point across it.
+    const data = await page.evaluate<PageModel>("window.BENCHGATE_DATA");
+    const series = data.series.find((s) => s.id === id);
+    expect(series?.breaks).toEqual([{ index: 20, reason: HOSTILE_REASON }]);
+    expect(series?.changes).toEqual([]);
+    expect(data.breaks).toEqual([{ benchmark: id, index: 20, reason: HOSTILE_REASON, series: 1 }]);
+    // A vertical marker with the reason as its title, the note under the chart, the header list.
+    const marker = card.locator(".marker.break");
+    expect(await marker.count()).toBe(1);
+    expect(await marker.isVisible()).toBe(true);
+    expect(await marker.textContent()).toBe("new baseline");
+    expect(await marker.getAttribute("title")).toBe(
+      `new baseline from ${from.slice(0, 7)}, not compared with the earlier points: ${HOSTILE_REASON}`,
+    );
+    expect(await card.locator(".marker.change").count()).toBe(0);
+    expect(await card.locator(".breaks").textContent()).toBe(
+      `New baseline: from #21 (${from.slice(0, 7)}): ${HOSTILE_REASON}`,
+    );
+    expect(await page.locator(".marker.break").count()).toBe(1);
+    expect(await page.locator(".break-marks summary").textContent()).toBe(
+      "One baseline was superseded",
+    );
+    expect(await page.locator(".break-marks li").textContent()).toBe(
+      `commit 21 (${from.slice(0, 7)}): ${id} (1 benchmark): ${HOSTILE_REASON}`,
+    );
+    // The gap: no median-line pixel in the columns around the marker, where the unmarked page
+    // draws the jump from the old level to the new one.
+    const window = await page.evaluate<{ from: number; to: number }>(
+      `(${BREAK_WINDOW})(${JSON.stringify(id)})`,
+    );
+    expect(
+      await page.evaluate(`(${LINE_PIXELS})(${JSON.stringify(id)}, ${JSON.stringify(window)})`),
+    ).toBe(0);
+    mkdirSync(path.join(ROOT, ".benchgate/test-artifacts"), { recursive: true });
+    await card.screenshot({
+      path: path.join(ROOT, ".benchgate/test-artifacts/history-page-break.png"),
+    });
+
+    // Hovering the first commit of the new baseline gives its reason in the tooltip.
+    const box = await marker.boundingBox();
+    if (box === null) throw new Error("no marker box");
+    await page.mouse.move(box.x + 8, box.y + box.height / 2);
+    await expect
+      .poll(() => page.locator(".tooltip .tip-break").textContent())
+      .toBe(`new baseline: ${HOSTILE_REASON}`);
+    expect(await page.locator(".tooltip .sha").textContent()).toBe(from.slice(0, 7));
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    expect(await page.locator("#app img").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    const plain = await open(plainUrl);
+    const plainCard = plain.page.locator(".card", {
+      has: plain.page.locator(".name", { hasText: id }),
+    });
+    expect(await plainCard.locator(".marker.change").count()).toBe(1);
+    expect(await plain.page.locator(".marker.break, .break-marks, .breaks").count()).toBe(0);
+    expect(
+      await plain.page.evaluate(
+        `(${LINE_PIXELS})(${JSON.stringify(id)}, ${JSON.stringify(window)})`,
+      ),
+    ).toBeGreaterThan(0);
+    await plain.page.close();
   });
 
   it("draws an empty history (no commits yet) without errors", async () => {

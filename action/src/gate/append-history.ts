@@ -1,7 +1,8 @@
 // One default-branch report.json → one record in history.json on the gh-pages branch, written
-// compare-and-swap (docs/history.md). Shared by `benchgate history append` and the action's
-// report job on a push: each gathers the request its own way (flags and the event file; typed
-// inputs and the event it already parsed), and both get the same guard, record and push.
+// compare-and-swap (docs/history.md; the write itself: write-history-pages.ts). Shared by
+// `benchgate history append` and the action's report job on a push: each gathers the request
+// its own way (flags and the event file; typed inputs and the event it already parsed), and
+// both get the same guard, record and push.
 import path from "node:path";
 import { InputError } from "../errors.ts";
 import { commitFromGit } from "../history/commit-metadata.ts";
@@ -12,16 +13,13 @@ import {
   type CommitInfo,
   type HistoryRecord,
 } from "../history/history-record.ts";
-import { MAX_EXTRA_FILE_BYTES } from "../history/pages-paths.ts";
-import { redactRemote, shortSha } from "../history/pages-git.ts";
-import { HISTORY_FILE, writePagesHistory } from "../history/pages-writer.ts";
+import { shortSha } from "../history/pages-git.ts";
 import type { Machine } from "../ports/machine.ts";
 import { readConfigFile, readReportFile } from "../ingest/read-document.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { loadSiteAssets } from "../site/site-assets.ts";
 import { GENERATOR } from "../version.ts";
-import { historyPages, GAB_DATA_FILE } from "./history-pages.ts";
 import { budgetRules } from "./plan.ts";
+import { writeHistoryPages } from "./write-history-pages.ts";
 
 /** What the caller knows about the commit; git fills in the rest. */
 export interface CommitFacts {
@@ -74,10 +72,6 @@ export interface AppendResult {
   readonly sha: string;
   /** The pages branch's tip afterwards. */
   readonly pagesCommit: string;
-}
-
-function isUrl(remote: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+@[^/]+:/.test(remote);
 }
 
 /** The same object without its undefined properties (so a spread cannot blank a value). */
@@ -168,11 +162,6 @@ export async function appendHistory(
   const { token, unsetTokenVariable } = request;
   if (unsetTokenVariable !== undefined)
     throw new InputError(`--token-env ${unsetTokenVariable}: that environment variable is not set`);
-  const remote = isUrl(request.remote) ? request.remote : path.resolve(machine.cwd, request.remote);
-  const pages = historyPages(await loadSiteAssets(), {
-    title: request.title,
-    repositoryUrl: request.repositoryUrl,
-  });
   let outcome: MergeOutcome | undefined;
   const transform = (current: BenchHistory | undefined): BenchHistory => {
     outcome = upsertRecord(current, record, {
@@ -182,41 +171,28 @@ export async function appendHistory(
     });
     return outcome.history;
   };
-  const message = `benchgate: history for ${shortSha(sha)} ${record.commit.message}`;
-  const { branch, dir } = request;
-  const interrupts = machine.interrupts();
-  try {
-    const result = await writePagesHistory(
-      { remote, branch, dir, ...(token === undefined ? {} : { token }) },
-      { transform, extraFiles: pages.files, message: message.slice(0, 200) },
-      {
-        proc: machine.proc,
-        dirs: machine.dirs,
-        writer: machine.writer,
-        env: machine.env,
-        progress: (line) => machine.err(`benchgate: history: ${line}\n`),
-        signal: interrupts.signal,
-      },
-      { maxAttempts: request.attempts },
+  const { result, where } = await writeHistoryPages(
+    {
+      remote: request.remote,
+      branch: request.branch,
+      dir: request.dir,
+      attempts: request.attempts,
+      token,
+      title: request.title,
+      repositoryUrl: request.repositoryUrl,
+    },
+    { transform, message: `benchgate: history for ${shortSha(sha)} ${record.commit.message}` },
+    machine,
+  );
+  const detail = outcome === undefined ? "" : ` (${describeOutcome(outcome, sha)})`;
+  machine.out(
+    result.status === "pushed"
+      ? `recorded ${sha} in ${where} as ${shortSha(result.commit)}${detail}\n`
+      : `${sha} is already recorded in ${where}; nothing to push\n`,
+  );
+  if (outcome?.dropped.includes(sha) === true)
+    machine.err(
+      `benchgate: warning: ${sha} is older than the newest ${request.maxCommits ?? 0} records and was dropped by --max-commits\n`,
     );
-    const skipped = pages.skippedBytes();
-    if (skipped !== undefined)
-      machine.err(
-        `benchgate: warning: ${GAB_DATA_FILE} would be ${skipped} bytes (over ${MAX_EXTRA_FILE_BYTES}); not written this time (--max-commits keeps the history smaller); history.json and the page were\n`,
-      );
-    const where = `${redactRemote(remote)} ${branch}:${dir === "." ? "" : `${dir}/`}${HISTORY_FILE}`;
-    const detail = outcome === undefined ? "" : ` (${describeOutcome(outcome, sha)})`;
-    machine.out(
-      result.status === "pushed"
-        ? `recorded ${sha} in ${where} as ${shortSha(result.commit)}${detail}\n`
-        : `${sha} is already recorded in ${where}; nothing to push\n`,
-    );
-    if (outcome?.dropped.includes(sha) === true)
-      machine.err(
-        `benchgate: warning: ${sha} is older than the newest ${request.maxCommits ?? 0} records and was dropped by --max-commits\n`,
-      );
-    return { status: result.status, sha, pagesCommit: result.commit };
-  } finally {
-    interrupts.dispose();
-  }
+  return { status: result.status, sha, pagesCommit: result.commit };
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { detectChangePoints, seededIntervals } from "./change-points.ts";
+import {
+  detectChangePoints,
+  detectChangePointsInSegments,
+  seededIntervals,
+} from "./change-points.ts";
 import { gaussian, rng } from "../../test/support/synthetic.ts";
 
 /** A series of per-commit medians: level(i) × lognormal noise, optionally bimodal like this VM. */
@@ -136,6 +140,45 @@ describe("detectChangePoints", () => {
     const [cp] = detectChangePoints(values, { minStep: 0.001 });
     expect(cp?.index).toBe(50);
     expect(cp?.step).toBeCloseTo(0.005, 3);
+  });
+});
+
+describe("detectChangePointsInSegments (superseded baselines)", () => {
+  it("never reports the method change at a cut as a change point", () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      // The new method reads 3× the old one from commit 100 on.
+      const values = series(200, seed, (i) => (i < 100 ? 100 : 300));
+      expect(detectChangePoints(values), `seed ${seed}`).toHaveLength(1);
+      expect(detectChangePointsInSegments(values, [100]), `seed ${seed}`).toEqual([]);
+    }
+  });
+
+  it("finds a real step inside a segment, at its index in the whole series, with that segment's levels", () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      // Old method 100; new method 300, then a regression to 390 at commit 160.
+      const values = series(240, seed, (i) => (i < 100 ? 100 : i < 160 ? 300 : 390));
+      const found = detectChangePointsInSegments(values, [100]);
+      expect(found, `seed ${seed}`).toHaveLength(1);
+      const [cp] = found;
+      expect(Math.abs((cp?.index ?? 0) - 160), `seed ${seed}`).toBeLessThanOrEqual(3);
+      // Levels from the new method's segment only: the old 100s never enter the median.
+      expect(cp?.before).toBeGreaterThan(280);
+      expect(cp?.after).toBeGreaterThan(360);
+      expect(cp?.step).toBeGreaterThan(0.2);
+      expect(cp?.step).toBeLessThan(0.4);
+    }
+  });
+
+  it("analyses each segment alone: a level shared across a cut is not a step", () => {
+    // A step at 80 with a cut at 120: the segment [0, 120) still has its step; [120, 200) is flat.
+    const values = series(200, 4, (i) => (i < 80 ? 100 : 150));
+    const found = detectChangePointsInSegments(values, [120]);
+    expect(found).toHaveLength(1);
+    expect(Math.abs((found[0]?.index ?? 0) - 80)).toBeLessThanOrEqual(3);
+    // A segment too short to hold a change on each side reports none.
+    expect(detectChangePointsInSegments(values, [75, 84])).toEqual([]);
+    // Cuts outside the series or at its start change nothing.
+    expect(detectChangePointsInSegments(values, [0, 200, 500])).toEqual(detectChangePoints(values));
   });
 });
 

@@ -16,6 +16,7 @@
 // confirmed (10–15 commits at 10 % noise, more with bimodal noise: docs/history.md, "Change points").
 import { tCdf } from "../core/distributions.ts";
 import { median } from "../core/statistics.ts";
+import { segmentsOf } from "./series-segments.ts";
 
 export interface ChangePointOptions {
   /** Fewest points on either side of a change: a shorter excursion is not a new level. */
@@ -99,6 +100,25 @@ export function detectChangePoints(
       pValue: c.pValue,
     };
   });
+}
+
+/**
+ * Change points of a series cut into segments that must not be compared with each other (a
+ * superseded baseline, series-segments.ts): each segment is searched on its own, so no change
+ * point, level or step spans a cut, and a cut is never reported as a change. `cuts` are indexes
+ * into `values` of the first value of a new segment; indexes in the result refer to `values`.
+ */
+export function detectChangePointsInSegments(
+  values: readonly (number | null)[],
+  cuts: readonly number[],
+  options: ChangePointOptions = {},
+): ChangePoint[] {
+  return segmentsOf(values.length, cuts).flatMap(([start, end]) =>
+    detectChangePoints(values.slice(start, end), options).map((cp) => ({
+      ...cp,
+      index: cp.index + start,
+    })),
+  );
 }
 
 /**

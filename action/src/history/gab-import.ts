@@ -112,6 +112,9 @@ export function importGabData(data: GabData, options: GabImportOptions = {}): Ga
     series,
     commits,
   };
+  // The history's superseded baselines stay: an import adds records, it never joins segments.
+  if (existing?.breaks !== undefined && existing.breaks.length > 0)
+    history.breaks = existing.breaks;
   const updatedAt = options.now ?? existing?.updated_at;
   if (updatedAt !== undefined) history.updated_at = updatedAt;
   return {

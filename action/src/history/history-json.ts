@@ -17,11 +17,15 @@ export function serializeHistory(history: BenchHistory): string {
     head.push(`  "generator": ${JSON.stringify(history.generator)},`);
   if (history.updated_at !== undefined)
     head.push(`  "updated_at": ${JSON.stringify(history.updated_at)},`);
+  // Superseded baselines last, and only when there are any: a history without them keeps the
+  // bytes it always had.
+  const breaks = history.breaks ?? [];
   return [
     "{",
     ...head,
     list("series", history.series, false),
-    list("commits", history.commits, true),
+    list("commits", history.commits, breaks.length === 0),
+    ...(breaks.length === 0 ? [] : [list("breaks", breaks, true)]),
     "}",
     "",
   ].join("\n");

@@ -10,8 +10,11 @@
 // - Retention (H6, `maxCommits`): the oldest records are dropped first, so the newest always
 //   stays; series no longer referenced by any record are dropped and the indexes renumbered,
 //   keeping the surviving series in their old order and appending new ones in record order.
+// - Superseded baselines (`breaks`, baseline-breaks.ts) are kept; one whose commit retention
+//   dropped is dropped too, since every record left is on its new side.
 import { InputError } from "../errors.ts";
 import type { BenchHistory, Commit, Generator, Result, Series } from "../schemas/history.gen.ts";
+import { breaksStillCutting } from "./baseline-breaks.ts";
 import type { HistoryRecord } from "./history-record.ts";
 
 export interface MergeOptions {
@@ -145,12 +148,14 @@ export function upsertRecords(
   const commits = kept.map((slot) => slotCommit(slot, base.series, indexOf));
   const generator = options.generator ?? base.generator;
   const updatedAt = options.updatedAt ?? base.updated_at;
+  const breaks = breaksStillCutting(base.breaks, commits);
   const history: BenchHistory = {
     schema_version: 1,
     ...(generator === undefined ? {} : { generator: { ...generator } }),
     ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
     series,
     commits,
+    ...(breaks.length === 0 ? {} : { breaks }),
   };
   return { history, replaced, added: [...added], dropped };
 }

@@ -8,6 +8,9 @@ import { InputError } from "../errors.ts";
 /** Extra files for the pages directory, by path relative to it. */
 export type PagesFiles = ReadonlyMap<string, string | Uint8Array>;
 
+/** The history's file name in the pages directory. */
+export const HISTORY_FILE = "history.json";
+
 export const MAX_EXTRA_FILES = 256;
 /** Per file; the page and data.js of a long history are a few MiB. */
 export const MAX_EXTRA_FILE_BYTES = 64 * 1024 * 1024;
@@ -50,7 +53,7 @@ export function checkExtraFiles(files: PagesFiles): PagesFiles {
     const problem = relativePathProblem(rel);
     if (problem !== undefined)
       throw new InputError(`extra file path ${JSON.stringify(rel.slice(0, 80))} ${problem}`);
-    if (rel === "history.json") throw new InputError("an extra file may not replace history.json");
+    if (rel === HISTORY_FILE) throw new InputError("an extra file may not replace history.json");
     const bytes = typeof data === "string" ? new TextEncoder().encode(data).length : data.length;
     if (bytes > MAX_EXTRA_FILE_BYTES)
       throw new InputError(`extra file ${rel} has ${bytes} bytes (limit ${MAX_EXTRA_FILE_BYTES})`);

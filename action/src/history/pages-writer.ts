@@ -7,7 +7,8 @@
 //
 // - First run (H4): no branch on the remote → an orphan commit creates it.
 // - Corrupt history (H4): unreadable, unparseable or invalid history.json → InputError naming
-//   the file and JSON path, and nothing is written. It is never replaced by an empty history.
+//   the file and JSON path, and nothing is written. It is never replaced by an empty history
+//   (the read: pages-reader.ts).
 // - Interrupt (H5): the signal is checked after the commit is made and before the push, so a
 //   Ctrl-C up to that point leaves the remote as it was; the scratch clone is always removed.
 // - Extra files: `extraFiles(history)` returns more files for the directory (the data.js of
@@ -18,7 +19,6 @@ import type { FileWriter } from "../ports/files.ts";
 import type { DirPort } from "../ports/dirs.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { InterruptedError } from "../exec/run-step.ts";
-import { parseJsonText } from "../schemas/parse-json.ts";
 import { MAX_BYTES } from "../ingest/read-document.ts";
 import { validateHistory } from "../schemas/validate.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
@@ -30,18 +30,24 @@ import {
   gitOk,
   lsTree,
   pushCommit,
-  readBlob,
   redactRemote,
   shortSha,
   tokenEnv,
   type GitPorts,
 } from "./pages-git.ts";
+import { readHistoryAt } from "./pages-reader.ts";
 import { buildTree, commitTree, treeOf } from "./pages-tree.ts";
-import { checkPagesDir, pagesPath, type PagesFiles, checkExtraFiles } from "./pages-paths.ts";
+import {
+  HISTORY_FILE,
+  checkPagesDir,
+  pagesPath,
+  type PagesFiles,
+  checkExtraFiles,
+} from "./pages-paths.ts";
 
 export const DEFAULT_PAGES_BRANCH = "gh-pages";
 export const DEFAULT_PAGES_DIR = "benchgate";
-export const HISTORY_FILE = "history.json";
+export { HISTORY_FILE };
 export const DEFAULT_MAX_ATTEMPTS = 8;
 /** The pause before attempt n+1 is uniform in [0, min(cap, base · 2^(n−1))] ("full jitter"). */
 export const DEFAULT_BACKOFF = Object.freeze({ baseMs: 250, capMs: 15_000 });
@@ -62,8 +68,8 @@ export interface PagesUpdate {
   readonly transform: (current: BenchHistory | undefined) => BenchHistory;
   /** More files under the directory, by relative path; called once per attempt. */
   readonly extraFiles?: (history: BenchHistory) => PagesFiles;
-  /** The gh-pages commit's message. */
-  readonly message: string;
+  /** The gh-pages commit's message, or how to say it of the new history (after `transform`). */
+  readonly message: string | ((history: BenchHistory) => string);
 }
 
 export interface PagesWriterDeps {
@@ -113,46 +119,6 @@ function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-/** The history.json at `tip`, or undefined when the branch has none; InputError when corrupt. */
-async function readCurrent(
-  repo: string,
-  tip: string,
-  where: { branch: string; dir: string },
-  ports: GitPorts,
-): Promise<BenchHistory | undefined> {
-  const file = pagesPath(where.dir, HISTORY_FILE);
-  const source = `${where.branch}:${file}`;
-  const keep =
-    " (benchgate never replaces a history it cannot read: fix or restore the file on the branch; nothing was written)";
-  const entries = await lsTree(repo, tip, where.dir === "." ? [file] : [where.dir, file], ports);
-  const dirEntry = entries.get(where.dir);
-  if (where.dir !== "." && dirEntry !== undefined && dirEntry.type !== "tree")
-    throw new InputError(`is not a directory${keep}`, { source: `${where.branch}:${where.dir}` });
-  const entry = entries.get(file);
-  if (entry === undefined) return undefined;
-  if (entry.type !== "blob" || (entry.mode !== "100644" && entry.mode !== "100755"))
-    throw new InputError(`is not a regular file (a symlink, directory or submodule)${keep}`, {
-      source,
-    });
-  const size = entry.size ?? 0;
-  if (size > MAX_BYTES.history)
-    throw new InputError(`is too large (${size} bytes, limit ${MAX_BYTES.history})${keep}`, {
-      source,
-    });
-  const text = await readBlob(repo, entry.sha, size, ports);
-  if (text === undefined) throw new InputError(`could not be read in full${keep}`, { source });
-  try {
-    return validateHistory(
-      parseJsonText(text, source, { maxChars: MAX_BYTES.history, maxDepth: 64 }),
-      source,
-    );
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const at = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
-    throw new InputError(`${error.message}${keep}`, { source, ...at }, { cause: error });
-  }
 }
 
 /**
@@ -243,7 +209,7 @@ async function attemptWrite(
   const step = `attempt ${attempt}/${run.maxAttempts}`;
   deps.progress(`${step}: fetching ${branch} from ${run.remoteLabel}`);
   const tip = await fetchTip(repo, run.remote, branch, ports);
-  const current = tip === undefined ? undefined : await readCurrent(repo, tip, run, ports);
+  const current = tip === undefined ? undefined : await readHistoryAt(repo, tip, run, ports);
   const { history, files } = nextFiles(run, update, current);
   if (tip !== undefined && current === undefined) await refuseForeignFiles(run, repo, tip, files);
   const tree = await buildTree(repo, scratch, tip, files, deps.writer, ports);
@@ -253,7 +219,8 @@ async function attemptWrite(
     );
     return { status: "unchanged", commit: tip, parent: tip, attempts: attempt, history };
   }
-  const commit = await commitTree(repo, tree, tip, update.message, ports);
+  const message = typeof update.message === "string" ? update.message : update.message(history);
+  const commit = await commitTree(repo, tree, tip, message, ports);
   deps.progress(
     `${step}: pushing ${shortSha(commit)} onto ${tip === undefined ? `a new ${branch} branch` : `${branch} at ${shortSha(tip)}`}`,
   );

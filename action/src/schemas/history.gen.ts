@@ -25,6 +25,12 @@ export interface BenchHistory {
    * @maxItems 100000
    */
   commits: Commit[];
+  /**
+   * Superseded baselines (docs/history.md, "Superseded baselines"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.
+   *
+   * @maxItems 10000
+   */
+  breaks?: Break[];
 }
 export interface Generator {
   name: string;
@@ -131,4 +137,19 @@ export interface Environment {
   tools?: {
     [k: string]: string | undefined;
   };
+}
+export interface Break {
+  /**
+   * A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.
+   */
+  benchmark: string;
+  /**
+   * The first commit measured with the new method; a commit of `commits` when written.
+   */
+  from: string;
+  /**
+   * Why the old numbers no longer compare: plain text on one line, shown on the page.
+   */
+  reason: string;
+  recorded_at: string;
 }

@@ -106,6 +106,58 @@ describe("buildPageModel", () => {
     ]);
   });
 
+  it("finds change points between superseded baselines only, and draws each break inside a series", () => {
+    // "early" switched method at commit 20 (3× the old numbers) and regressed 30 % at commit 45;
+    // "late" starts at commit 25, after the mark, so the mark cuts nothing of it.
+    const commits = Array.from({ length: 70 }, (_, i) =>
+      commit(i, {
+        results: [
+          [0, (i < 20 ? 100 : i < 45 ? 300 : 390) + (i % 4), null, null, null],
+          ...(i >= 25 ? ([[1, 7 + (i % 2), null, null, null]] as Commit["results"]) : []),
+        ],
+      }),
+    );
+    const unmarked = buildPageModel(history(commits), { title: "t" }).series[0];
+    expect(unmarked?.changes.map((c) => c.index)).toEqual([20, 45]);
+    expect(unmarked?.breaks).toEqual([]);
+
+    const marked = history(commits);
+    marked.breaks = [
+      {
+        benchmark: "*",
+        from: commits[20]!.sha,
+        reason: "criterion 0.6",
+        recorded_at: "2026-03-01T00:00:00Z",
+      },
+      {
+        benchmark: "ear?y",
+        from: commits[20]!.sha,
+        reason: "new input",
+        recorded_at: "2026-03-01T00:00:00Z",
+      },
+      {
+        benchmark: "late",
+        from: commits[0]!.sha,
+        reason: "before it ran",
+        recorded_at: "2026-03-01T00:00:00Z",
+      },
+    ];
+    const model = buildPageModel(marked, { title: "t" });
+    const [early, late] = model.series;
+    // The regression at 45, measured against the new baseline alone (301, not a level pulled
+    // down by the old 100s), and no change point at the method change.
+    expect(early?.changes).toEqual([
+      { index: 45, before: 301, after: 391, step: expect.closeTo(0.299, 3) as number },
+    ]);
+    expect(early?.breaks).toEqual([{ index: 20, reason: "criterion 0.6 · new input" }]);
+    expect(late?.breaks).toEqual([]);
+    expect(model.breaks).toEqual([
+      { benchmark: "*", index: 20, reason: "criterion 0.6", series: 3 },
+      { benchmark: "ear?y", index: 20, reason: "new input", series: 1 },
+      { benchmark: "late", index: 0, reason: "before it ran", series: 1 },
+    ]);
+  });
+
   it("makes every string display-safe as the comment does: bidi controls visible, zero-width gone", () => {
     // Every bidi control the comment neutralises, and the zero-width characters it removes.
     const bidi = "\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C";
@@ -128,6 +180,14 @@ describe("buildPageModel", () => {
     const h = history(commits);
     h.series[0] = { ...h.series[0]!, suite: hostile("suite"), id: hostile("name"), unit: "ns" };
     h.series[2] = { ...h.series[2]!, tool: hostile("cargo") };
+    h.breaks = [
+      {
+        benchmark: "*",
+        from: commits[1]!.sha,
+        reason: hostile("why"),
+        recorded_at: "2026-03-01T00:00:00Z",
+      },
+    ];
     const model = buildPageModel(h, { title: hostile("title") });
 
     expect(model.title).toBe(shown("title"));
@@ -136,6 +196,8 @@ describe("buildPageModel", () => {
     expect(model.series[0]).toMatchObject({ suite: shown("suite"), id: shown("name") });
     expect(model.series[0]?.notes).toEqual([shown("± 4")]);
     expect(model.series[2]?.importedFrom).toBe(shown("cargo"));
+    // A hand-edited history.json can hold anything its schema misses: the page is safe anyway.
+    expect(model.breaks[0]?.reason).toBe(shown("why"));
     expect(model.environmentChanges[0]?.fields).toEqual([
       { name: "kernel", before: "6.1", after: shown("6.8") },
     ]);

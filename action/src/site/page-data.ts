@@ -1,13 +1,18 @@
 // BenchHistory → the page's columnar model (page-model.ts): series aligned by commit index,
 // change points detected here (once, when the site is built) rather than in every visitor's
-// browser, environment changes listed with what changed, every string made display-safe
-// (page-text.ts says why here). Pure.
-import { detectChangePoints, type ChangePointOptions } from "../history/change-points.ts";
+// browser, within each segment between superseded baselines (series-segments.ts), environment
+// changes listed with what changed, every string made display-safe (page-text.ts says why
+// here). Pure.
+import { detectChangePointsInSegments, type ChangePointOptions } from "../history/change-points.ts";
+import { matchingSeries } from "../history/baseline-breaks.ts";
+import { seriesCuts, type SeriesCut } from "../history/series-segments.ts";
 import type { BenchHistory, Commit, Environment } from "../schemas/history.gen.ts";
 import { displaySafe } from "./page-text.ts";
 import {
   PAGE_MODEL_VERSION,
   type EnvironmentChange,
+  type PageBreak,
+  type PageMark,
   type PageModel,
   type PageSeries,
 } from "./page-model.ts";
@@ -41,6 +46,7 @@ export function buildPageModel(history: BenchHistory, options: PageOptions): Pag
       verdict: commits.map((c) => c.verdict ?? null),
     },
     environmentChanges: environmentChanges(commits),
+    breaks: pageMarks(history),
     series: buildSeries(history, options.changePoints ?? {}),
   });
 }
@@ -60,8 +66,27 @@ export function httpsUrl(url: string | undefined): string | null {
   }
 }
 
+/** The marks whose commit is in the history (the others cut nothing), as marked. */
+function pageMarks(history: BenchHistory): PageMark[] {
+  const position = new Map(history.commits.map((c, i) => [c.sha, i]));
+  return (history.breaks ?? []).flatMap((mark) => {
+    const index = position.get(mark.from);
+    if (index === undefined) return [];
+    const series = matchingSeries(history.series, mark.benchmark).length;
+    return [{ benchmark: mark.benchmark, index, reason: mark.reason, series }];
+  });
+}
+
+/** The cuts a chart draws: those with a point of the series on each side. */
+function drawnBreaks(cuts: readonly SeriesCut[], first: number, end: number): PageBreak[] {
+  return cuts
+    .filter((cut) => cut.index > first && cut.index < end)
+    .map((cut) => ({ index: cut.index, reason: cut.reasons.join(" · ") }));
+}
+
 function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): PageSeries[] {
   const n = history.commits.length;
+  const cuts = seriesCuts(history);
   const columns = history.series.map(() => ({
     median: new Array<number | null>(n).fill(null),
     low: new Array<number | null>(n).fill(null),
@@ -89,6 +114,7 @@ function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): Page
     const first = col.median.findIndex((v) => v !== null);
     const start = first === -1 ? 0 : first;
     const end = col.median.findLastIndex((v) => v !== null) + 1;
+    const ownCuts = cuts.get(s) ?? [];
     const cut = <T>(values: (T | null)[]): (T | null)[] | null =>
       values.some((v) => v !== null) ? values.slice(start, end) : null;
     const numbers = (values: (number | null)[]): (number | null)[] | null =>
@@ -106,12 +132,17 @@ function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): Page
       high: numbers(col.high),
       budget: numbers(col.budget),
       notes: cut(col.notes),
-      changes: detectChangePoints(col.median, cpOptions).map((cp) => ({
+      changes: detectChangePointsInSegments(
+        col.median,
+        ownCuts.map((cut) => cut.index),
+        cpOptions,
+      ).map((cp) => ({
         index: cp.index,
         before: display(cp.before) as number,
         after: display(cp.after) as number,
         step: cp.step,
       })),
+      breaks: first === -1 ? [] : drawnBreaks(ownCuts, first, end),
     };
   });
 }

@@ -5,7 +5,8 @@
 // Columnar and aligned by commit index, because the page draws one chart per series over the
 // same commits: 200 series × 1,000 commits is 200 arrays of numbers, not 200,000 objects.
 
-export const PAGE_MODEL_VERSION = 1;
+// 2: superseded baselines (`breaks` on the model and on each series).
+export const PAGE_MODEL_VERSION = 2;
 
 export interface PageModel {
   readonly version: typeof PAGE_MODEL_VERSION;
@@ -14,7 +15,20 @@ export interface PageModel {
   readonly updatedAt: string | null;
   readonly commits: PageCommits;
   readonly environmentChanges: readonly EnvironmentChange[];
+  /** Superseded baselines as marked, in the order they were marked. */
+  readonly breaks: readonly PageMark[];
   readonly series: readonly PageSeries[];
+}
+
+/** One mark of history.json's `breaks` (`benchgate history supersede`). */
+export interface PageMark {
+  /** The glob as written. */
+  readonly benchmark: string;
+  /** Commit index of the first commit measured the new way. */
+  readonly index: number;
+  readonly reason: string;
+  /** How many series the glob matches. */
+  readonly series: number;
 }
 
 /** One entry per commit, oldest first, in every array. */
@@ -54,7 +68,20 @@ export interface PageSeries {
   readonly budget: readonly (number | null)[] | null;
   /** github-action-benchmark's range/extra text per point, for imported series. */
   readonly notes: readonly (string | null)[] | null;
+  /** Change points, found in each segment between breaks on its own. */
   readonly changes: readonly PageChange[];
+  /**
+   * Superseded baselines inside the drawn range (a point before and one from it on): the line
+   * is broken there and nothing is compared across.
+   */
+  readonly breaks: readonly PageBreak[];
+}
+
+export interface PageBreak {
+  /** Commit index of the first value of the new baseline. */
+  readonly index: number;
+  /** The marks' reasons, joined when two globs cut at one commit. */
+  readonly reason: string;
 }
 
 export interface PageChange {

@@ -82,7 +82,8 @@ const STRING_FLAGS = [
 /** GitHub's payloads are at most a few MiB; refuse anything absurd before parsing. */
 const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 
-async function readEventPayload(machine: Machine): Promise<unknown> {
+/** The event payload at GITHUB_EVENT_PATH, size-capped and parsed strictly; none outside Actions. */
+export async function readEventPayload(machine: Machine): Promise<unknown> {
   const file = machine.env["GITHUB_EVENT_PATH"];
   if (file === undefined || file === "") return undefined;
   return parseJsonText(await machine.reader.readText(file, MAX_EVENT_BYTES), file, {
@@ -92,7 +93,7 @@ async function readEventPayload(machine: Machine): Promise<unknown> {
 }
 
 /** https://server/owner/name, when GitHub's variables name an https server and a repository. */
-function repositoryUrl(env: Readonly<Record<string, string>>): string | undefined {
+export function repositoryUrl(env: Readonly<Record<string, string>>): string | undefined {
   const server = env["GITHUB_SERVER_URL"];
   const repository = env["GITHUB_REPOSITORY"];
   return server?.startsWith("https://") === true && (repository ?? "") !== ""

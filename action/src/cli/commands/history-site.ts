@@ -13,7 +13,8 @@ const MAX_TITLE = 200;
 export const HISTORY_SITE_HELP = `Usage: benchgate history site --history FILE --out DIR [--title TEXT]
 
 Writes the benchmark history page: one chart per benchmark, grouped by suite, with the median,
-its confidence band, the budget, detected change points and environment changes; commit, message,
+its confidence band, the budget, detected change points, environment changes and superseded
+baselines (history supersede: the line breaks there, the reason is shown); commit, message,
 author and date on hover; filter by name (substring or glob) and suite. The page is static and
 self-contained (uPlot is bundled, nothing is fetched from the network): open DIR/index.html from
 disk, or serve DIR (gh-pages).
@@ -31,7 +32,8 @@ Options:
   -h, --help         show this help
 
 Change points are found per benchmark on the medians over commits (docs/history.md, "Change points"): a
-rank-based seeded binary segmentation, robust to outliers and noise, at least 5 commits per level.
+rank-based seeded binary segmentation, robust to outliers and noise, at least 5 commits per level,
+in each segment between superseded baselines on its own.
 
 Exit codes: 0 written, 2 bad usage, an invalid history or a DIR that cannot be written, 3 the
 page's script could not be built (running from sources without esbuild installed).`;

@@ -6,6 +6,7 @@ import type { Machine } from "../../ports/machine.ts";
 import { historyAppendCommand } from "./history-append.ts";
 import { historyImportCommand } from "./history-import.ts";
 import { historySiteCommand } from "./history-site.ts";
+import { historySupersedeCommand } from "./history-supersede.ts";
 
 type Subcommand = (argv: readonly string[], deps: Machine) => Promise<number>;
 
@@ -25,6 +26,13 @@ const SUBCOMMANDS: ReadonlyMap<string, { run: Subcommand; summary: string }> = n
     },
   ],
   ["site", { run: historySiteCommand, summary: "write the static history page from history.json" }],
+  [
+    "supersede",
+    {
+      run: historySupersedeCommand,
+      summary: "mark a new baseline: benchmarks that changed their method at a commit",
+    },
+  ],
 ]);
 
 export function historyHelp(): string {
