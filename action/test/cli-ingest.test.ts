@@ -207,7 +207,7 @@ describe("benchgate ingest: bad input exits 2 with one line and writes nothing",
     [
       "--name for a kind that names its own benchmarks",
       ["hyperfine", "hyperfine-1.15/basic.json", "--name", "x"],
-      /ingest hyperfine takes no benchmark name \(--name is for cachegrind\)$/,
+      /ingest hyperfine takes no benchmark name \(--name is for cachegrind, oha, k6, vegeta\)$/,
     ],
   ])("%s", (_name, args, message) => {
     const resolved = args.map((a, i) => (i === 1 ? path.join(FIX, a) : a));

@@ -75,6 +75,9 @@ describe("ingest on real and hand-made inputs", () => {
       "gab",
       "gungraun",
       "cachegrind",
+      "oha",
+      "k6",
+      "vegeta",
     ]);
     expect(isIngestKind("gab")).toBe(true);
     expect(isIngestKind("toString")).toBe(false);
@@ -114,7 +117,7 @@ describe("ingest on real and hand-made inputs", () => {
       "hyperfine",
       `${SHARED}/hyperfine-1.15/basic.json`,
       { ...SIDE, name: "x" },
-      "ingest hyperfine takes no benchmark name (--name is for cachegrind)",
+      "ingest hyperfine takes no benchmark name (--name is for cachegrind, oha, k6, vegeta)",
     ],
     [
       "a name with a line break",

@@ -24,7 +24,7 @@ export interface IngestOptions {
    */
   readonly baseline?: string;
   /**
-   * The id of a file's one benchmark, for kinds that declare `nameOption` (cachegrind); every
+   * The id of a file's one benchmark, for kinds that declare `nameOption` (cachegrind, oha, k6, vegeta); every
    * other kind refuses it. 1–256 characters, no control characters.
    */
   readonly name?: string;

@@ -8,6 +8,9 @@ import { customFormat } from "./custom/custom-format.ts";
 import { gabFormat } from "./gab/gab-format.ts";
 import { gungraunFormat } from "./gungraun/gungraun-format.ts";
 import { hyperfineFormat } from "./hyperfine/hyperfine-format.ts";
+import { k6Format } from "./k6/k6-format.ts";
+import { ohaFormat } from "./oha/oha-format.ts";
+import { vegetaFormat } from "./vegeta/vegeta-format.ts";
 
 export const FORMAT_KINDS = [
   criterionFormat,
@@ -17,4 +20,7 @@ export const FORMAT_KINDS = [
   gabFormat,
   gungraunFormat,
   cachegrindFormat,
+  ohaFormat,
+  k6Format,
+  vegetaFormat,
 ] as const;

@@ -194,7 +194,10 @@ export interface Entry {
     | "critcmp"
     | "github-action-benchmark"
     | "gungraun"
-    | "cachegrind";
+    | "cachegrind"
+    | "oha"
+    | "k6"
+    | "vegeta";
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";
   /**

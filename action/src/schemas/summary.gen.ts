@@ -97,7 +97,10 @@ export interface Benchmark {
     | "critcmp"
     | "github-action-benchmark"
     | "gungraun"
-    | "cachegrind";
+    | "cachegrind"
+    | "oha"
+    | "k6"
+    | "vegeta";
   /**
    * Normalized unit: ns for every time; otherwise the metric's own unit.
    */

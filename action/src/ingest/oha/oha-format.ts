@@ -1,0 +1,43 @@
+// `ingest oha FILE [--name E]`: oha's --output-format json of one endpoint (./oha.ts). The file
+// is JSON, but the kind is declared "text" and parses it itself with the caps of every JSON
+// input: only a text kind is handed --name, the endpoint's name that the file does not carry.
+import type { TextFormatKind } from "../format-kind.ts";
+import { field, hasField, isObject } from "../json-guards.ts";
+import { parseUntrustedJson } from "../read-json.ts";
+import { MAX_LOAD_FILE_BYTES } from "./load-entries.ts";
+import { parseOha } from "./oha.ts";
+
+export const ohaFormat: TextFormatKind<"oha"> = {
+  name: "oha",
+  input: "text",
+  maxBytes: MAX_LOAD_FILE_BYTES,
+  help: [
+    "oha --output-format json (1.15+) of one endpoint: req/s,",
+    "latency p50/p95/p99/p99.9 and error rate; id: --name, then",
+    'the metric ("api req/s", "api p99")',
+  ],
+  nameOption: 'the endpoint\'s name, first word of its ids (default "load")',
+  signatures: [
+    {
+      strength: "marker",
+      is: "oha --output-format json output",
+      matches: (data) => {
+        if (!isObject(data)) return false;
+        const summary = field(data, "summary");
+        return (
+          isObject(summary) &&
+          hasField(summary, "successRate") &&
+          hasField(data, "latencyPercentiles") &&
+          hasField(data, "statusCodeDistribution")
+        );
+      },
+    },
+  ],
+  parseText: (text, source, { suite, name, guess }) => ({
+    benchmarks: parseOha(parseUntrustedJson(text, source, MAX_LOAD_FILE_BYTES), source, {
+      suite,
+      name,
+      guess,
+    }),
+  }),
+};
