@@ -20,6 +20,10 @@ const steps: [string, string[]][] = [
     "instruction counts: 20 A/A runs of the demo's count suites, +1 % injected (about 15 minutes)",
     ["bench/instruction-counts.ts"],
   ],
+  [
+    "load suites: 10 A/A runs of the demo server under oha, 10 with +5 ms per request (about 8 minutes)",
+    ["bench/load-suite.ts"],
+  ],
 ];
 for (const suite of readdirSync(path.join(ROOT, "bench/data")).filter((d) => d.startsWith("aa-"))) {
   if (existsSync(path.join(ROOT, "bench/data", suite, "rounds.json"))) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything benchgate's tests and demo need on a fresh Debian machine (idempotent):
-# Node dependencies (including Node 24 from the npm registry), hyperfine, critcmp, Chromium (the
+# Node dependencies (including Node 24 from the npm registry), hyperfine, critcmp, oha, Chromium (the
 # history page's browser tests and benchmark drive it headless through playwright-core), the
 # workflow linters actionlint and zizmor (into .benchgate/tools, where scripts/lint-workflows.ts
 # looks first), and a Rust toolchain check. Run as root or with sudo available for apt-get.
@@ -55,6 +55,12 @@ if [ ! -x "$GUNGRAUN_ROOT/bin/gungraun-runner" ]; then
     --version "=$GUNGRAUN_VERSION" --root "$GUNGRAUN_ROOT" --quiet)
 fi
 
+# Load suites (kind: load) drive HTTP servers with oha and read its --output-format json.
+if ! command -v oha >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/oha" ]; then
+  say "installing oha 1.16.0 (cargo install, ~5 min)"
+  cargo install oha --version 1.16.0 --locked --quiet
+fi
+
 if ! command -v critcmp >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/critcmp" ]; then
   say "installing critcmp 0.1.8 (cargo install, ~1 min)"
   cargo install critcmp --version 0.1.8 --locked --quiet
@@ -99,4 +105,4 @@ npm ci --no-audit --no-fund --loglevel=error
 say "building the CLI bundle"
 node_modules/.bin/node scripts/build.ts
 
-say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(valgrind --version), gungraun-runner $GUNGRAUN_VERSION, $(/usr/bin/chromium --version 2>/dev/null || echo chromium missing), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"
+say "ready: $(node_modules/.bin/node --version), $(hyperfine --version), $(valgrind --version), gungraun-runner $GUNGRAUN_VERSION, $(/usr/bin/chromium --version 2>/dev/null || echo chromium missing), $(PATH="$HOME/.cargo/bin:$PATH" critcmp --version 2>/dev/null || echo critcmp), $(PATH="$HOME/.cargo/bin:$PATH" oha --version 2>/dev/null || echo oha missing), $(cargo --version), actionlint $("$TOOLS/bin/actionlint" --version 2>/dev/null | head -n 1 || echo missing), $("$TOOLS/venv/bin/zizmor" --version 2>/dev/null || echo zizmor missing)"

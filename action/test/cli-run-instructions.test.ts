@@ -16,6 +16,7 @@ import { resolveRunConfig } from "../src/config/run-config.ts";
 import { nodeProcess } from "../src/io/node-process.ts";
 import { nodeDirs } from "../src/io/node-dirs.ts";
 import { nodeFileReader } from "../src/io/node-files.ts";
+import { nodeServices } from "../src/io/node-services.ts";
 import { sideEnv } from "../src/runner/suite-commands.ts";
 
 const LONG = 300_000;
@@ -165,6 +166,7 @@ describe("instructions suites (real Valgrind)", { timeout: LONG }, () => {
     if (suite === undefined) throw new Error("no suite");
     const deps = {
       proc: nodeProcess,
+      services: nodeServices,
       dirs: nodeDirs,
       reader: nodeFileReader,
       signal: new AbortController().signal,

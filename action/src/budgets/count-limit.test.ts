@@ -5,7 +5,7 @@ import { TOOLS } from "../ingest/gungraun/gungraun-metrics.ts";
 import { BUDGET_STATISTICS } from "./parse-budget.ts";
 import { COUNT_KEY, formatCount, misspeltKey, parseCountLimit, unitsAgree } from "./count-limit.ts";
 
-const FIXED = ["benchmark", ...BUDGET_STATISTICS, "max_regression"];
+const FIXED = ["benchmark", ...BUDGET_STATISTICS, "max_regression", "warn"];
 
 describe("parseCountLimit", () => {
   it.each([

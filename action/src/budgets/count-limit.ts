@@ -6,14 +6,19 @@
 //     instructions: "< 2.5M"           # k/K, M, G, T multiply by 1000ⁿ
 //     total_bytes: "<= 1 MiB"          # Ki, Mi, Gi, Ti only with bytes
 //     l1_hits: "< 800k hits"           # an optional unit, which must be the metric's own
+//   - benchmark: "api errors"
+//     error_rate: "< 1%"               # a share in %, for a metric whose entries are in %
 //
 // The set of metrics is open (any ingest, or a summary.json written by hand, may bring its own),
 // so a misspelt metric cannot be refused here: it fails at evaluation, as a key that matched no
 // benchmark with that metric. What can be refused here is: a key close to a time statistic or
-// max_regression (`medain`, `p90`), and a value that is not a count (`"< 25ms"`, `"5%"`).
+// max_regression (`medain`, `p90`), and a value that is not a count (`"< 25ms"`). A percentage
+// (`"< 1%"`) is read as a number in the unit `%`; like any unit it must be the metric's own, so
+// on instructions or bytes it fails when checked (a relative change is max_regression's job).
 // A limit checks the head's value (`Entry.head.value`); for an exact count every round read it.
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { BINARY_PREFIXES, normalizeUnit } from "../ingest/units.ts";
+import { closeBy, closeText, type CloseBand } from "./close-band.ts";
 
 /**
  * A count metric's key. As the summary's `metric` pattern, but at most 32 characters: the key
@@ -77,6 +82,10 @@ function scaleOf(rest: string, raw: string, metric: string): Scale {
       `${quoted}: ${JSON.stringify(rest)} is a rate, and ${metric} is a count; a rate limit goes under median`,
     );
   if (rest === "") return { decimal: 0, binary: 1 };
+  // A share in percent (an error rate): the number as written, in the unit "%".
+  if (rest === "%") return { decimal: 0, binary: 1, unit: "%" };
+  if (/^(Ki|Mi|Gi|Ti|k|K|M|G|T)\s*%$/.test(rest))
+    throw new Error(`${quoted}: a percentage takes no multiplier`);
   const prefixed = /^(Ki|Mi|Gi|Ti|k|K|M|G|T)(?:\s+(\S+))?$/.exec(rest);
   const prefix = prefixed?.[1];
   const word = prefixed === null ? rest : prefixed[2];
@@ -152,8 +161,9 @@ export function parseCountLimit(metric: string, raw: unknown): CountLimit {
   return scale.unit === undefined ? limit : { ...limit, unit: scale.unit };
 }
 
-/** "instructions" and "instr", "B" and "bytes", "error" and "errors" agree. */
+/** "instructions" and "instr", "B" and "bytes", "error" and "errors" agree; "%" only with "%". */
 export function unitsAgree(limitUnit: string, entryUnit: string): boolean {
+  if (limitUnit === "%" || entryUnit.trim() === "%") return limitUnit === entryUnit.trim();
   const a = normalizeUnit(limitUnit).unit;
   const b = normalizeUnit(entryUnit).unit;
   return [a, `${a}s`, `${a}es`].includes(b) || [`${b}s`, `${b}es`].includes(a);
@@ -184,9 +194,15 @@ function countOrigin(head: NonNullable<Entry["head"]>): string {
 
 /**
  * Checks one count limit on one entry of its metric: the head's value, which for an exact count
- * every head round read. `where` names the rule in a message, e.g. `budget rule 2 ("sum::*")`.
+ * every head round read. `where` names the rule in a message, e.g. `budget rule 2 ("sum::*")`;
+ * `band` is the rule's close band (./close-band.ts), if any.
  */
-export function checkCount(limit: CountLimit, entry: Entry, where: string): BudgetResult {
+export function checkCount(
+  limit: CountLimit,
+  entry: Entry,
+  where: string,
+  band?: CloseBand,
+): BudgetResult {
   const base = {
     benchmark: entry.id,
     rule: `${limit.metric} ${limit.text}`,
@@ -201,19 +217,32 @@ export function checkCount(limit: CountLimit, entry: Entry, where: string): Budg
     message: `${where}: cannot check: ${why}`,
   });
   if (entry.head === null) return cannot("no head measurement (the benchmark is missing on head)");
+  if (limit.unit === "%" && !unitsAgree(limit.unit, entry.unit))
+    return cannot(
+      `${limit.metric} is counted in ${entry.unit}, and a limit in % is for a metric measured in % (such as error_rate); a relative change is max_regression's`,
+    );
   if (limit.unit !== undefined && !unitsAgree(limit.unit, entry.unit))
     return cannot(`${limit.metric} is counted in ${entry.unit}, the limit in ${limit.unit}`);
   const actual = entry.head.value;
   const ok = limit.op === "<" ? actual < limit.value : actual <= limit.value;
   const limitText = `${limit.op} ${formatCount(limit.value)} ${entry.unit}`;
   const how = countOrigin(entry.head);
+  const close = ok ? undefined : closeBy(actual, limit.op, limit.value, band);
+  if (close !== undefined && band !== undefined)
+    return {
+      ...base,
+      actual,
+      ok: true,
+      close: true,
+      message: `${limit.metric} ${formatCount(actual)} is close to the budget ${limitText}: ${closeText(close, band)} (${how})`,
+    };
   return {
     ...base,
     actual,
     ok,
     message: ok
       ? `${limit.metric} ${formatCount(actual)} ${limitText} (${how})`
-      : `${limit.metric} ${formatCount(actual)} breaks the budget ${limitText} (${how})`,
+      : `${limit.metric} ${formatCount(actual)} breaks the budget ${limitText}${band === undefined ? "" : `, past its close band of ${band.text}`} (${how})`,
   };
 }
 

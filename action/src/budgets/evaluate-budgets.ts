@@ -16,12 +16,17 @@
 //   entries whose `metric` is its key; for an exact count every head round read that value.
 //
 // Which entries a key checks, among those the glob matches: time and rate limits the entries
-// without a count `metric`; a count limit those of its metric; max_regression every entry but
+// without a count `metric`, and a percentile limit also those whose metric is that percentile
+// (a load test's secondary `E p95`, checked on its own value); a count limit those of its metric; max_regression every entry but
 // the secondary counts (cache hits, bytes allocated, … beside a benchmark's instructions, which
 // never fail the gate by their change and are reached by their metric's key). A secondary
 // count's id is `<benchmark id> [<metric>]`; the glob matches it with or without that suffix.
 //
 // `max_regression` is checked against the *confirmed* change (./max-regression.ts).
+//
+// With a close band (`warn: "20%"`, ./close-band.ts) a time, rate or count limit that the head
+// value breaks by less than the band is reported close (`close: true`, still ok); max_regression
+// has no band.
 import type { BenchSummary, Benchmark } from "../schemas/summary.gen.ts";
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { median } from "../core/statistics.ts";
@@ -31,10 +36,11 @@ import {
   type BudgetLimit,
   type BudgetRule,
   type BudgetStatistic,
-  describeRule,
+  describeBudget,
   globMatch,
 } from "./parse-budget.ts";
 import { checkCount } from "./count-limit.ts";
+import { bandOf, closeBy, closeText, type CloseBand } from "./close-band.ts";
 import { checkRegression, maxRegressionRule } from "./max-regression.ts";
 
 export interface BudgetInput {
@@ -119,6 +125,9 @@ function headStatistic(
   const unit = normalizeUnit(entry.unit).unit;
   if (statistic === "median")
     return { value: head.value, unit, how: "median over rounds of the sample median" };
+  // An entry that is itself this statistic (a load test's `E p95`, metric p95): its own value.
+  if (entry.metric === statistic)
+    return { value: head.value, unit, how: `median over head rounds of the ${statistic}` };
   const points = rounds
     .map((b) => estimatePoint(b.estimates[statistic]))
     .filter((x): x is number => x !== undefined);
@@ -157,6 +166,7 @@ function checkLimit(
   limit: BudgetLimit,
   entry: Entry,
   rounds: readonly Benchmark[],
+  band: CloseBand | undefined,
 ): BudgetResult {
   const base = {
     benchmark: entry.id,
@@ -175,18 +185,27 @@ function checkLimit(
       ...base,
       actual: null,
       ok: false,
-      message: `${describeRule(rule.index, rule.benchmark)}: cannot check: ${measured}`,
+      message: `${describeBudget(rule)}: cannot check: ${measured}`,
     };
   const ok = compareLimit(measured.value, limit);
   const actualText = formatQuantity(measured.value, measured.unit);
   const limitText = `${limit.op} ${formatQuantity(limit.value, limit.unit)}`;
+  const close = ok ? undefined : closeBy(measured.value, limit.op, limit.value, band);
+  if (close !== undefined && band !== undefined)
+    return {
+      ...base,
+      actual: measured.value,
+      ok: true,
+      close: true,
+      message: `${limit.statistic} ${actualText} is close to the budget ${limitText}: ${closeText(close, band)} (${measured.how})`,
+    };
   return {
     ...base,
     actual: measured.value,
     ok,
     message: ok
       ? `${limit.statistic} ${actualText} ${limitText} (${measured.how})`
-      : `${limit.statistic} ${actualText} breaks the budget ${limitText} (${measured.how})`,
+      : `${limit.statistic} ${actualText} breaks the budget ${limitText}${band === undefined ? "" : `, past its close band of ${band.text}`} (${measured.how})`,
   };
 }
 
@@ -229,11 +248,12 @@ function checksOf(
   input: BudgetInput,
   rounds: ReadonlyMap<string, Benchmark[]>,
 ): Check[] {
+  const band = bandOf(rule);
   const checks: Check[] = rule.limits.map((limit) => ({
     statistic: limit.statistic,
     rule: `${limit.statistic} ${limit.text}`,
-    applies: (e) => e.metric === undefined,
-    check: (e) => checkLimit(rule, limit, e, rounds.get(key(e.suite, e.id)) ?? []),
+    applies: (e) => e.metric === undefined || e.metric === limit.statistic,
+    check: (e) => checkLimit(rule, limit, e, rounds.get(key(e.suite, e.id)) ?? [], band),
     none: (matched) =>
       `the ${plural(matched.length, "benchmark")} it matches ${matched.length === 1 ? "is a count" : "are counts"} (${metricsOf(matched)}): a count's limit goes under its metric, e.g. ${matched[0]?.metric ?? "instructions"}: "< 2.5M"`,
   }));
@@ -242,7 +262,7 @@ function checksOf(
       statistic: limit.metric,
       rule: `${limit.metric} ${limit.text}`,
       applies: (e) => e.metric === limit.metric,
-      check: (e) => checkCount(limit, e, describeRule(rule.index, rule.benchmark)),
+      check: (e) => checkCount(limit, e, describeBudget(rule), band),
       none: (matched) => {
         const anywhere = input.benchmarks.some((e) => e.metric === limit.metric);
         return `none of the ${plural(matched.length, "benchmark")} it matches counts ${limit.metric} (they measure ${metricsOf(matched)})${anywhere ? "" : `, and no benchmark in this report does: check the key`}`;
@@ -280,7 +300,7 @@ export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput
       statistic: check.statistic,
       actual: null,
       ok: filtered,
-      message: `${describeRule(rule.index, rule.benchmark)}${why}`,
+      message: `${describeBudget(rule)}${why}`,
     });
     if (matched.length === 0) {
       for (const check of checks)

@@ -7,7 +7,7 @@
 // change, its interval [change, change]: the change itself is checked. Pure.
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { formatCount } from "./count-limit.ts";
-import { type BudgetRule, describeRule } from "./parse-budget.ts";
+import { type BudgetRule, describeBudget } from "./parse-budget.ts";
 
 /** Floating-point slack when an exact count's change meets the allowed regression (core/counts.ts). */
 const SLACK = 1e-9;
@@ -42,7 +42,7 @@ export function checkRegression(rule: BudgetRule, allowed: number, entry: Entry)
       ...base,
       actual: null,
       ok: false,
-      message: `${describeRule(rule.index, rule.benchmark)}: cannot check: the benchmark is missing on head`,
+      message: `${describeBudget(rule)}: cannot check: the benchmark is missing on head`,
     };
   if (isExactCount(entry))
     return checkExactRegression(base, allowed, entry, entry.base, entry.head);

@@ -136,7 +136,7 @@ describe("parseBudgetRule", () => {
     ],
     [
       { benchmark: "sum::*", "total-bytes": "< 1M" },
-      "total-bytes: unknown key (expected benchmark, median, mean, p50, p95, p99, max_regression or a count metric as report.json names it (instructions, total_bytes, …)); count metrics are written as in report.json: total_bytes",
+      "total-bytes: unknown key (expected benchmark, median, mean, p50, p95, p99, max_regression, warn or a count metric as report.json names it (instructions, total_bytes, …)); count metrics are written as in report.json: total_bytes",
       "/budgets/2/total-bytes",
     ],
     [

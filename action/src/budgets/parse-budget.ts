@@ -12,6 +12,9 @@
 //       median: "> 200 MiB/s"          # rates are bigger-is-better: `>` / `>=`
 //     - benchmark: "sum::*"
 //       instructions: "< 2.5M"         # any other key names a count metric (./count-limit.ts)
+//     - benchmark: "api/*"
+//       p99: "< 30ms"
+//       warn: "20%"                     # past a limit by less than 20 %: close (⚠️), not broken
 //
 // Limits are a comparison, a non-negative number and a unit. Times (`ps`, `ns`, `us`/`µs`,
 // `ms`, `s`, …) take `<` or `<=`; rates (`ops/s`, `MiB/s`, `elements/s`, …) take `>` or `>=`.
@@ -51,11 +54,23 @@ export interface BudgetRule {
   readonly maxRegression?: number;
   /** The max_regression text as written. */
   readonly maxRegressionText?: string;
+  /**
+   * The close band of the time, rate and count limits as a fraction (0.2 = 20 %): a head value
+   * past its limit by less than this share of the limit is close, reported but not broken.
+   */
+  readonly warn?: number;
+  /** The warn text as written. */
+  readonly warnText?: string;
+  /**
+   * Set for a rule that is not in `budgets:` but comes from a suite's own limit (a load suite's
+   * max-error-rate, gate/suite-budgets.ts): what messages call it instead of "budget rule N".
+   */
+  readonly origin?: string;
 }
 
-const FIXED_KEYS: readonly string[] = ["benchmark", ...BUDGET_STATISTICS, "max_regression"];
+const FIXED_KEYS: readonly string[] = ["benchmark", ...BUDGET_STATISTICS, "max_regression", "warn"];
 const KEYS: ReadonlySet<string> = new Set(FIXED_KEYS);
-const EXPECTED_KEYS = `benchmark, ${BUDGET_STATISTICS.join(", ")}, max_regression or a count metric as report.json names it (instructions, total_bytes, …)`;
+const EXPECTED_KEYS = `benchmark, ${BUDGET_STATISTICS.join(", ")}, max_regression, warn or a count metric as report.json names it (instructions, total_bytes, …)`;
 const MAX_GLOB_LENGTH = 512;
 
 /** "a", "a or b", "a, b or c". */
@@ -69,6 +84,13 @@ function orList(words: readonly string[]): string {
 export function describeRule(index: number, benchmark?: string): string {
   const glob = benchmark === undefined ? "" : ` (${JSON.stringify(benchmark)})`;
   return `budget rule ${index + 1}${glob}`;
+}
+
+/** How messages name a parsed rule: by its place in `budgets:`, or by the suite key that set it. */
+export function describeBudget(rule: BudgetRule): string {
+  return rule.origin === undefined
+    ? describeRule(rule.index, rule.benchmark)
+    : `${rule.origin} (${JSON.stringify(rule.benchmark)})`;
 }
 
 function ruleError(
@@ -142,6 +164,14 @@ export function parseMaxRegression(raw: unknown): number {
   return Number(match[1]) / 100;
 }
 
+/** A close band: "20%", "2.5 %" or a fraction 0.2, above 0. */
+export function parseWarnBand(raw: unknown): number {
+  const band = parseMaxRegression(raw);
+  if (!(band > 0))
+    throw new Error(`a close band is above 0, such as "20%"; leave warn out for none`);
+  return band;
+}
+
 /** Parses one rule (one item of the `budgets` list). */
 export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
   if (!isRecord(raw))
@@ -200,6 +230,25 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
     } catch (error) {
       throw ruleError(index, glob, "max_regression", (error as Error).message);
     }
+  }
+  const warn = raw["warn"];
+  if (warn !== undefined) {
+    try {
+      rule = {
+        ...rule,
+        warn: parseWarnBand(warn),
+        warnText: typeof warn === "number" ? `${warn * 100}%` : (warn as string).trim(),
+      };
+    } catch (error) {
+      throw ruleError(index, glob, "warn", (error as Error).message);
+    }
+    if (limits.length === 0 && counts.length === 0)
+      throw ruleError(
+        index,
+        glob,
+        "warn",
+        `a close band widens the rule's limits (${BUDGET_STATISTICS.join(", ")} or a count metric), and this rule has none; max_regression is already judged on its interval`,
+      );
   }
   if (limits.length === 0 && counts.length === 0 && rule.maxRegression === undefined)
     throw ruleError(

@@ -58,3 +58,17 @@ export function unique(
     seen.set(name, i);
   });
 }
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** "90s", "10m", "1.5h", "500ms" → milliseconds. */
+export function parseDuration(raw: string, key: string, source: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(raw);
+  const ms = match === null ? NaN : Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  if (!Number.isFinite(ms) || ms < 1 || ms > 7 * 24 * 3_600_000)
+    throw new InputError(
+      `expected a duration such as "90s" or "10m" (up to 7 days), got ${JSON.stringify(raw)}`,
+      { source, jsonPath: key },
+    );
+  return Math.round(ms);
+}

@@ -1,12 +1,19 @@
 // The gate's verdict, decided in one place from everything the report holds: the statistics
 // (confirmed regressions, a suite-wide shift, missing benchmarks, inconclusive ones with
-// fail-on-inconclusive), broken budgets, changed golden outputs and smells configured to fail.
-// compare() asks verdictOf(), and every step that adds a part to the report (budgets, golden
-// outputs, smells) goes through withPart(), which asks the same failure rule again, so adding a
-// check can never forget to fail the gate. The check run's conclusion follows from the verdict
-// here too. Pure: returns new reports.
+// fail-on-inconclusive), broken budgets, false claims, changed golden outputs and smells
+// configured to fail. compare() asks verdictOf(), and every step that adds a part to the report
+// (budgets, claims, golden outputs, smells) goes through withPart(), which asks the same failure
+// rule again, so adding a check can never forget to fail the gate. The check run's conclusion
+// follows from the verdict here too. Pure: returns new reports.
 import type { CheckConclusion } from "../ports/github.ts";
-import type { BenchReport, BudgetResult, GoldenResult } from "../schemas/report.gen.ts";
+import type {
+  BenchReport,
+  BudgetResult,
+  ClaimResult,
+  GoldenResult,
+  HeadToHeadResult,
+} from "../schemas/report.gen.ts";
+import { quoteId } from "./ratios.ts";
 
 type Verdict = BenchReport["verdict"];
 
@@ -20,6 +27,7 @@ export const OTHER_FAILURES = [
   "missing",
   "inconclusive",
   "budgets",
+  "claims",
   "golden",
   "smells",
 ] as const;
@@ -40,6 +48,7 @@ export function failureCauses(report: Omit<BenchReport, "verdict">): FailureCaus
   if ((settings.missing ?? "fail") === "fail" && counts.missing > 0) other.push("missing");
   if (settings.fail_on_inconclusive === true && counts.inconclusive > 0) other.push("inconclusive");
   if (report.budgets.some((b) => !b.ok)) other.push("budgets");
+  if ((report.claims ?? []).some((c) => c.fails)) other.push("claims");
   if (report.golden.some((g) => !g.ok)) other.push("golden");
   if ((report.smells ?? []).some((s) => s.fails === true)) other.push("smells");
   // A secondary count (cache hits beside the instructions) never fails the gate by itself.
@@ -69,7 +78,7 @@ export function verdictOf(report: Omit<BenchReport, "verdict">): Verdict {
  */
 export function withPart(
   report: BenchReport,
-  part: Partial<Pick<BenchReport, "budgets" | "golden" | "smells">>,
+  part: Partial<Pick<BenchReport, "budgets" | "claims" | "head_to_head" | "golden" | "smells">>,
   reason: string | undefined,
 ): BenchReport {
   const next = {
@@ -89,6 +98,45 @@ export function withBudgets(report: BenchReport, budgets: readonly BudgetResult[
       ? `${broken} of ${budgets.length} budget check${budgets.length === 1 ? "" : "s"} broken`
       : undefined;
   return withPart(report, { budgets: [...budgets] }, reason);
+}
+
+/** A reason is at most 2048 characters (report.v1 `text`); ids may be 1024 each. */
+const MAX_REASON = 2000;
+
+/** "claim 2 (\"a\" faster than \"b\" by ≥ 5x)". */
+function claimName(claims: readonly ClaimResult[], c: ClaimResult): string {
+  return `claim ${claims.indexOf(c) + 1} (${quoteId(c.faster)} faster than ${quoteId(c.than)} by ${c.by})`;
+}
+
+/**
+ * Claim results in the report: a false claim, or one naming a benchmark that was not measured,
+ * fails the gate; an inconclusive one does not.
+ */
+export function withClaims(report: BenchReport, claims: readonly ClaimResult[]): BenchReport {
+  if (claims.length === 0) return report;
+  const failed = claims.filter((c) => c.fails);
+  let reason: string | undefined;
+  if (failed.length > 0) {
+    const shown = failed
+      .slice(0, 3)
+      .map(
+        (c) =>
+          `${claimName(claims, c)} ${c.verdict === "false" ? "is false" : "was not checked"}: ${c.reason}`,
+      );
+    const more = failed.length > 3 ? `; and ${failed.length - 3} more` : "";
+    const all = Array.from(`${shown.join("; ")}${more}`);
+    reason = all.length > MAX_REASON ? `${all.slice(0, MAX_REASON - 1).join("")}…` : all.join("");
+  }
+  return withPart(report, { claims: [...claims] }, reason);
+}
+
+/** Head-to-head ratios in the report: information, never a cause of failure. */
+export function withHeadToHead(
+  report: BenchReport,
+  pairs: readonly HeadToHeadResult[],
+): BenchReport {
+  if (pairs.length === 0) return report;
+  return withPart(report, { head_to_head: [...pairs] }, undefined);
 }
 
 /** Golden results in the report: a changed or missing golden output fails the gate. */

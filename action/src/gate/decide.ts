@@ -1,14 +1,18 @@
 // Deciding, pure: from the summaries and golden results to the one report every caller writes
-// (the decision rule, then budgets, golden outputs and smells folded into the verdict, then our
-// own schema as a last check) and the PR comment that shows it. `compare`, `run` and the action's
-// gate and report modes all decide here, so they cannot disagree.
+// (the decision rule, then budgets, claims, golden outputs and smells folded into the verdict,
+// head-to-head ratios beside them, then our own schema as a last check) and the PR comment that
+// shows it. `compare`, `run` and the action's gate and report modes all decide here, so they
+// cannot disagree.
 import { compare } from "../core/compare.ts";
-import { withBudgets, withGolden } from "../core/gate-verdict.ts";
+import { withBudgets, withClaims, withGolden, withHeadToHead } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
 import type { CountThresholds } from "../core/counts.ts";
-import type { SourcedSummary } from "../core/pairing.ts";
+import { pairSummaries, type SourcedSummary } from "../core/pairing.ts";
+import { headToHeadResults, type HeadToHead } from "../core/ratios.ts";
 import { evaluateBudgets } from "../budgets/evaluate-budgets.ts";
 import type { BudgetRule } from "../budgets/parse-budget.ts";
+import { checkClaims } from "../budgets/check-claims.ts";
+import type { Claim } from "../budgets/parse-claim.ts";
 import { ToolError, type InputError } from "../errors.ts";
 import { detectSmells, withSmells, type SmellConfig } from "../smells/detect-smells.ts";
 import type { BenchReport, GoldenResult } from "../schemas/report.gen.ts";
@@ -22,7 +26,11 @@ export interface GateInput {
   readonly head: readonly SourcedSummary[];
   readonly settings: CompareSettings;
   readonly budgets: readonly BudgetRule[];
-  /** Only a filtered subset was measured: budgets of benchmarks not run are left unchecked. */
+  /** Speedup claims, checked on head. */
+  readonly claims?: readonly Claim[];
+  /** Variants of a benchmark to compare with their reference, on both sides. */
+  readonly headToHead?: readonly HeadToHead[];
+  /** Only a filtered subset was measured: budgets and claims of benchmarks not run are left unchecked. */
   readonly filtered?: boolean;
   readonly golden?: readonly GoldenResult[];
   /** benchgate.yml's smells: block. */
@@ -44,7 +52,26 @@ export function gateReport(input: GateInput): BenchReport {
     headSummaries: input.head.map((h) => h.summary),
     filtered: input.filtered === true,
   });
-  const checked = withGolden(withBudgets(compared, budgets), input.golden ?? []);
+  const claims = input.claims ?? [];
+  const pairs = input.headToHead ?? [];
+  // Ratios pair two benchmarks within one side's rounds: the same series compare() paired.
+  const series =
+    claims.length === 0 && pairs.length === 0
+      ? []
+      : pairSummaries(input.base, input.head, { unpaired: input.settings.unpaired }).series;
+  const claimed = withClaims(
+    withBudgets(compared, budgets),
+    checkClaims(claims, {
+      series,
+      confidence: input.settings.confidence,
+      filtered: input.filtered === true,
+    }),
+  );
+  const ratios = withHeadToHead(
+    claimed,
+    headToHeadResults(pairs, series, input.settings.confidence),
+  );
+  const checked = withGolden(ratios, input.golden ?? []);
   const smells = detectSmells(
     { base: input.base, head: input.head, report: checked },
     input.smells,
@@ -85,6 +112,8 @@ export function decide(
     head: measured.head,
     settings: judgement.settings,
     budgets: judgement.budgets,
+    claims: judgement.claims,
+    ...(judgement.headToHead === undefined ? {} : { headToHead: judgement.headToHead }),
     filtered: judgement.filtered,
     ...(measured.golden === undefined ? {} : { golden: measured.golden }),
     smells: judgement.smells,

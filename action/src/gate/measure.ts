@@ -12,6 +12,7 @@ import type { RoundPlanner } from "../runner/sequential-rounds.ts";
 import { StepTimings } from "../runner/step-timings.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { GatePlan } from "./plan.ts";
+import { keepClaimsOpen } from "./claim-rounds.ts";
 
 /** Which commits, in which repository, and where the files go. */
 export interface MeasureTarget {
@@ -86,7 +87,17 @@ function roundPlanner(plan: GatePlan): RoundPlanner | undefined {
   const { sequential } = plan.run;
   if (sequential === undefined) return undefined;
   const design = { minRounds: sequential.minRounds, maxRounds: plan.run.rounds };
-  return (base, head) => planNextRound(base, head, plan.settings, design);
+  return (base, head) =>
+    keepClaimsOpen(
+      planNextRound(base, head, plan.settings, design),
+      plan.claims,
+      { base, head },
+      {
+        last: Math.max(0, ...head.map((h) => h.summary.round)),
+        max: design.maxRounds,
+        confidence: plan.settings.confidence,
+      },
+    );
 }
 
 export async function measure(
@@ -110,6 +121,7 @@ export async function measure(
       },
       {
         proc: timings.wrap(machine.proc),
+        services: machine.services,
         dirs: machine.dirs,
         reader: machine.reader,
         writer: machine.writer,

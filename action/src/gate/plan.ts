@@ -4,8 +4,12 @@
 // config is fetched, and every later step reads settings, budgets and smells from here instead
 // of re-parsing benchgate.yml.
 import { parseBudgets, type BudgetRule } from "../budgets/parse-budget.ts";
+import { parseClaims, type Claim } from "../budgets/parse-claim.ts";
+import type { HeadToHead } from "../core/ratios.ts";
 import { resolveRunConfig, type RoundsOverride, type RunConfig } from "../config/run-config.ts";
 import { withFilter } from "../config/run-filter.ts";
+import { headToHeadPairs } from "../config/suites/variants.ts";
+import { suiteBudgetRules } from "./suite-budgets.ts";
 import {
   parseFraction,
   resolveSettings,
@@ -36,6 +40,13 @@ export interface PlanOverrides extends RoundsOverride, JudgeOverrides {
 export interface Judgement {
   readonly settings: CompareSettings;
   readonly budgets: readonly BudgetRule[];
+  /** benchgate.yml's claims: speedups checked on head (budgets/check-claims.ts). */
+  readonly claims: readonly Claim[];
+  /**
+   * The benchmarks of suites with variants, each variant paired with the first: their ratios on
+   * both sides are reported (core/ratios.ts). Absent: none.
+   */
+  readonly headToHead?: readonly HeadToHead[];
   /** benchgate.yml's smells: block. */
   readonly smells: SmellConfig | undefined;
   /** Only a filtered subset is measured: budgets of benchmarks not run are left unchecked. */
@@ -97,13 +108,10 @@ function statisticsFromConfig(stats: BenchgateConfig["statistics"]): StatisticsO
   return settings;
 }
 
-/** The budgets of benchgate.yml; errors name the rule and key, and we add the file. */
-export function budgetRules(
-  config: BenchgateConfig | undefined,
-  configFile: string | undefined,
-): BudgetRule[] {
+/** `parse()`, with the file named in its InputError (the parsers name the key). */
+function inFile<T>(configFile: string | undefined, parse: () => T): T {
   try {
-    return parseBudgets(config?.budgets);
+    return parse();
   } catch (error) {
     if (error instanceof InputError && configFile !== undefined) {
       const where = error.jsonPath === undefined ? {} : { jsonPath: error.jsonPath };
@@ -111,6 +119,28 @@ export function budgetRules(
     }
     throw error;
   }
+}
+
+/**
+ * The budgets of benchgate.yml, then the limits its load suites set on themselves
+ * (./suite-budgets.ts); errors name the rule and key, and we add the file.
+ */
+export function budgetRules(
+  config: BenchgateConfig | undefined,
+  configFile: string | undefined,
+): BudgetRule[] {
+  return inFile(configFile, () => {
+    const own = parseBudgets(config?.budgets);
+    return [...own, ...suiteBudgetRules(config, own.length)];
+  });
+}
+
+/** The claims of benchgate.yml; errors name the claim and key, and we add the file. */
+export function claimList(
+  config: BenchgateConfig | undefined,
+  configFile: string | undefined,
+): Claim[] {
+  return inFile(configFile, () => parseClaims(config?.claims));
 }
 
 /** The judgement from a validated benchgate.yml (or none) and the caller's overrides. */
@@ -126,6 +156,8 @@ export function judgementFrom(
   return Object.freeze({
     settings,
     budgets: Object.freeze(budgetRules(document, source)),
+    claims: Object.freeze(claimList(document, source)),
+    headToHead: Object.freeze(headToHeadPairs(document)),
     smells: document?.smells,
     filtered: overrides.filtered === true,
     countThresholds: suiteCountThresholds(document, source, settings),

@@ -7,6 +7,7 @@ import { workflowCommandGuard } from "../render/workflow-commands.ts";
 import { nodeDirs } from "./node-dirs.ts";
 import { nodeFileReader, nodeFileWriter } from "./node-files.ts";
 import { nodeProcess } from "./node-process.ts";
+import { nodeServices } from "./node-services.ts";
 import { nodeTerminal } from "./node-terminal.ts";
 
 function stringEnv(): Record<string, string> {
@@ -51,6 +52,7 @@ export function nodeMachine(options: NodeMachineOptions = {}): Machine {
     out: terminal.out,
     err,
     proc: nodeProcess,
+    services: nodeServices,
     dirs: nodeDirs,
     clock: { now: () => performance.now(), date: () => new Date() },
     sha256: (data) => createHash("sha256").update(data).digest("hex"),

@@ -7,6 +7,7 @@ import type { Clock } from "./clock.ts";
 import type { DirPort } from "./dirs.ts";
 import type { FileReader, FileWriter } from "./files.ts";
 import type { ProcessPort } from "./process.ts";
+import type { ServicePort } from "./services.ts";
 
 /** Hex SHA-256 of some bytes (golden outputs, baselines). */
 export type Sha256 = (data: Uint8Array) => string;
@@ -25,6 +26,8 @@ export interface Machine {
   /** Standard error (progress, warnings, the one error line). */
   readonly err: (text: string) => void;
   readonly proc: ProcessPort;
+  /** Servers started for load suites, stopped with their whole process group. */
+  readonly services: ServicePort;
   readonly dirs: DirPort;
   /** Monotonic time for durations, wall-clock time for reports and summaries. */
   readonly clock: Clock;

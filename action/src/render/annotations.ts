@@ -1,5 +1,5 @@
-// Error annotations for what a reviewer must act on: broken budgets, changed golden outputs and
-// confirmed regressions. Pure; the texts are the report's own, already bounded.
+// Error annotations for what a reviewer must act on: broken budgets, failing claims, changed
+// golden outputs and confirmed regressions. Pure; the texts are the report's own, already bounded.
 import type { BenchReport } from "../schemas/report.gen.ts";
 
 export interface Annotation {
@@ -16,6 +16,12 @@ export function gateAnnotations(report: BenchReport): Annotation[] {
       out.push({
         title: "benchgate: budget broken",
         message: `${b.benchmark}: ${b.rule}${b.message === undefined ? "" : ` — ${b.message}`}`,
+      });
+  for (const c of report.claims ?? [])
+    if (c.fails)
+      out.push({
+        title: `benchgate: claim ${c.verdict === "false" ? "false" : "not checked"}`,
+        message: `${c.faster} faster than ${c.than} by ${c.by}: ${c.reason}`,
       });
   for (const g of report.golden)
     if (!g.ok)

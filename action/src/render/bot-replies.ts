@@ -92,6 +92,7 @@ const OTHER_FAILURE_WORDS: Readonly<Record<string, string>> = {
   missing: "missing benchmarks",
   inconclusive: "inconclusive benchmarks (fail-on-inconclusive)",
   budgets: "broken budgets",
+  claims: "false or unmeasured claims",
   golden: "changed golden outputs",
   smells: "failing smells",
 };

@@ -1,5 +1,5 @@
 // The comment's check sections: budgets, golden outputs, smells and critcmp's own table.
-// Failures come first; every name, rule, message and diff comes from files a PR can change.
+// Failures come first, then budgets close to their limit (⚠️, within the rule's close band); every name, rule, message and diff comes from files a PR can change.
 
 import type { BenchReport, BudgetResult, GoldenResult, Smell } from "../schemas/report.gen.ts";
 import { codeBlock } from "./code-block.ts";
@@ -20,8 +20,11 @@ export function budgetsSection(report: BenchReport): Section {
   const budgets = report.budgets;
   if (budgets.length === 0) return fixed("");
   const failed = budgets.filter((b) => !b.ok);
-  const ordered = [...failed, ...budgets.filter((b) => b.ok)];
-  const heading = `### Budgets — ${failed.length === 0 ? "all" : formatCount(budgets.length - failed.length)} of ${formatCount(budgets.length)} met`;
+  const close = budgets.filter((b) => b.ok && b.close === true);
+  const met = budgets.filter((b) => b.ok && b.close !== true);
+  const ordered = [...failed, ...close, ...met];
+  const closeNote = close.length === 0 ? "" : `, ${formatCount(close.length)} close`;
+  const heading = `### Budgets — ${failed.length === 0 && close.length === 0 ? "all" : formatCount(met.length)} of ${formatCount(budgets.length)} met${closeNote}`;
   const render = (rows: readonly BudgetResult[], total: number): string => {
     const lines = [
       heading,
@@ -38,7 +41,7 @@ export function budgetsSection(report: BenchReport): Section {
     priority: 4,
     levels: levels(
       render(ordered.slice(0, 50), ordered.length),
-      render(failed.slice(0, 10), failed.length),
+      render([...failed, ...close].slice(0, 10), failed.length + close.length),
       failed.length === 0
         ? heading
         : `${heading}; see report.json for the ${formatCount(failed.length)} broken`,
@@ -49,7 +52,7 @@ export function budgetsSection(report: BenchReport): Section {
 function budgetRow(b: BudgetResult): string {
   const unit = b.unit;
   return tableRow([
-    b.ok ? "✅" : "❌",
+    b.ok ? (b.close === true ? "⚠️" : "✅") : "❌",
     code(b.benchmark, 100),
     text(b.rule, 80),
     text(b.statistic, 32),

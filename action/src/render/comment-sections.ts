@@ -4,7 +4,12 @@
 import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
-import { roundModelPhrase, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
+import {
+  roundModelPhrase,
+  sequentialLine,
+  suiteLineLabel,
+  suiteShiftLine,
+} from "./rounds-summary.ts";
 import {
   formatChange,
   formatCount,
@@ -139,7 +144,9 @@ export function noiseSection(report: BenchReport): Section {
     .filter((x) => x.line !== "");
   const sequential = sequentialLine(report);
   const extra = [
-    ...suites.map((x) => `- ${code(x.s.suite, 60)}: ${text(x.line)}`),
+    ...suites.map(
+      (x) => `- ${code(suiteLineLabel(x.s, report.suites ?? []), 80)}: ${text(x.line)}`,
+    ),
     ...(sequential === "" ? [] : [`- ${text(sequential)}`]),
   ];
   if (parts.length === 0) {

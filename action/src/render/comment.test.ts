@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { BenchReport, Entry } from "../schemas/report.gen.ts";
+import type { BenchReport, ClaimResult, Entry, HeadToHeadResult } from "../schemas/report.gen.ts";
 import { GITHUB_MAX_COMMENT_CHARS, renderComment } from "./comment.ts";
 import { SPLIT } from "./escape-markdown.ts";
 import { countVerdicts, makeEntry, makeReport } from "../../test/support/report-factory.ts";
@@ -76,6 +76,18 @@ function checksReport(): BenchReport {
         message: "exceeded by 8.4 %",
       },
       { benchmark: "fib/30", rule: "max_regression: 5%", statistic: "median", ok: true },
+      {
+        benchmark: "fib/20",
+        rule: "fib/*: p95 < 25ms",
+        statistic: "p95",
+        limit: 25e6,
+        actual: 26e6,
+        unit: "ns",
+        ok: true,
+        close: true,
+        message:
+          "p95 26 ms is close to the budget < 25 ms: past the limit by 4 %, within the close band of 20%",
+      },
     ],
     golden: [
       {
@@ -104,6 +116,97 @@ function checksReport(): BenchReport {
       },
     ],
   });
+}
+
+const CLAIM: ClaimResult = {
+  faster: "lookup/binary",
+  than: "lookup/linear",
+  by: "≥ 10x",
+  bound: 10,
+  ratio: 31.24,
+  interval: [29.51, 33.08],
+  level: 0.975,
+  rounds: 5,
+  unit: "ns",
+  direction: "smaller_is_better",
+  verdict: "holds",
+  fails: false,
+  reason: "31.2× over 5 head rounds, [29.5×, 33.1×] (97.5 %): the lower end is at least 10×",
+};
+
+/** Two claims: one holds, one false (the gate fails), one inconclusive and one on a typo. */
+function claims(): ClaimResult[] {
+  return [
+    {
+      ...CLAIM,
+      by: "≥ 40x",
+      bound: 40,
+      verdict: "false",
+      fails: true,
+      reason: "even the upper end is below 40×",
+    },
+    CLAIM,
+    {
+      ...CLAIM,
+      faster: "parse/simd",
+      than: "parse/scalar",
+      by: "≥ 24 %",
+      bound: 1 / 0.76,
+      ratio: 1.38,
+      interval: [1.21, 1.57],
+      verdict: "inconclusive",
+      reason: "the interval straddles 1.32×; more rounds would decide it",
+    },
+    {
+      ...CLAIM,
+      faster: "lookup/binray",
+      ratio: null,
+      interval: null,
+      rounds: 0,
+      verdict: "unchecked",
+      fails: true,
+      reason: '"lookup/binray" was not measured on head: check the id (claims name exact ids)',
+    },
+  ];
+}
+
+const PAIR: HeadToHeadResult = {
+  suite: "http",
+  benchmark: "hello req/s",
+  reference: { variant: "python", id: "python/hello req/s" },
+  other: { variant: "rust", id: "rust/hello req/s" },
+  unit: "req/s",
+  direction: "bigger_is_better",
+  level: 0.95,
+  head: { ratio: 8.13, interval: [7.62, 8.68], rounds: 5 },
+  base: { ratio: 7.9, interval: [7.41, 8.42], rounds: 5 },
+};
+
+function headToHead(): HeadToHeadResult[] {
+  return [
+    PAIR,
+    {
+      ...PAIR,
+      benchmark: "hello p99",
+      reference: { variant: "python", id: "python/hello p99" },
+      other: { variant: "rust", id: "rust/hello p99" },
+      unit: "ns",
+      direction: "smaller_is_better",
+      head: { ratio: 3.21, interval: [2.9, 3.55], rounds: 5 },
+      base: { ratio: 0.5, interval: [0.4, 0.625], rounds: 5 },
+    },
+    {
+      ...PAIR,
+      other: { variant: "go", id: "go/hello req/s" },
+      head: { ratio: 4.4, interval: null, rounds: 1, reason: "one round: no interval" },
+      base: {
+        ratio: null,
+        interval: null,
+        rounds: 0,
+        reason: '"go/hello req/s" was not measured on base',
+      },
+    },
+  ];
 }
 
 const SCENARIOS: Record<string, () => [BenchReport, Parameters<typeof renderComment>[1]]> = {
@@ -202,6 +305,18 @@ const SCENARIOS: Record<string, () => [BenchReport, Parameters<typeof renderComm
       critcmpTable: "group    base    head\n-----    ----    ----\nfib/30   1.00   1.02 ±0.5%\n",
       artifactsUrl: "https://github.com/o/r/actions/runs/2",
     },
+  ],
+  "claims-head-to-head": () => [
+    makeReport({
+      verdict: "fail",
+      reasons: [
+        'claim 1 ("lookup/binary" faster than "lookup/linear" by ≥ 40x) is false: even the upper end is below 40×',
+      ],
+      benchmarks: unchanged(3),
+      claims: claims(),
+      head_to_head: headToHead(),
+    }),
+    { marker: MARKER },
   ],
   error: () => [
     makeReport({
@@ -355,6 +470,26 @@ function hostileReport(names: readonly string[]): BenchReport {
     })),
     golden: names.map((n) => ({ name: n.slice(0, 256) || "g", ok: false, message: n, diff: n })),
     smells: names.map((n) => ({ kind: "noisy", benchmarks: [n], evidence: n, hint: n })),
+    claims: names.slice(0, 100).map((n, i) => ({
+      ...CLAIM,
+      faster: n,
+      than: n,
+      by: n.slice(0, 64),
+      unit: n.slice(0, 32) || "u",
+      verdict: (["holds", "false", "inconclusive", "unchecked"] as const)[i % 4] ?? "holds",
+      fails: i % 2 === 1,
+      reason: n,
+    })),
+    head_to_head: names.map((n, i) => ({
+      ...PAIR,
+      suite: n.slice(0, 256),
+      benchmark: n,
+      reference: { variant: n.slice(0, 256), id: n },
+      other: { variant: n.slice(0, 256), id: n },
+      unit: n.slice(0, 32) || "u",
+      direction: i % 2 === 0 ? ("bigger_is_better" as const) : ("smaller_is_better" as const),
+      base: { ratio: null, interval: null, rounds: 0, reason: n },
+    })),
     generator: { name: "benchgate", version: "@everyone" },
   });
 }

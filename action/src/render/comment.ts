@@ -16,6 +16,7 @@ import {
   reasonsSection,
 } from "./comment-sections.ts";
 import { countsSection } from "./counts-section.ts";
+import { claimsSection, headToHeadSection } from "./ratio-sections.ts";
 import { formatCount } from "./format.ts";
 import { headline, type Section } from "./markdown-parts.ts";
 
@@ -46,9 +47,10 @@ export interface CommentOptions {
 
 /**
  * Renders the PR comment for `report` as GitHub-flavoured Markdown: verdict headline, reasons,
- * the changed and inconclusive benchmarks, noise and detection limit, environment, budgets,
- * golden outputs, smells and critcmp's table. Every string from the report is escaped. The
- * result is at most `maxChars` long. Throws a RangeError only for invalid options.
+ * the changed and inconclusive benchmarks, head-to-head ratios, noise and detection limit,
+ * environment, budgets, claims, golden outputs, smells and critcmp's table. Every string from
+ * the report is escaped. The result is at most `maxChars` long. Throws a RangeError only for
+ * invalid options.
  */
 export function renderComment(report: BenchReport, options: CommentOptions = {}): string {
   const marker = checkMarker(options.marker);
@@ -62,10 +64,12 @@ export function renderComment(report: BenchReport, options: CommentOptions = {})
   const after: Section[] = [
     countsSection(report),
     otherBenchmarksSection(report),
+    headToHeadSection(report),
     notesSection(report),
     noiseSection(report),
     environmentSection(report),
     budgetsSection(report),
+    claimsSection(report),
     goldenSection(report),
     smellsSection(report),
     critcmpSection(options.critcmpTable),

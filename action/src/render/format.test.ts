@@ -3,11 +3,29 @@ import {
   formatChange,
   formatCi,
   formatCount,
+  formatFactor,
   formatNumber,
   formatPercent,
   formatTime,
   formatValue,
 } from "./format.ts";
+
+describe("formatFactor", () => {
+  it.each([
+    [8.1234, "8.12×"],
+    [31.24, "31.2×"],
+    [2, "2×"],
+    [0.9534, "0.953×"],
+    [12345, "12300×"],
+    [123456, "1.23e+5×"],
+    [0.0001234, "1.23e-4×"],
+    [1e300, "1.00e+300×"],
+    [null, "—"],
+    [Number.POSITIVE_INFINITY, "—"],
+  ])("%s → %s", (value, expected) => {
+    expect(formatFactor(value)).toBe(expected);
+  });
+});
 
 describe("formatTime", () => {
   it.each([

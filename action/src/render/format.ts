@@ -89,6 +89,17 @@ export function formatPercent(relative: number | null | undefined): string {
   return `${percentBody(relative, false)} %`;
 }
 
+/** A speedup factor with 3 significant digits: `8.1×`, `31.2×`, `0.953×`, `1.23e+4×`. */
+export function formatFactor(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NO_VALUE;
+  const abs = Math.abs(value);
+  const body =
+    abs >= 1e5 || (abs !== 0 && abs < 1e-3)
+      ? abs.toExponential(2)
+      : String(Number(abs.toPrecision(3)));
+  return `${withSign(value, body, false)}×`;
+}
+
 /** A confidence interval of a relative change: `[−1.2 %, +5.6 %]`. */
 export function formatCi(ci: readonly number[] | null | undefined): string {
   const lo = ci?.[0];

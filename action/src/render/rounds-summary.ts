@@ -81,6 +81,16 @@ export function suiteShiftLine(suite: SuiteResult, minBenchmarks: number | undef
   return parts.join(", ");
 }
 
+/**
+ * What a suite's line is called: its name, and its unit when the suite has entries of several
+ * units (a load suite's times and rates, error rates, bytes and descriptors are analysed apart).
+ */
+export function suiteLineLabel(suite: SuiteResult, all: readonly SuiteResult[]): string {
+  const several = all.filter((s) => s.suite === suite.suite).length > 1;
+  if (!several) return suite.suite;
+  return `${suite.suite} (${suite.unit === "ns" || suite.unit.endsWith("/s") ? "times and rates" : suite.unit})`;
+}
+
 /** How rounds were modelled, for the mode line: only what the suites really did. */
 export function roundModelPhrase(report: BenchReport): string {
   const twoWay = (report.suites ?? []).some((s) => s.model === "two-way");

@@ -6,7 +6,13 @@
 // that shows this text (docs/threat-model.md, O6).
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
-import { roundModelPhrase, roundsCell, sequentialLine, suiteShiftLine } from "./rounds-summary.ts";
+import {
+  roundModelPhrase,
+  roundsCell,
+  sequentialLine,
+  suiteLineLabel,
+  suiteShiftLine,
+} from "./rounds-summary.ts";
 import {
   changedEntries,
   countEntries,
@@ -21,6 +27,7 @@ import {
   formatPercent,
   formatValue,
 } from "./format.ts";
+import { ratioPhrase, type Quoting } from "./ratio-sections.ts";
 import { sanitizeText } from "./sanitize-text.ts";
 import { defuseWorkflowCommands } from "./workflow-commands.ts";
 
@@ -204,11 +211,77 @@ function noiseLine(report: BenchReport): string {
   const lines = [head];
   for (const s of report.suites ?? []) {
     const line = suiteShiftLine(s, report.settings.min_benchmarks_for_rounds);
-    if (line !== "") lines.push(`  ${plain(s.suite, 60)}: ${plain(line)}`);
+    if (line !== "")
+      lines.push(`  ${plain(suiteLineLabel(s, report.suites ?? []), 80)}: ${plain(line)}`);
   }
   const sequential = sequentialLine(report);
   if (sequential !== "") lines.push(`  ${plain(sequential)}`);
   return lines.join("\n");
+}
+
+/** A confidence level as "95 %", "97.5 %". */
+function level(value: number | undefined): string {
+  return formatPercent(value).replace(".0 %", " %");
+}
+
+function budgetLines(report: BenchReport, paint: Paint): string[] {
+  if (report.budgets.length === 0) return [];
+  const broken = report.budgets.filter((b) => !b.ok);
+  const close = report.budgets.filter((b) => b.ok && b.close === true);
+  const met = report.budgets.length - broken.length - close.length;
+  const closeNote = close.length === 0 ? "" : `, ${formatCount(close.length)} close`;
+  const out = [
+    `budgets: ${formatCount(met)} of ${formatCount(report.budgets.length)} met${closeNote}`,
+  ];
+  const shown = [...broken, ...close].slice(0, 10);
+  for (const b of shown) {
+    const limit = b.limit === undefined ? "" : ` limit ${plain(formatValue(b.limit, b.unit))}`;
+    const actual = b.actual === undefined ? "" : `, actual ${plain(formatValue(b.actual, b.unit))}`;
+    const line = `${plain(b.benchmark, 60)}: ${plain(b.rule, 80)} (${plain(b.statistic, 32)})${limit}${actual}`;
+    out.push(b.ok ? paint("warn", `  ~ ${line} (close)`) : paint("regressed", `  ✗ ${line}`));
+  }
+  return out;
+}
+
+function claimLines(report: BenchReport, paint: Paint): string[] {
+  const claims = report.claims ?? [];
+  if (claims.length === 0) return [];
+  const holds = claims.filter((c) => c.verdict === "holds").length;
+  const out = [
+    `claims: ${formatCount(holds)} of ${formatCount(claims.length)} hold (each at ${level(claims[0]?.level)}, Bonferroni over the claims)`,
+  ];
+  for (const [i, c] of claims.slice(0, 10).entries()) {
+    const mark = c.fails
+      ? "✗"
+      : c.verdict === "holds"
+        ? "✓"
+        : c.verdict === "inconclusive"
+          ? "?"
+          : "-";
+    const line = `  ${mark} claim ${i + 1}: ${plain(c.faster, 60)} faster than ${plain(c.than, 60)} by ${plain(c.by, 64)}: ${c.verdict} — ${plain(c.reason, 200)}`;
+    out.push(
+      c.fails ? paint("regressed", line) : c.verdict === "holds" ? line : paint("warn", line),
+    );
+  }
+  if (claims.length > 10) out.push(`  … ${formatCount(claims.length - 10)} more; see report.json`);
+  return out;
+}
+
+const PLAIN: Quoting = {
+  name: (value, max) => plain(value, max),
+  text: (value, max) => plain(value, max),
+};
+
+function headToHeadLines(report: BenchReport): string[] {
+  const pairs = report.head_to_head ?? [];
+  if (pairs.length === 0) return [];
+  const out = [`head to head (${level(pairs[0]?.level)} intervals, information only):`];
+  for (const r of pairs.slice(0, 20))
+    out.push(
+      `  ${plain(r.suite, 40)} ${plain(r.benchmark, 60)}: head ${ratioPhrase(r, r.head, PLAIN)} · base ${ratioPhrase(r, r.base, PLAIN)}`,
+    );
+  if (pairs.length > 20) out.push(`  … ${formatCount(pairs.length - 20)} more; see report.json`);
+  return out;
 }
 
 function checks(report: BenchReport, paint: Paint): string[] {
@@ -219,23 +292,9 @@ function checks(report: BenchReport, paint: Paint): string[] {
     out.push(...limited(env.differences, 10).map((d) => `  - ${plain(d)}`));
   }
   for (const w of limited(env.warnings, 10)) out.push(paint("warn", `warning: ${plain(w)}`));
-  const brokenBudgets = report.budgets.filter((b) => !b.ok);
-  if (report.budgets.length > 0) {
-    out.push(
-      `budgets: ${formatCount(report.budgets.length - brokenBudgets.length)} of ${formatCount(report.budgets.length)} met`,
-    );
-    for (const b of brokenBudgets.slice(0, 10)) {
-      const limit = b.limit === undefined ? "" : ` limit ${plain(formatValue(b.limit, b.unit))}`;
-      const actual =
-        b.actual === undefined ? "" : `, actual ${plain(formatValue(b.actual, b.unit))}`;
-      out.push(
-        paint(
-          "regressed",
-          `  ✗ ${plain(b.benchmark, 60)}: ${plain(b.rule, 80)} (${plain(b.statistic, 32)})${limit}${actual}`,
-        ),
-      );
-    }
-  }
+  out.push(...budgetLines(report, paint));
+  out.push(...claimLines(report, paint));
+  out.push(...headToHeadLines(report));
   const changedGolden = report.golden.filter((g) => !g.ok);
   if (report.golden.length > 0) {
     out.push(

@@ -8,6 +8,7 @@ import type { DirPort } from "../ports/dirs.ts";
 import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { Sha256 } from "../ports/machine.ts";
 import type { ProcessPort } from "../ports/process.ts";
+import type { ServicePort } from "../ports/services.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import type { Progress } from "./progress.ts";
@@ -16,6 +17,8 @@ import type { Side } from "../config/suites/suite-kind.ts";
 
 export interface RunDeps {
   readonly proc: ProcessPort;
+  /** Servers that load suites run against. */
+  readonly services: ServicePort;
   readonly dirs: DirPort;
   readonly reader: FileReader;
   readonly writer: FileWriter;

@@ -19,6 +19,7 @@ import type { SourcedSummary } from "../core/pairing.ts";
 import type { NextRound, StopReason } from "../core/sequential.ts";
 import { nodeDirs } from "../io/node-dirs.ts";
 import { nodeFileReader, nodeFileWriter } from "../io/node-files.ts";
+import { nodeServices } from "../io/node-services.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";
@@ -173,6 +174,7 @@ function scene(name: string, tools: { msPerBenchmark?: number; lose?: string } =
   const progress = new Progress((text) => lines.push(text), clock);
   const deps: RunDeps = {
     proc,
+    services: nodeServices,
     dirs: nodeDirs,
     reader: nodeFileReader,
     writer: nodeFileWriter,

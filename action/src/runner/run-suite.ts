@@ -12,7 +12,15 @@ import type { DirPort } from "../ports/dirs.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { runStep } from "../exec/run-step.ts";
 import { suiteKind } from "../config/suites/registry.ts";
-import { stepsOf, type Side, type SidePaths, type SuiteStep } from "../config/suites/suite-kind.ts";
+import {
+  stepsOf,
+  type ServiceStep,
+  type Side,
+  type SidePaths,
+  type SuiteStep,
+} from "../config/suites/suite-kind.ts";
+import type { ServicePort } from "../ports/services.ts";
+import { runServiceStep } from "./run-service.ts";
 
 export interface SuiteRun {
   readonly side: Side;
@@ -26,6 +34,7 @@ export interface SuiteDeps {
   readonly proc: ProcessPort;
   readonly dirs: DirPort;
   readonly reader: FileReader;
+  readonly services: ServicePort;
   readonly signal: AbortSignal;
 }
 
@@ -48,10 +57,36 @@ export async function runSuite(
   );
   const benchmarks: Benchmark[] = [];
   for (const [i, step] of steps.entries()) {
+    if ("service" in step) {
+      benchmarks.push(...(await runServed(step, label, suite, run, deps)));
+      continue;
+    }
     const what = steps.length === 1 ? label : `${label}, command ${i + 1} of ${steps.length}`;
     benchmarks.push(...(await runOneStep(step, what, suite, run, deps)));
   }
   return benchmarks;
+}
+
+/** A server and the steps run against it (a load suite's variant). */
+function runServed(
+  served: ServiceStep,
+  label: string,
+  suite: SuitePlan,
+  run: SuiteRun,
+  deps: SuiteDeps,
+): Promise<Benchmark[]> {
+  const tag = `${run.side}-${run.round}`;
+  return runServiceStep(served, {
+    label: `${label}, ${served.service.label}`,
+    cwd: run.paths.worktree,
+    env: { ...run.env, ...(run.paths.suiteEnv?.get(suite.name) ?? {}) },
+    logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
+    suite: suite.name,
+    side: run.side,
+    round: run.round,
+    deps,
+    runStep: (step, what) => runOneStep(step, what, suite, run, deps),
+  });
 }
 
 /** The environment of a step: the side's (and its suite's build setup), or a fixed one. */
@@ -86,6 +121,7 @@ async function runOneStep(
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
     env: stepEnv(step, suite, run),
   });
+  if (step.unread === true) return [];
   const { format, path: file, baseline, missing, name } = step.output;
   if (missing !== undefined && (await deps.reader.kindOf(file)) !== "file")
     throw new ToolError(`${label} exited 0 but ${missing}`);

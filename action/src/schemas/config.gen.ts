@@ -16,6 +16,10 @@ export type Duration = string;
  */
 export type SuiteName = string;
 /**
+ * A variant's name: the first segment of its benchmark ids.
+ */
+export type VariantName = string;
+/**
  * A program and its arguments, run without a shell.
  *
  * @minItems 1
@@ -29,18 +33,37 @@ export type Argv1 = [string, ...string[]];
  * @maxItems 200
  */
 export type Argv2 = [string, ...string[]];
+/**
+ * A program and its arguments, run without a shell.
+ *
+ * @minItems 1
+ * @maxItems 200
+ */
+export type Argv3 = [string, ...string[]];
+/**
+ * An endpoint's name: the stem of its benchmark ids.
+ */
+export type LoadName = string;
+/**
+ * A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.
+ */
+export type UrlPath = string;
 export type Fraction = number | string;
 /**
  * A comparison and a quantity with its unit: "< 25ms", "<= 1.2µs", "> 200 MiB/s".
  */
 export type Limit = string;
 /**
- * An upper bound on a count metric (any key but benchmark, the time statistics and max_regression names one, as report.json's metric): "< 2.5M", "<= 2500000 instructions", "< 1 MiB". k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.
+ * An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): "< 2.5M", "<= 2500000 instructions", "< 1 MiB", or "< 1%" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.
  *
  * This interface was referenced by `undefined`'s JSON-Schema definition
- * via the `patternProperty` "^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression)$)[a-z][a-z0-9_]{0,31}$".
+ * via the `patternProperty` "^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$".
  */
 export type CountLimit = string;
+/**
+ * A benchmark id exactly as report.json writes it (no glob).
+ */
+export type ClaimId = string;
 /**
  * @maxItems 20
  */
@@ -96,8 +119,10 @@ export interface BenchgateConfig {
    * @maxItems 100
    */
   suites?: [
-    CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite,
-    ...(CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite)[],
+    CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite | LoadSuite,
+    ...(
+      CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite | LoadSuite
+    )[],
   ];
   /**
    * Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.
@@ -159,7 +184,7 @@ export interface BenchgateConfig {
     missing?: "fail" | "warn";
   };
   /**
-   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: "< 2.5M"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
+   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: "< 2.5M"), a close band for those limits (warn: "20%"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
    *
    * @maxItems 1000
    */
@@ -170,8 +195,25 @@ export interface BenchgateConfig {
     p50?: Limit;
     p95?: Limit;
     p99?: Limit;
+    /**
+     * A close band for the rule's time, rate and count limits ("20%"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.
+     */
+    warn?: number | string;
     max_regression?: number | string;
     [k: string]: CountLimit | number | undefined;
+  }[];
+  /**
+   * Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor ("≥ 5x") or a share of the time saved ("≥ 24 %": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.
+   *
+   * @maxItems 100
+   */
+  claims?: {
+    faster: ClaimId;
+    than: ClaimId;
+    /**
+     * "≥ 5x", ">= 5x", "≥ 24 %" or ">= 24%".
+     */
+    by: string;
   }[];
   /**
    * Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.
@@ -231,16 +273,45 @@ export interface HyperfineSuite {
     {
       name: string;
       /**
-       * A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.
+       * A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.
        */
       command: string;
     },
     ...{
       name: string;
       /**
-       * A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths.
+       * A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.
        */
       command: string;
+    }[],
+  ];
+  /**
+   * Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.
+   *
+   * @minItems 2
+   * @maxItems 10
+   */
+  variants?: [
+    {
+      name: VariantName;
+      /**
+       * Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).
+       */
+      value: string;
+    },
+    {
+      name: VariantName;
+      /**
+       * Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).
+       */
+      value: string;
+    },
+    ...{
+      name: VariantName;
+      /**
+       * Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).
+       */
+      value: string;
     }[],
   ];
   warmup?: number;
@@ -339,4 +410,149 @@ export interface InstructionsSuite {
    */
   "noise-floor"?: number | string;
   timeout?: Duration;
+}
+export interface LoadSuite {
+  name: SuiteName;
+  kind: "load";
+  server?: Argv3;
+  /**
+   * The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.
+   */
+  ready?: string;
+  /**
+   * A duration: a number and a unit (ms, s, m, h), e.g. "90s", "10m".
+   */
+  "ready-timeout"?: string;
+  /**
+   * A duration: a number and a unit (ms, s, m, h), e.g. "90s", "10m".
+   */
+  "stop-grace"?: string;
+  env?: LoadEnv;
+  /**
+   * Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).
+   *
+   * @minItems 1
+   * @maxItems 50
+   */
+  endpoints: [
+    {
+      name: LoadName;
+      path: UrlPath;
+      method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+      /**
+       * The request body (with method POST, PUT or PATCH).
+       */
+      body?: string;
+      /**
+       * Request headers, name → value.
+       */
+      headers?: {
+        [k: string]: string | undefined;
+      };
+    },
+    ...{
+      name: LoadName;
+      path: UrlPath;
+      method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+      /**
+       * The request body (with method POST, PUT or PATCH).
+       */
+      body?: string;
+      /**
+       * Request headers, name → value.
+       */
+      headers?: {
+        [k: string]: string | undefined;
+      };
+    }[],
+  ];
+  /**
+   * A duration: a number and a unit (ms, s, m, h), e.g. "90s", "10m".
+   */
+  duration?: string;
+  /**
+   * A duration: a number and a unit (ms, s, m, h), e.g. "90s", "10m".
+   */
+  warmup?: string;
+  /**
+   * Concurrent connections (default 50).
+   */
+  connections?: number;
+  /**
+   * A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.
+   */
+  rate?: number;
+  /**
+   * Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.
+   */
+  generator?: {
+    command: Argv;
+    format: "oha" | "k6" | "vegeta";
+  };
+  /**
+   * Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.
+   *
+   * @minItems 2
+   * @maxItems 10
+   */
+  variants?: [
+    {
+      name: VariantName;
+      server?: Argv;
+      ready?: UrlPath;
+      env?: LoadEnv1;
+      /**
+       * This variant's path of an endpoint, when it differs (endpoint name → path).
+       */
+      paths?: {
+        [k: string]: UrlPath | undefined;
+      };
+    },
+    {
+      name: VariantName;
+      server?: Argv;
+      ready?: UrlPath;
+      env?: LoadEnv1;
+      /**
+       * This variant's path of an endpoint, when it differs (endpoint name → path).
+       */
+      paths?: {
+        [k: string]: UrlPath | undefined;
+      };
+    },
+    ...{
+      name: VariantName;
+      server?: Argv;
+      ready?: UrlPath;
+      env?: LoadEnv1;
+      /**
+       * This variant's path of an endpoint, when it differs (endpoint name → path).
+       */
+      paths?: {
+        [k: string]: UrlPath | undefined;
+      };
+    }[],
+  ];
+  /**
+   * The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.
+   */
+  "max-error-rate"?: number | string;
+  /**
+   * How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.
+   */
+  "max-fd-growth"?: number;
+  /**
+   * How much the server's resident memory may grow during the load, on head, e.g. "64 MiB" (default: reported, not checked).
+   */
+  "max-rss-growth"?: string;
+  timeout?: Duration;
+}
+/**
+ * Added to the server's environment.
+ */
+export interface LoadEnv {
+  [k: string]: string | undefined;
+}
+export interface LoadEnv1 {
+  [k: string]: string | undefined;
 }

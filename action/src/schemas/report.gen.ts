@@ -13,6 +13,14 @@ export type Count = number;
  */
 export type Relative = number;
 export type NullableNumber = number | null;
+/**
+ * How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.
+ */
+export type Speedup = number;
+/**
+ * The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.
+ */
+export type SpeedupInterval = [Speedup, Speedup, ...Speedup[]] | null;
 
 /**
  * The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.
@@ -25,7 +33,7 @@ export interface BenchReport {
     version: string;
   };
   /**
-   * fail: a confirmed regression, a broken budget or golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.
+   * fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.
    */
   verdict: "pass" | "fail" | "inconclusive" | "error";
   /**
@@ -148,6 +156,18 @@ export interface BenchReport {
    */
   smells: Smell[];
   /**
+   * Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.
+   *
+   * @maxItems 100
+   */
+  claims?: ClaimResult[];
+  /**
+   * Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.
+   *
+   * @maxItems 20000
+   */
+  head_to_head?: HeadToHeadResult[];
+  /**
    * Per suite (and kind of unit): how rounds were modelled and the suite-wide change.
    *
    * @maxItems 10000
@@ -187,6 +207,9 @@ export interface Environment {
 export interface Entry {
   id: string;
   suite: string;
+  /**
+   * The tool that measured it; `load` for what a load suite's runner read from /proc (a server's memory and open files).
+   */
   source:
     | "criterion"
     | "hyperfine"
@@ -197,7 +220,8 @@ export interface Entry {
     | "cachegrind"
     | "oha"
     | "k6"
-    | "vegeta";
+    | "vegeta"
+    | "load";
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";
   /**
@@ -297,6 +321,10 @@ export interface BudgetResult {
   actual?: number | null;
   unit?: string;
   ok: boolean;
+  /**
+   * The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).
+   */
+  close?: boolean;
   message?: Text;
 }
 export interface GoldenResult {
@@ -327,6 +355,66 @@ export interface Smell {
    * true when the config makes this kind fail the gate.
    */
   fails?: boolean;
+}
+export interface ClaimResult {
+  faster: string;
+  than: string;
+  /**
+   * The bound as written in the config, e.g. "≥ 5x" or "≥ 24 %".
+   */
+  by: string;
+  /**
+   * The smallest speedup the claim allows (24 % is 1 / 0.76).
+   */
+  bound: number;
+  ratio: Speedup | null;
+  interval: SpeedupInterval;
+  /**
+   * The interval's confidence level: 1 - (1 - confidence) / the number of claims.
+   */
+  level: number;
+  /**
+   * Head rounds that measured both benchmarks.
+   */
+  rounds: number;
+  unit?: string;
+  direction?: "smaller_is_better" | "bigger_is_better";
+  /**
+   * holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).
+   */
+  verdict: "holds" | "false" | "inconclusive" | "unchecked";
+  /**
+   * Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).
+   */
+  fails: boolean;
+  reason: Text;
+}
+export interface HeadToHeadResult {
+  suite: string;
+  /**
+   * The benchmark's id without its variant.
+   */
+  benchmark: string;
+  reference: VariantId;
+  other: VariantId;
+  unit?: string;
+  direction?: "smaller_is_better" | "bigger_is_better";
+  level: Fraction;
+  head: SideRatio;
+  base: SideRatio;
+}
+export interface VariantId {
+  variant: string;
+  id: string;
+}
+export interface SideRatio {
+  ratio: Speedup | null;
+  interval: SpeedupInterval;
+  rounds: Count;
+  /**
+   * Why there is no ratio on this side.
+   */
+  reason?: string;
 }
 export interface SuiteResult {
   suite: string;

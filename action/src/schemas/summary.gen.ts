@@ -90,6 +90,9 @@ export interface Benchmark {
    */
   id: string;
   suite: string;
+  /**
+   * The tool that measured it; `load` for what a load suite's runner read from /proc (a server's memory and open files).
+   */
   source:
     | "criterion"
     | "hyperfine"
@@ -100,7 +103,8 @@ export interface Benchmark {
     | "cachegrind"
     | "oha"
     | "k6"
-    | "vegeta";
+    | "vegeta"
+    | "load";
   /**
    * Normalized unit: ns for every time; otherwise the metric's own unit.
    */

@@ -6,14 +6,23 @@
 //! | `checksum/fnv1a`                         | group/function       | `Throughput::Bytes`    |
 //! | `render_report`                          | bench_function       |                        |
 //! | `normalize`                              | bench_function       |                        |
+//! | `lookup/binary`, `lookup/linear`         | group/function       |                        |
 //!
 //! `normalize` is the one benchmark the demo's head commit (`examples/demo-crate.head.patch`)
 //! slows down: it changes `demo_crate::PASSES` from 1 to 3, about ×3 per iteration. No other
 //! benchmark calls `normalize`.
+//!
+//! `lookup/binary` and `lookup/linear` look the same needles up in the same sorted values, one
+//! by binary search and one by a scan, in the same process: the demo's `benchgate.yml` claims
+//! (`claims:`) that the binary search is at least 10 times faster, which benchgate checks from
+//! the two benchmarks' ratio in each round.
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use demo_crate::{fnv1a, join_numbers, normalize, parse_numbers, pseudo_random, render_report};
+use demo_crate::{
+    find_linear, find_sorted, fnv1a, join_numbers, normalize, parse_numbers, pseudo_random,
+    render_report,
+};
 
 /// Elements `normalize` works on: 16 Ki f64 (128 KiB), about 20 µs per pass.
 const NORMALIZE_LEN: usize = 16 * 1024;
@@ -58,11 +67,37 @@ fn bench_normalize(c: &mut Criterion) {
     c.bench_function("normalize", |b| b.iter(|| normalize(black_box(&mut data))));
 }
 
+/// Sorted values `lookup` searches: 4096 u64 (32 KiB, in L1/L2 cache).
+const LOOKUP_LEN: usize = 4096;
+
+fn bench_lookup(c: &mut Criterion) {
+    let mut values = pseudo_random(LOOKUP_LEN, 5, 1_000_000);
+    values.sort_unstable();
+    // 64 needles from the values' range (almost all absent): a scan stops at the first value not
+    // below its needle, so it reads half the values on average, present or not.
+    let needles = pseudo_random(64, 6, 1_000_000);
+    let mut group = c.benchmark_group("lookup");
+    group.bench_function("binary", |b| {
+        b.iter(|| {
+            let values = black_box(&values);
+            needles.iter().filter(|&&n| find_sorted(values, n)).count()
+        })
+    });
+    group.bench_function("linear", |b| {
+        b.iter(|| {
+            let values = black_box(&values);
+            needles.iter().filter(|&&n| find_linear(values, n)).count()
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_parse,
     bench_checksum,
     bench_render_report,
-    bench_normalize
+    bench_normalize,
+    bench_lookup
 );
 criterion_main!(benches);

@@ -25,7 +25,7 @@ Options:
   --head FILE...        summaries of the head side (one or more)
   --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
   --markdown FILE       write the PR comment markdown; - for stdout
-  --config FILE         benchgate.yml (its statistics:, budgets: and smells: blocks)
+  --config FILE         benchgate.yml (its statistics:, budgets:, claims: and smells: blocks)
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
   --quiet               print nothing but errors (implied when --json or --markdown is -)
   -h, --help            show this help
@@ -41,8 +41,9 @@ Budgets (benchgate.yml, checked on the head side):
 Benchmark smells (docs/smells.md) are reported as warnings; benchgate.yml's smells: block can
 ignore kinds or make them fail the gate (smells: {fail-on: [flat-scaling]}).
 
-Exit codes: 0 pass or inconclusive, 1 regression confirmed or a budget broken (or inconclusive
-with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment failure.`;
+Exit codes: 0 pass or inconclusive, 1 regression confirmed, a budget broken or a claim false (or
+inconclusive with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment
+failure.`;
 
 export async function compareCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {

@@ -8,7 +8,8 @@ import { customSuite } from "./custom/custom-suite.ts";
 import { gungraunSuite } from "./gungraun/gungraun-suite.ts";
 import { hyperfineSuite } from "./hyperfine/hyperfine-suite.ts";
 import { instructionsSuite } from "./instructions/instructions-suite.ts";
-import type { SuiteKind } from "./suite-kind.ts";
+import { loadSuite } from "./load/load-suite.ts";
+import type { AnyStep, SuiteKind } from "./suite-kind.ts";
 
 export const SUITE_KINDS = [
   criterionSuite,
@@ -16,6 +17,7 @@ export const SUITE_KINDS = [
   customSuite,
   gungraunSuite,
   instructionsSuite,
+  loadSuite,
 ] as const;
 
 /** A suite entry of benchgate.yml, as the schema has checked it. */
@@ -25,15 +27,17 @@ export type RawSuite = NonNullable<BenchgateConfig["suites"]>[number];
 export type SuitePlan = ReturnType<(typeof SUITE_KINDS)[number]["plan"]>;
 
 /** The kind of a suite entry or plan (dispatch by name; each kind only sees its own). */
-export function suiteKind(suite: { readonly kind: string }): SuiteKind<RawSuite, SuitePlan> {
-  const kind: SuiteKind<RawSuite, SuitePlan> | undefined = SUITE_KINDS.find(
+export function suiteKind(suite: {
+  readonly kind: string;
+}): SuiteKind<RawSuite, SuitePlan, AnyStep> {
+  const kind: SuiteKind<RawSuite, SuitePlan, AnyStep> | undefined = SUITE_KINDS.find(
     (k) => k.name === suite.kind,
   );
   if (kind === undefined) throw new Error(`no suite kind named ${suite.kind}`);
   return kind;
 }
 
-/** "criterion, hyperfine, custom, gungraun or instructions". */
+/** "criterion, hyperfine, custom, gungraun, instructions or load". */
 export function suiteKindList(): string {
   const names = SUITE_KINDS.map((k) => k.name);
   return names.length < 2

@@ -92,13 +92,40 @@ export interface SuiteStep {
      */
     readonly missing?: string;
   };
+  /** Run, but its output is not read (a warm-up load before the measured ones). */
+  readonly unread?: boolean;
+}
+
+/**
+ * A server started for a group of steps (a load suite's endpoints), stopped after them. `{port}`
+ * in its argv and URLs and in the steps' argv is a free port the runner picks at start.
+ */
+export interface ServiceStep {
+  readonly service: {
+    /** What errors and progress call it: "server", or the variant's name. */
+    readonly label: string;
+    /** The id prefix of its resource entries: `<prefix>server [peak_rss]` etc. */
+    readonly idPrefix: string;
+    readonly argv: Argv;
+    readonly env?: Readonly<Record<string, string>>;
+    /** Polled until it answers 2xx. */
+    readonly readyUrl: string;
+    readonly readyTimeoutMs: number;
+    /** Between SIGTERM and SIGKILL when it is stopped. */
+    readonly stopGraceMs: number;
+  };
+  readonly steps: readonly SuiteStep[];
 }
 
 // Methods (not function properties) on purpose: their parameters are checked bivariantly, so
 // every kind is a SuiteKind of the union of all plans that ./registry.ts dispatches by name.
+/** What a kind's step may be: one command, several, or groups run against a server each. */
+export type AnyStep = SuiteStep | readonly SuiteStep[] | readonly ServiceStep[];
+
 export interface SuiteKind<
   Raw extends { readonly kind: string },
   Plan extends SuiteBase & { readonly kind: Raw["kind"] },
+  Step extends AnyStep = SuiteStep | readonly SuiteStep[],
 > {
   readonly name: Raw["kind"];
   /** benchgate.yml's entry (schema-valid) → the plan; checks what the schema cannot say. */
@@ -109,11 +136,16 @@ export interface SuiteKind<
   narrow(plan: Plan, open: OpenBenchmarks): Narrowed<Plan> | undefined;
   /** Runs all its benchmarks whenever it runs (the round-time estimate then counts all). */
   readonly runsWhole?: boolean;
-  /** One command, or several run in order (each output read right after its command). */
-  step(plan: Plan, run: StepContext): SuiteStep | readonly SuiteStep[];
+  /**
+   * One command, or several run in order (each output read right after its command), or groups
+   * of commands each run against a server started for them.
+   */
+  step(plan: Plan, run: StepContext): Step;
 }
 
 /** A kind's step as a list: one command, or the several a kind runs in order. */
-export function stepsOf(step: SuiteStep | readonly SuiteStep[]): readonly SuiteStep[] {
+export function stepsOf(step: SuiteStep | readonly SuiteStep[]): readonly SuiteStep[];
+export function stepsOf(step: AnyStep): readonly (SuiteStep | ServiceStep)[];
+export function stepsOf(step: AnyStep): readonly (SuiteStep | ServiceStep)[] {
   return "argv" in step ? [step] : step;
 }

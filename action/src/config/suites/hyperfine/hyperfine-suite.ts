@@ -4,6 +4,7 @@
 import path from "node:path";
 import type { HyperfineSuite } from "../../../schemas/config.gen.ts";
 import { unique, type Argv } from "../../config-checks.ts";
+import { InputError } from "../../../errors.ts";
 import { expand, shellQuote, type Placeholders } from "../../placeholders.ts";
 import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
 import { filterCommands, narrowCommands } from "../named-commands.ts";
@@ -39,6 +40,43 @@ export function hyperfineArgv(
   return argv;
 }
 
+const VARIANT = "{variant}";
+
+/**
+ * The commands as run: each once per variant (`<variant>/<name>`, {variant} replaced by the
+ * variant's value), or as written without variants.
+ */
+function variantCommands(
+  raw: HyperfineSuite,
+  key: string,
+  source: string,
+): { name: string; command: string }[] {
+  const variants = raw.variants;
+  for (const [j, c] of raw.commands.entries()) {
+    if ((variants === undefined) !== c.command.includes(VARIANT)) continue;
+    throw new InputError(
+      variants === undefined
+        ? `command ${JSON.stringify(c.name)} uses {variant}, but the suite has no variants: list them under variants:, or remove {variant}`
+        : `command ${JSON.stringify(c.name)} does not use {variant}: each variant would run the same command`,
+      { source, jsonPath: `${key}/commands/${j}/command` },
+    );
+  }
+  if (variants === undefined)
+    return raw.commands.map((c) => ({ name: c.name, command: c.command }));
+  unique(
+    variants.map((v) => v.name),
+    (j) => `${key}/variants/${j}/name`,
+    "variant name",
+    source,
+  );
+  return variants.flatMap((v) =>
+    raw.commands.map((c) => ({
+      name: `${v.name}/${c.name}`,
+      command: c.command.replaceAll(VARIANT, v.value),
+    })),
+  );
+}
+
 export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
   name: "hyperfine",
   plan(raw, base, { key, source }) {
@@ -51,7 +89,7 @@ export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
     return {
       kind: "hyperfine",
       ...base,
-      commands: raw.commands.map((c) => ({ name: c.name, command: c.command })),
+      commands: variantCommands(raw, key, source),
       ...(raw.warmup === undefined ? {} : { warmup: raw.warmup }),
       ...(raw.runs === undefined ? {} : { runs: raw.runs }),
       ...(raw.prepare === undefined ? {} : { prepare: raw.prepare }),
