@@ -5,31 +5,21 @@
 // Reports: false alarms (any primary entry regressed or improved) over the A/A runs, how often
 // the delayed head's p99 and req/s were found regressed, the median MDE per metric, wall time.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import { median, option, ROOT, writeResult } from "./support.ts";
+import {
+  SERVER_SOURCE,
+  withDelay,
+  writeDemoServerCrate,
+} from "../action/test/support/demo-server-crate.ts";
 
 const runs = Number(option("runs", "10"));
 const rounds = Number(option("rounds", "5"));
 const delayMs = Number(option("delay-ms", "5"));
 const duration = option("duration", "1s");
 const work = path.join(ROOT, ".benchgate/bench-load");
-const CRATE = path.join(ROOT, "examples/demo-crate");
-
-const CARGO_TOML = `[package]
-name = "demo-crate"
-version = "0.1.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[[bin]]
-name = "demo-server"
-path = "src/bin/demo-server.rs"
-`;
-
 const CONFIG = `version: 1
 rounds: ${rounds}
 build:
@@ -60,11 +50,7 @@ function git(dir: string, args: string[]): string {
 function setUp(): string {
   const repo = path.join(work, "repo");
   rmSync(repo, { recursive: true, force: true });
-  mkdirSync(path.join(repo, "src/bin"), { recursive: true });
-  cpSync(path.join(CRATE, "src/lib.rs"), path.join(repo, "src/lib.rs"));
-  const server = readFileSync(path.join(CRATE, "src/bin/demo-server.rs"), "utf8");
-  writeFileSync(path.join(repo, "src/bin/demo-server.rs"), server);
-  writeFileSync(path.join(repo, "Cargo.toml"), CARGO_TOML);
+  const server = writeDemoServerCrate(repo);
   writeFileSync(path.join(repo, "benchgate.yml"), CONFIG);
   git(repo, ["init", "--quiet", "-b", "base"]);
   git(repo, ["add", "--all"]);
@@ -72,12 +58,7 @@ function setUp(): string {
   git(repo, ["checkout", "--quiet", "-b", "aa"]);
   git(repo, ["commit", "--quiet", "--allow-empty", "-m", "A/A"]);
   git(repo, ["checkout", "--quiet", "-b", "slow", "base"]);
-  const slowed = server.replace(
-    "const EXTRA_DELAY_MS: u64 = 0;",
-    `const EXTRA_DELAY_MS: u64 = ${delayMs};`,
-  );
-  if (slowed === server) throw new Error("demo-server.rs has no EXTRA_DELAY_MS = 0 to change");
-  writeFileSync(path.join(repo, "src/bin/demo-server.rs"), slowed);
+  writeFileSync(path.join(repo, SERVER_SOURCE), withDelay(server, delayMs));
   git(repo, ["commit", "--quiet", "--all", "-m", `+${delayMs} ms per request`]);
   return repo;
 }

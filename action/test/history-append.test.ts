@@ -25,7 +25,7 @@ import { nodeProcess } from "../src/io/node-process.ts";
 import type { ProcessPort } from "../src/ports/process.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import { validateHistory } from "../src/schemas/validate.ts";
-import { commitAll, git } from "./support/git-repo.ts";
+import { cleanEnv, commitAll, git } from "./support/git-repo.ts";
 import { makeEntry, makeReport } from "./support/report-factory.ts";
 import { syntheticHistory } from "./support/synthetic-history.ts";
 import { serializeHistory } from "../src/history/history-json.ts";
@@ -36,16 +36,6 @@ let counter = 0;
 function fresh(name: string): string {
   counter += 1;
   return path.join(scratch, `${name}-${counter}`);
-}
-
-/** The environment every command starts from: no GITHUB_* or GIT_* of whoever runs the tests. */
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(GIT_|GITHUB_|RUNNER_|INPUT_)/.test(k)) env[k] = v;
-  env["GIT_CONFIG_NOSYSTEM"] = "1";
-  env["GIT_CONFIG_GLOBAL"] = "/dev/null";
-  return env;
 }
 
 const PUSH_ENV = {
@@ -134,7 +124,7 @@ async function cli(args: readonly string[], options: RunOptions = {}): Promise<R
     },
     clock: { ...machine.clock, date: () => options.now ?? new Date() },
     proc: options.proc ?? recordingProc,
-    env: { ...baseEnv(), ...(options.env ?? {}) },
+    env: { ...cleanEnv(), ...(options.env ?? {}) },
     cwd: scratch,
     dirs: {
       ...nodeDirs,
@@ -700,7 +690,7 @@ describe("writePagesHistory extra files", () => {
       proc: recordingProc,
       dirs: nodeDirs,
       writer: nodeFileWriter,
-      env: baseEnv(),
+      env: cleanEnv(),
       progress: (l) => progress.push(l),
     };
   }

@@ -16,7 +16,7 @@ import { nodeProcess } from "../src/io/node-process.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import { validateHistory } from "../src/schemas/validate.ts";
 import type { PageModel } from "../src/site/page-model.ts";
-import { git } from "./support/git-repo.ts";
+import { cleanEnv, git } from "./support/git-repo.ts";
 import { makeEntry, makeReport } from "./support/report-factory.ts";
 import { syntheticHistory } from "./support/synthetic-history.ts";
 
@@ -26,16 +26,6 @@ let counter = 0;
 function fresh(name: string): string {
   counter += 1;
   return path.join(scratch, `${name}-${counter}`);
-}
-
-/** The environment every command starts from: no GITHUB_* or GIT_* of whoever runs the tests. */
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(GIT_|GITHUB_|RUNNER_|INPUT_)/.test(k)) env[k] = v;
-  env["GIT_CONFIG_NOSYSTEM"] = "1";
-  env["GIT_CONFIG_GLOBAL"] = "/dev/null";
-  return env;
 }
 
 /** What a run outside GitHub Actions states about itself to `history append`. */
@@ -67,7 +57,7 @@ async function cli(
     err: (t) => (err += t),
     clock: { ...machine.clock, date: () => now },
     proc: recordingProc,
-    env: { ...baseEnv(), ...env },
+    env: { ...cleanEnv(), ...env },
     cwd: scratch,
     interrupts: () => ({ signal: new AbortController().signal, dispose: () => undefined }),
   };

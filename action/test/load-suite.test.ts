@@ -3,31 +3,18 @@
 // Effects are far larger than this machine's noise (5 ms added to a request that takes tens of
 // µs; a leak of one descriptor per request): the tests check the verdict's plumbing, not power.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitAll, git } from "./support/git-repo.ts";
-import { ROOT, runCli } from "./support/cli.ts";
+import { runCli } from "./support/cli.ts";
+import { SERVER_SOURCE, withDelay, writeDemoServerCrate } from "./support/demo-server-crate.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 
 const LONG = 600_000;
 const scratch = mkdtempSync(path.join(tmpdir(), "benchgate-load-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const DEMO = path.join(ROOT, "examples/demo-crate");
-const CARGO_TOML = `[package]
-name = "demo-crate"
-version = "0.1.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[[bin]]
-name = "demo-server"
-path = "src/bin/demo-server.rs"
-`;
 
 /** A marker in the server's argv, so a test can look for processes this file started. */
 const MARK = `benchgate-load-test-${process.pid}`;
@@ -64,15 +51,11 @@ interface Repo {
 
 function repo(name: string, yml: string, head?: (server: string) => string): Repo {
   const dir = path.join(scratch, name, "repo");
-  mkdirSync(path.join(dir, "src/bin"), { recursive: true });
-  cpSync(path.join(DEMO, "src/lib.rs"), path.join(dir, "src/lib.rs"));
-  const server = readFileSync(path.join(DEMO, "src/bin/demo-server.rs"), "utf8");
-  writeFileSync(path.join(dir, "src/bin/demo-server.rs"), server);
-  writeFileSync(path.join(dir, "Cargo.toml"), CARGO_TOML);
+  const server = writeDemoServerCrate(dir);
   writeFileSync(path.join(dir, "benchgate.yml"), yml);
   git(dir, ["init", "--quiet"]);
   commitAll(dir, "base");
-  if (head !== undefined) writeFileSync(path.join(dir, "src/bin/demo-server.rs"), head(server));
+  if (head !== undefined) writeFileSync(path.join(dir, SERVER_SOURCE), head(server));
   commitAll(dir, "head");
   return { dir, out: path.join(scratch, name, "out"), cache: path.join(scratch, name, "cache") };
 }
@@ -115,9 +98,7 @@ const entry = (r: BenchReport, id: string) => r.benchmarks.find((b) => b.id === 
 describe("load suites (real server, real oha)", { timeout: LONG }, () => {
   it("finds 5 ms added to every request in head as a p99 regression and a req/s drop", () => {
     // 5 rounds: p99 of a 1-second load on a shared machine swings by tens of % between rounds.
-    const r = repo("slower", config(SERVER, 5), (s) =>
-      s.replace("const EXTRA_DELAY_MS: u64 = 0;", "const EXTRA_DELAY_MS: u64 = 5;"),
-    );
+    const r = repo("slower", config(SERVER, 5), (s) => withDelay(s, 5));
     const { status, stderr } = run(r);
     expect(status, stderr).toBe(1);
     const rep = report(r);

@@ -24,6 +24,19 @@ function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The environment a benchgate command under test starts from: none of the GITHUB_*, RUNNER_*,
+ * INPUT_* or GIT_* variables of whoever runs the tests, and no system or user git config.
+ */
+export function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(GIT_|GITHUB_|RUNNER_|INPUT_)/.test(k)) env[k] = v;
+  env["GIT_CONFIG_NOSYSTEM"] = "1";
+  env["GIT_CONFIG_GLOBAL"] = "/dev/null";
+  return env;
+}
+
 const IDENTITY = [
   "-c",
   "user.name=benchgate tests",
