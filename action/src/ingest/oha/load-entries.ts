@@ -52,14 +52,6 @@ export interface LoadRun {
   readonly latencies?: Latencies;
 }
 
-/** How the load was generated, when the caller knows (the files do not say). */
-export interface LoadMode {
-  /** The tool sent requests at a fixed rate rather than as fast as it could. */
-  readonly rateLimited?: boolean;
-  /** …and measured latency from each request's scheduled time (coordinated omission). */
-  readonly latencyCorrection?: boolean;
-}
-
 /** What the oha, k6 and vegeta adapters are given besides the parsed file. */
 export interface LoadFileOptions {
   /** Suite of the entries; default: the tool's name. */
@@ -67,8 +59,6 @@ export interface LoadFileOptions {
   /** E, the endpoint's name, the first word of every id; default "load". */
   readonly name: string | undefined;
   readonly guess: FormatGuess;
-  /** How the tool ran: none of the files says. */
-  readonly mode?: LoadMode;
 }
 
 /** A count of requests: an integer ≥ 0 that a double holds exactly. */
@@ -117,7 +107,6 @@ export function loadEntries(
   tool: LoadTool,
   options: LoadFileOptions,
 ): Benchmark[] {
-  const { mode } = options;
   const endpoint = options.name ?? DEFAULT_ENDPOINT;
   const suite = options.suite ?? tool;
   const problem = nameProblem(endpoint);
@@ -138,8 +127,6 @@ export function loadEntries(
     ...(run.errors === undefined ? {} : { errors: run.errors }),
     ...(run.non2xx === undefined ? {} : { non_2xx: run.non2xx }),
     duration_s: run.durationS,
-    ...(mode?.rateLimited === true ? { rate_limited: true } : {}),
-    ...(mode?.latencyCorrection === true ? { latency_correction: true } : {}),
   };
 
   const entry = (name: string, unit: string, value: number): Benchmark => ({
