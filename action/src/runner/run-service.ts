@@ -3,7 +3,7 @@
 // read them again once the connections have closed, and stop it. Whatever goes wrong (it never
 // becomes ready, it exits mid-run, the load generator is missing) ends in one ToolError that says
 // so with the server's last output, and the server's whole process group is gone afterwards.
-import type { ServiceStep, Side, SuiteStep } from "../config/suites/suite-kind.ts";
+import type { ServiceStep, SuiteStep } from "../config/suites/suite-kind.ts";
 import { InterruptedError, stderrTail } from "../exec/run-step.ts";
 import { ToolError } from "../errors.ts";
 import type { RunningService, ServicePort, ServiceUsage } from "../ports/services.ts";
@@ -17,8 +17,6 @@ export interface ServedRun {
   readonly env: Readonly<Record<string, string>>;
   readonly logFile: string;
   readonly suite: string;
-  readonly side: Side;
-  readonly round: number;
   readonly deps: { readonly services: ServicePort; readonly signal: AbortSignal };
   /** Runs one step (the load of one endpoint) and reads its output. */
   readonly runStep: (step: SuiteStep, label: string) => Promise<Benchmark[]>;

@@ -82,8 +82,6 @@ function runServed(
     env: { ...run.env, ...(run.paths.suiteEnv?.get(suite.name) ?? {}) },
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
     suite: suite.name,
-    side: run.side,
-    round: run.round,
     deps,
     runStep: (step, what) => runOneStep(step, what, suite, run, deps),
   });

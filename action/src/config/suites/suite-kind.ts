@@ -117,11 +117,11 @@ export interface ServiceStep {
   readonly steps: readonly SuiteStep[];
 }
 
-// Methods (not function properties) on purpose: their parameters are checked bivariantly, so
-// every kind is a SuiteKind of the union of all plans that ./registry.ts dispatches by name.
 /** What a kind's step may be: one command, several, or groups run against a server each. */
 export type AnyStep = SuiteStep | readonly SuiteStep[] | readonly ServiceStep[];
 
+// Methods (not function properties) on purpose: their parameters are checked bivariantly, so
+// every kind is a SuiteKind of the union of all plans that ./registry.ts dispatches by name.
 export interface SuiteKind<
   Raw extends { readonly kind: string },
   Plan extends SuiteBase & { readonly kind: Raw["kind"] },
