@@ -14,6 +14,7 @@ import type { Progress } from "./progress.ts";
 import { plural, quoteIds } from "./rounds-state.ts";
 import type { RoundLedger, RoundPlan, RoundsRun } from "./rounds-state.ts";
 import { runSuite } from "./run-suite.ts";
+import { SuiteProgress } from "./suite-progress.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import { roundOrder, sideEnv } from "./suite-commands.ts";
@@ -84,6 +85,22 @@ function keepOpen(
   return { kept: found.filter((b) => active.has(b.id)), missing };
 }
 
+/**
+ * How many benchmarks a suite's run should give, for the progress inside it: what the other side
+ * gave in this round, else the open ones it gave before (sequential rounds), else its last run.
+ */
+function expectedCount(suite: string, at: SideRound, ledger: RoundLedger): number | undefined {
+  const thisRound = at.times.get(suite)?.benchmarks;
+  if (thisRound !== undefined && thisRound > 0) return thisRound;
+  const { active } = at.plan;
+  if (active !== undefined) {
+    let open = 0;
+    for (const [id, of] of ledger.suiteOf) if (of === suite && active.has(id)) open += 1;
+    if (open > 0) return open;
+  }
+  return ledger.latest.get(suite)?.benchmarks;
+}
+
 /** Every suite of the plan, in order, on one side; each said in a progress line. */
 async function runSuites(
   at: SideRound,
@@ -95,6 +112,12 @@ async function runSuites(
   const result: SideBenchmarks = { benchmarks: [], suiteOf: new Map(), missing: [] };
   for (const suite of plan.suites) {
     const t0 = deps.clock.now();
+    const watch = new SuiteProgress({
+      label: `${deps.progress.roundLabel(round)} · ${side} · ${suite.name}`,
+      expected: expectedCount(suite.name, at, ledger),
+      clock: deps.clock,
+      write: (text) => deps.progress.line(text),
+    });
     const found = await runSuite(
       suite,
       {
@@ -103,6 +126,7 @@ async function runSuites(
         out: run.request.out,
         paths: sides[side],
         env: sideEnv(deps.env, sides[side]),
+        watch: { line: (text) => watch.line(text) },
       },
       deps,
     );

@@ -28,6 +28,8 @@ export interface SuiteRun {
   readonly out: string;
   readonly paths: SidePaths;
   readonly env: Readonly<Record<string, string>>;
+  /** Told every line the suite's tools print (progress inside the suite, ./suite-progress.ts). */
+  readonly watch?: { readonly line: (text: string) => void };
 }
 
 export interface SuiteDeps {
@@ -118,6 +120,7 @@ async function runOneStep(
     signal: deps.signal,
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
     env: stepEnv(step, suite, run),
+    ...(run.watch === undefined ? {} : { onLine: run.watch.line }),
   });
   if (step.unread === true) return [];
   const { format, path: file, baseline, missing, name } = step.output;
