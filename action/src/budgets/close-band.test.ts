@@ -2,7 +2,7 @@
 // in % (a load test's error rate).
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../schemas/report.gen.ts";
-import { InputError } from "../errors.ts";
+import { errorOf } from "../../test/support/input-error.ts";
 import { closeBy, overshoot } from "./close-band.ts";
 import { parseCountLimit } from "./count-limit.ts";
 import { evaluateBudgets } from "./evaluate-budgets.ts";
@@ -69,15 +69,9 @@ describe("warn: parsing", () => {
     [{ benchmark: "a", warn: "20%" }, "this rule has none"],
     [{ benchmark: "a", median: "< 1ms", wran: "20%" }, "wran: unknown key (did you mean warn?)"],
   ])("rejects %j naming the key", (raw, message) => {
-    let error: unknown;
-    try {
-      parseBudgetRule(raw, 1);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).message).toContain(message);
-    expect((error as InputError).jsonPath).toMatch(/^\/budgets\/1\/(warn|wran)$/);
+    const error = errorOf(() => parseBudgetRule(raw, 1));
+    expect(error.message).toContain(message);
+    expect(error.jsonPath).toMatch(/^\/budgets\/1\/(warn|wran)$/);
   });
 });
 

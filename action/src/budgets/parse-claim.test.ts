@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../errors.ts";
 import { parseBy, parseClaim, parseClaims } from "./parse-claim.ts";
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error("expected an InputError");
-}
+import { errorOf } from "../../test/support/input-error.ts";
 
 describe("parseBy", () => {
   it.each([

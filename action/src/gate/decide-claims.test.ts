@@ -13,6 +13,7 @@ import { validateConfig } from "../schemas/validate.ts";
 import { decide } from "./decide.ts";
 import { judgementFrom } from "./plan.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";
+import { errorOf } from "../../test/support/input-error.ts";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -87,19 +88,16 @@ describe("decide with claims", () => {
   });
 
   it("refuses a malformed claim, naming the file and the key", () => {
-    try {
+    const error = errorOf(() =>
       judgementFrom(
         config([{ faster: "sum_vec/1000", than: "sum_vec/10000", by: "5x" }]),
         "benchgate.yml",
         {},
-      );
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).describe()).toBe(
-        'benchgate.yml: /claims/0/by: claim 1: by: expected "≥" or ">=", a number and "x" (a factor) or "%" (time saved), such as "≥ 5x" or "≥ 24 %", got "5x": start with "≥" or ">=", e.g. "≥ 5x"',
-      );
-    }
+      ),
+    );
+    expect(error.describe()).toBe(
+      'benchgate.yml: /claims/0/by: claim 1: by: expected "≥" or ">=", a number and "x" (a factor) or "%" (time saved), such as "≥ 5x" or "≥ 24 %", got "5x": start with "≥" or ">=", e.g. "≥ 5x"',
+    );
   });
 
   it("the schema refuses an unknown key of a claim", () => {

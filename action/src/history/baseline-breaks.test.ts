@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
+import { errorOf } from "../../test/support/input-error.ts";
 import type { BenchHistory, Commit } from "../schemas/history.gen.ts";
 import { validateHistory } from "../schemas/validate.ts";
 import {
@@ -57,16 +58,6 @@ function history(): BenchHistory {
 
 const OPTIONS = { recordedAt: "2026-02-01T00:00:00Z", source: "history.json" };
 
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error("expected an InputError");
-}
-
 describe("checkBreakRequest", () => {
   const ok = { benchmark: "parse/*", from: "1A2C000", reason: "  switched to counts  " };
 
@@ -98,7 +89,7 @@ describe("checkBreakRequest", () => {
     [{ reason: "lone \uD800 surrogate" }, /plain text/],
     [{ reason: "é".repeat(MAX_BREAK_REASON + 1) }, /has 301 characters; at most 300/],
   ])("refuses %j", (change, message) => {
-    expect(inputError(() => checkBreakRequest({ ...ok, ...change })).message).toMatch(message);
+    expect(errorOf(() => checkBreakRequest({ ...ok, ...change })).message).toMatch(message);
   });
 
   it("counts the reason's length in characters, not UTF-16 units", () => {
@@ -121,14 +112,14 @@ describe("resolveCommit", () => {
         { ...commit(1, []), sha: "1a2b000000000000000000000000000000000001" },
       ],
     };
-    const error = inputError(() => resolveCommit(two, "1a2b000", "h"));
+    const error = errorOf(() => resolveCommit(two, "1a2b000", "h"));
     expect(error.message).toMatch(/ambiguous: 2 commits start with it/);
     expect(error.message).toContain('1a2b000000 (#1 "change 0")');
     expect(error.message).toContain("give more digits");
   });
 
   it("names the commits nearest by SHA and the newest when the commit is not recorded", () => {
-    const error = inputError(() => resolveCommit(history(), "1a2d999", "gh-pages:b/history.json"));
+    const error = errorOf(() => resolveCommit(history(), "1a2d999", "gh-pages:b/history.json"));
     expect(error.source).toBe("gh-pages:b/history.json");
     expect(error.message).toMatch(/^--from 1a2d999 is not a commit of the history \(5 recorded;/);
     // 1a2b… and 1a2c… share three digits with it, 77ff… and 8e9… none.
@@ -136,9 +127,7 @@ describe("resolveCommit", () => {
       /nearest by SHA: 1a2c000000 \(#2 "change 1"\), 1a2b000000 \(#1 "change 0"\); newest: 8e9e000000 \(#5 "change 4"\), 8e9d000000 \(#4 "change 3"\), 77ff000000 \(#3 "change 2"\)$/,
     );
     const empty = { ...history(), commits: [] };
-    expect(inputError(() => resolveCommit(empty, "1a2b000", "h")).message).toMatch(
-      /no commits yet/,
-    );
+    expect(errorOf(() => resolveCommit(empty, "1a2b000", "h")).message).toMatch(/no commits yet/);
   });
 });
 
@@ -214,12 +203,12 @@ describe("supersede", () => {
 
   it("refuses a glob that matches no series' whole id, and an unrecorded commit", () => {
     for (const benchmark of ["parse", "Parse/*", "*/tiny"]) {
-      const error = inputError(() => supersede(history(), { ...request, benchmark }, OPTIONS));
+      const error = errorOf(() => supersede(history(), { ...request, benchmark }, OPTIONS));
       expect(error.message).toMatch(/matches none of the 3 series' ids/);
       expect(error.source).toBe("history.json");
     }
     expect(
-      inputError(() => supersede(history(), { ...request, from: "ffffffff" }, OPTIONS)).message,
+      errorOf(() => supersede(history(), { ...request, from: "ffffffff" }, OPTIONS)).message,
     ).toMatch(/is not a commit of the history/);
   });
 });
@@ -252,7 +241,7 @@ describe("marks in the stored history", () => {
     });
     for (const reason of ["a\nb", "a\u202Eb", "a\u200Bb", ""])
       expect(() => validateHistory(bad(reason), "h"), JSON.stringify(reason)).toThrow(InputError);
-    expect(inputError(() => validateHistory(bad("r".repeat(301)), "h")).jsonPath).toBe(
+    expect(errorOf(() => validateHistory(bad("r".repeat(301)), "h")).jsonPath).toBe(
       "/breaks/0/reason",
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveRunConfig } from "../../run-config.ts";
-import { InputError } from "../../../errors.ts";
+import { errorOf } from "../../../../test/support/input-error.ts";
 import type { BenchgateConfig } from "../../../schemas/config.gen.ts";
 import { stepsOf, type ServiceStep } from "../suite-kind.ts";
 import { loadSuite, type LoadSuitePlan } from "./load-suite.ts";
@@ -191,15 +191,9 @@ describe("kind: load", () => {
 
   it("refuses what the schema cannot say", () => {
     const bad = (suite: Record<string, unknown>, message: RegExp, jsonPath: string): void => {
-      let error: unknown;
-      try {
-        plan(suite);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).message).toMatch(message);
-      expect((error as InputError).jsonPath).toBe(jsonPath);
+      const error = errorOf(() => plan(suite));
+      expect(error.message).toMatch(message);
+      expect(error.jsonPath).toBe(jsonPath);
     };
     const endpoints = [{ name: "h", path: "/" }];
     bad({ endpoints }, /needs `server:`/, "/suites/0");
