@@ -6,7 +6,7 @@
 // same in every round, side and run (and the spreads when not), and how many injected +1 % and
 // +0.5 % changes the count rule flags (each injection is one benchmark's head counts × 1.01,
 // rounded up, re-decided by the same compare() the gate uses).
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse, stringify } from "yaml";
@@ -16,19 +16,12 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import type { BenchSummary } from "../action/src/schemas/summary.gen.ts";
 import { option, ROOT, writeResult } from "./support.ts";
+import { git } from "../action/test/support/git-repo.ts";
 
 const runs = Number(option("runs", "20"));
 const rounds = Number(option("rounds", "2"));
 const work = path.join(ROOT, ".benchgate/bench-counts");
 const CRATE = path.join(ROOT, "examples/demo-crate");
-
-function git(dir: string, args: string[]): string {
-  return execFileSync(
-    "git",
-    ["-c", "user.name=bench", "-c", "user.email=bench@benchgate.invalid", "-C", dir, ...args],
-    { encoding: "utf8" },
-  ).trim();
-}
 
 /** The demo's config with only its count suites, and the build its commands need. */
 function countConfig(): string {

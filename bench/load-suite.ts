@@ -4,11 +4,12 @@
 //   node bench/load-suite.ts [--runs 10] [--rounds 5] [--delay-ms 5] [--duration 1s]
 // Reports: false alarms (any primary entry regressed or improved) over the A/A runs, how often
 // the delayed head's p99 and req/s were found regressed, the median MDE per metric, wall time.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import { median, option, ROOT, writeResult } from "./support.ts";
+import { git } from "../action/test/support/git-repo.ts";
 import {
   SERVER_SOURCE,
   withDelay,
@@ -37,14 +38,6 @@ suites:
       - name: stats
         path: /stats?count=1000
 `;
-
-function git(dir: string, args: string[]): string {
-  return execFileSync(
-    "git",
-    ["-c", "user.name=bench", "-c", "user.email=bench@benchgate.invalid", "-C", dir, ...args],
-    { encoding: "utf8" },
-  ).trim();
-}
 
 /** base; `aa` (an empty commit on it); `slow` (the delay set in the server). */
 function setUp(): string {
