@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitAll, git } from "./support/git-repo.ts";
-import { runCli } from "./support/cli.ts";
+import { runRepo, type RunTarget } from "./support/cli.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import { runSuite } from "../src/runner/run-suite.ts";
 import { resolveRunConfig } from "../src/config/run-config.ts";
@@ -61,13 +61,7 @@ suites:
         command: ["{target}/tiny", "spin", "40"]
 `;
 
-interface Repo {
-  readonly dir: string;
-  readonly out: string;
-  readonly cache: string;
-}
-
-function repo(name: string, head?: (source: string) => string): Repo {
+function repo(name: string, head?: (source: string) => string): RunTarget {
   const dir = path.join(scratch, name, "repo");
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "tiny.c"), PROGRAM);
@@ -79,20 +73,8 @@ function repo(name: string, head?: (source: string) => string): Repo {
   return { dir, out: path.join(scratch, name, "out"), cache: path.join(scratch, name, "cache") };
 }
 
-function run(r: Repo): { status: number | null; stderr: string; report: BenchReport } {
-  const result = runCli([
-    "run",
-    "--repo",
-    r.dir,
-    "--base",
-    "main~1",
-    "--head",
-    "main",
-    "--out",
-    r.out,
-    "--cache-dir",
-    r.cache,
-  ]);
+function run(r: RunTarget): { status: number | null; stderr: string; report: BenchReport } {
+  const result = runRepo(r);
   const report = JSON.parse(readFileSync(path.join(r.out, "report.json"), "utf8")) as BenchReport;
   return { status: result.status, stderr: result.stderr, report };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitAll, git } from "./support/git-repo.ts";
-import { runCli } from "./support/cli.ts";
+import { runRepo, type RunTarget } from "./support/cli.ts";
 import { SERVER_SOURCE, withDelay, writeDemoServerCrate } from "./support/demo-server-crate.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 
@@ -43,13 +43,7 @@ endpoints:
   - name: health
     path: /health`;
 
-interface Repo {
-  readonly dir: string;
-  readonly out: string;
-  readonly cache: string;
-}
-
-function repo(name: string, yml: string, head?: (server: string) => string): Repo {
+function repo(name: string, yml: string, head?: (server: string) => string): RunTarget {
   const dir = path.join(scratch, name, "repo");
   const server = writeDemoServerCrate(dir);
   writeFileSync(path.join(dir, "benchgate.yml"), yml);
@@ -60,23 +54,7 @@ function repo(name: string, yml: string, head?: (server: string) => string): Rep
   return { dir, out: path.join(scratch, name, "out"), cache: path.join(scratch, name, "cache") };
 }
 
-function run(r: Repo): { status: number | null; stderr: string } {
-  return runCli([
-    "run",
-    "--repo",
-    r.dir,
-    "--base",
-    "main~1",
-    "--head",
-    "main",
-    "--out",
-    r.out,
-    "--cache-dir",
-    r.cache,
-  ]);
-}
-
-function report(r: Repo): BenchReport {
+function report(r: RunTarget): BenchReport {
   return JSON.parse(readFileSync(path.join(r.out, "report.json"), "utf8")) as BenchReport;
 }
 
@@ -99,7 +77,7 @@ describe("load suites (real server, real oha)", { timeout: LONG }, () => {
   it("finds 5 ms added to every request in head as a p99 regression and a req/s drop", () => {
     // 5 rounds: p99 of a 1-second load on a shared machine swings by tens of % between rounds.
     const r = repo("slower", config(SERVER, 5), (s) => withDelay(s, 5));
-    const { status, stderr } = run(r);
+    const { status, stderr } = runRepo(r);
     expect(status, stderr).toBe(1);
     const rep = report(r);
     expect(entry(rep, "health p99")).toMatchObject({ verdict: "regressed", unit: "ns" });
@@ -125,7 +103,7 @@ describe("load suites (real server, real oha)", { timeout: LONG }, () => {
         '        // per request\n        std::mem::forget(std::fs::File::open("/dev/null")?);\n',
       ),
     );
-    const { status, stderr } = run(r);
+    const { status, stderr } = runRepo(r);
     expect(status, stderr).toBe(1);
     const rep = report(r);
     const growth = entry(rep, "api/server [fd_growth]");
@@ -148,7 +126,7 @@ endpoints:
   - name: health
     path: /health`),
     );
-    const { status, stderr } = run(r);
+    const { status, stderr } = runRepo(r);
     expect(status, stderr).toBe(3);
     expect(errorLine(stderr)).toMatch(
       /server did not become ready within 2 s: GET http:\/\/127\.0\.0\.1:\d+\/health last gave ECONNREFUSED/,
@@ -168,7 +146,7 @@ endpoints:
   - name: health
     path: /health`),
     );
-    const { status, stderr } = run(r);
+    const { status, stderr } = runRepo(r);
     expect(status, stderr).toBe(3);
     expect(errorLine(stderr)).toMatch(/server exited with code 124 during the load of health/);
     expect(processesWith(r.cache)).toEqual([]);
@@ -182,7 +160,7 @@ generator:
   command: ["benchgate-no-such-load-tool", "{url}", "{out}"]
   format: oha`),
     );
-    const { status, stderr } = run(r);
+    const { status, stderr } = runRepo(r);
     expect(status, stderr).toBe(3);
     expect(errorLine(stderr)).toMatch(
       /endpoint 1 of 1 \(health\) could not start: .*benchgate-no-such-load-tool/,

@@ -38,3 +38,27 @@ export function expectInputError(result: CliResult, label = ""): string {
   expect(result.stderr, label).not.toMatch(/\n\s+at /);
   return lines[0] as string;
 }
+
+/** A throw-away repository with base main~1 and head main, and where a run of it writes. */
+export interface RunTarget {
+  readonly dir: string;
+  readonly out: string;
+  readonly cache: string;
+}
+
+/** `benchgate run` of main~1 against main in `target.dir`, with its own --out and --cache-dir. */
+export function runRepo(target: RunTarget): CliResult {
+  return runCli([
+    "run",
+    "--repo",
+    target.dir,
+    "--base",
+    "main~1",
+    "--head",
+    "main",
+    "--out",
+    target.out,
+    "--cache-dir",
+    target.cache,
+  ]);
+}
