@@ -4,6 +4,8 @@ import type { BenchReport, Entry, SideStats, SuiteResult } from "../schemas/repo
 import type { CompareSettings } from "./settings.ts";
 import { decide, type Decision, type SuiteAnalysis, type SuiteDecision } from "./decision.ts";
 import { checkEnvironments, type EnvironmentCheck } from "./environment.ts";
+import { blockParts } from "./shard-blocks.ts";
+import { checkShardEnvironments } from "./shard-environments.ts";
 import {
   pairSummaries,
   type Observation,
@@ -265,7 +267,8 @@ function reportSettings(
     fail_threshold: settings.failThreshold,
     unverified_threshold: settings.unverifiedThreshold,
     confidence: settings.confidence,
-    rounds: paired.order.size,
+    // Rounds, not blocks: a sharded run's shards each ran the same rounds.
+    rounds: new Set([...paired.order.keys()].map((b) => blockParts(b).round)).size,
     crossover: ordered,
     fail_on_inconclusive: settings.failOnInconclusive,
     design:
@@ -300,6 +303,32 @@ function noiseSummary(all: readonly Entry[], analysis: SuiteAnalysis): BenchRepo
     median_mde: mdes.length > 0 ? median(mdes) : null,
     period_effect: ordered?.look.orderEffect ?? null,
   };
+}
+
+/** Each shard's machine and how many of the report's benchmarks it measured. */
+function shardsBlock(
+  paired: PairedInput,
+  entries: readonly Entry[],
+): NonNullable<BenchReport["shards"]> {
+  const shardOf = new Map<string, number>();
+  for (const s of paired.series) {
+    const block = [...s.head.keys(), ...s.base.keys()][0];
+    const shard = block === undefined ? undefined : blockParts(block).shard;
+    if (shard !== undefined) shardOf.set(s.id, shard);
+  }
+  const counted = new Map<number, number>();
+  for (const e of entries) {
+    const shard = shardOf.get(e.id);
+    if (shard !== undefined) counted.set(shard, (counted.get(shard) ?? 0) + 1);
+  }
+  const count = paired.shards?.count ?? 0;
+  return [...(paired.shards?.machines ?? [])].map(([index, { base, head }]) => ({
+    index,
+    count,
+    benchmarks: counted.get(index) ?? 0,
+    ...(base === undefined ? {} : { base }),
+    ...(head === undefined ? {} : { head }),
+  }));
 }
 
 /** Compares base and head summaries (paired by round) and returns the report. */
@@ -344,7 +373,10 @@ export function compare(
     settled.decided.get(id)?.determinism ?? settled.noisy.get(id);
   const entries = analysis.decisions.map((d) => toEntry(d, determinismOf(d.series.id)));
   const suites = analysis.suites.map((s) => toSuite(s, settings.unpaired));
-  const env = checkEnvironments(paired.environment.base, paired.environment.head);
+  const env =
+    paired.shards === undefined
+      ? checkEnvironments(paired.environment.base, paired.environment.head)
+      : checkShardEnvironments(paired.shards);
   const counts = countVerdicts(entries);
   const shifted = suites.filter((s) => s.shift?.verdict === "regressed");
   const roundNumbers = [...paired.order.keys()].sort((a, b) => a - b);
@@ -365,7 +397,15 @@ export function compare(
       warnings: env.warnings,
     },
     noise: noiseSummary(entries, analysis),
-    rounds: roundNumbers.map((round) => ({ round, first: paired.order.get(round) ?? "unknown" })),
+    ...(paired.shards === undefined ? {} : { shards: shardsBlock(paired, entries) }),
+    rounds: roundNumbers.map((block) => {
+      const { round, shard } = blockParts(block);
+      return {
+        round,
+        ...(shard === undefined ? {} : { shard }),
+        first: paired.order.get(block) ?? "unknown",
+      };
+    }),
     counts,
     suites,
     benchmarks: entries,

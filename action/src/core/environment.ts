@@ -4,7 +4,7 @@
 import type { Environment } from "../schemas/summary.gen.ts";
 
 /** Fields whose difference between the sides can change timings. */
-const COMPARED = [
+export const COMPARED = [
   "fingerprint",
   "cpu_model",
   "logical_cpus",

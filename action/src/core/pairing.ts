@@ -1,8 +1,11 @@
 // Turns the summaries of both sides into one series per benchmark: the per-round statistic on
-// each side, paired by round number, with the order the two processes ran in that round.
+// each side, paired by round number, with the order the two processes ran in that round. The
+// rounds of a merged sharded run are paired and keyed by (shard, round): a block each
+// (./shard-blocks.ts), since different shards ran on different machines.
 import { InputError } from "../errors.ts";
 import type { BenchSummary, Benchmark, Environment, Estimate } from "../schemas/summary.gen.ts";
 import { median } from "./statistics.ts";
+import { blockOf, describeBlock, shardCount } from "./shard-blocks.ts";
 
 export interface SourcedSummary {
   readonly source: string;
@@ -13,6 +16,7 @@ export type Side = "base" | "head";
 export type RoundOrder = "base" | "head" | "unknown";
 
 interface SideRound {
+  /** The round's block: its number, or (shard, round) in a sharded run. */
   readonly round: number;
   startedAt: number | undefined;
   readonly benchmarks: Map<string, Benchmark>;
@@ -52,21 +56,54 @@ export interface PairedInput {
   /** Round number → which side's process started first. */
   readonly order: ReadonlyMap<number, RoundOrder>;
   readonly environment: { base: Environment | undefined; head: Environment | undefined };
+  /**
+   * A merged sharded run: the shard count, and each shard's machine as its summaries recorded it
+   * (base and head of a shard ran on the same one). Undefined for an unsharded run.
+   */
+  readonly shards: ShardsSeen | undefined;
+}
+
+export interface ShardsSeen {
+  readonly count: number;
+  /** Shard index → its environment per side, ascending by index. */
+  readonly machines: ReadonlyMap<
+    number,
+    { readonly base: Environment | undefined; readonly head: Environment | undefined }
+  >;
+}
+
+/** Which shards the summaries came from, and the machine each recorded. */
+function shardsSeen(
+  base: readonly SourcedSummary[],
+  head: readonly SourcedSummary[],
+): ShardsSeen | undefined {
+  const count = shardCount([...base, ...head]);
+  if (count === undefined) return undefined;
+  const indexes = [...new Set([...base, ...head].map((f) => f.summary.shard?.index ?? 0))].sort(
+    (a, b) => a - b,
+  );
+  const of = (files: readonly SourcedSummary[], index: number): Environment | undefined =>
+    environmentOf(files.filter((f) => f.summary.shard?.index === index));
+  return {
+    count,
+    machines: new Map(indexes.map((i) => [i, { base: of(base, i), head: of(head, i) }])),
+  };
 }
 
 function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
   const rounds = new Map<number, SideRound>();
   const origin = new Map<string, string>();
   for (const { source, summary } of files) {
-    let round = rounds.get(summary.round);
+    const block = blockOf(summary.round, summary.shard);
+    let round = rounds.get(block);
     if (round === undefined) {
       round = {
-        round: summary.round,
+        round: block,
         startedAt: undefined,
         benchmarks: new Map(),
         origins: new Map(),
       };
-      rounds.set(summary.round, round);
+      rounds.set(block, round);
     }
     if (summary.started_at !== undefined) {
       const t = Date.parse(summary.started_at);
@@ -74,11 +111,11 @@ function collectSide(files: readonly SourcedSummary[]): Map<number, SideRound> {
         round.startedAt = t;
     }
     for (const [index, benchmark] of summary.benchmarks.entries()) {
-      const key = `${summary.round}\u0000${benchmark.id}`;
+      const key = `${block}\u0000${benchmark.id}`;
       const first = origin.get(key);
       if (first !== undefined) {
         throw new InputError(
-          `benchmark ${JSON.stringify(benchmark.id)} appears twice in round ${summary.round} (also in ${first})`,
+          `benchmark ${JSON.stringify(benchmark.id)} appears twice in ${describeBlock(block)} (also in ${first})`,
           { source },
         );
       }
@@ -149,7 +186,10 @@ export interface PairingOptions {
 }
 
 function list(rounds: readonly number[]): string {
-  const shown = rounds.slice(0, 10).join(", ");
+  const shown = rounds
+    .slice(0, 10)
+    .map((r) => describeBlock(r).replace(/^round /, ""))
+    .join(", ");
   return rounds.length > 10 ? `${shown} and ${rounds.length - 10} more` : shown;
 }
 
@@ -279,7 +319,7 @@ function seriesOf(id: string, sides: Sides): BenchmarkSeries {
       // Both files are named: either may be the wrong one (a changed harness, a stale summary).
       const field = f.benchmark.unit !== first.unit ? "unit" : "direction";
       throw new InputError(
-        `benchmark ${JSON.stringify(id)} is measured in ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} round ${f.round}, but in ${first.unit} (${first.direction}) in ${origin.side} round ${origin.round} (${origin.source})`,
+        `benchmark ${JSON.stringify(id)} is measured in ${f.benchmark.unit} (${f.benchmark.direction}) in ${f.side} ${describeBlock(f.round)}, but in ${first.unit} (${first.direction}) in ${origin.side} ${describeBlock(origin.round)} (${origin.source})`,
         { source: f.source, jsonPath: `/benchmarks/${f.index}/${field}` },
       );
     }
@@ -313,10 +353,17 @@ export function pairSummaries(
   head: readonly SourcedSummary[],
   options: PairingOptions = { unpaired: false },
 ): PairedInput {
+  const shards = shardsSeen(base, head);
   const sides: Sides = { base: collectSide(base), head: collectSide(head) };
   requireHeadBenchmarks(sides.head, head);
   if (!options.unpaired) checkRoundsPair(sides.base, sides.head);
   const sequential = sequentialDesign([...base, ...head]);
+  // A sequential look is over every benchmark at once; shards cannot share one between rounds.
+  if (sequential !== undefined && shards !== undefined)
+    throw new InputError(
+      "the summaries are both sharded and sequential (rounds: auto); benchgate run refuses that combination, so these files were not written by one run",
+      head[0] === undefined ? {} : { source: head[0].source },
+    );
   const order = roundOrders(sides);
   const series = benchmarkIds(sides).map((id) => seriesOf(id, sides));
   return {
@@ -324,5 +371,6 @@ export function pairSummaries(
     order,
     sequential,
     environment: { base: environmentOf(base), head: environmentOf(head) },
+    shards,
   };
 }

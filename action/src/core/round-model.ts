@@ -12,6 +12,14 @@
 // never normalised away), and its variance carries that term's uncertainty with its own small df.
 // A suite with fewer than `minBenchmarks` benchmarks in a round cannot estimate that round's
 // effect: such rounds stay as measured (their shock is part of each benchmark's own variance).
+//
+// The rounds are blocks: a sharded run's rounds are (shard, round) pairs (./shard-blocks.ts), and
+// no benchmark runs on two shards. Benchmark levels and round effects are then identified only
+// within each connected set of rounds (a component: the rounds some benchmark links): adding c
+// to one shard's round effects and subtracting it from its benchmarks' levels fits as well. So
+// the effects are centred within each component, each benchmark keeps its own component's mean
+// shock (σ_η²/|E_C|), and the shocks' variance and the order effect are fitted from all
+// components together, with |E| − |C| − p degrees of freedom. An unsharded run is one component.
 import type { RoundOrder } from "./pairing.ts";
 import { biweightLocation, madScale } from "./robust.ts";
 import { mean } from "./statistics.ts";
@@ -74,9 +82,10 @@ const PER_BENCHMARK: RoundModel = Object.freeze({
 /** Alternates benchmark levels (means) and round centres (biweight) until they settle. */
 function backfit(
   benchmarks: readonly BenchmarkRounds[],
-  estimated: ReadonlySet<number>,
+  layout: Layout,
 ): { gamma: Map<number, number>; level: Map<string, number> } {
-  const gamma = new Map<number, number>([...estimated].map((r) => [r, 0]));
+  const estimated = layout.component;
+  const gamma = new Map<number, number>([...estimated.keys()].map((r) => [r, 0]));
   const level = new Map<string, number>();
   for (let iteration = 0; iteration < 100; iteration++) {
     for (const b of benchmarks) {
@@ -99,12 +108,15 @@ function backfit(
       });
     }
     const raw = new Map<number, number>();
-    for (const r of estimated) raw.set(r, biweightLocation(perRound.get(r) ?? [0]));
-    const centre = mean([...raw.values()]);
+    for (const r of estimated.keys()) raw.set(r, biweightLocation(perRound.get(r) ?? [0]));
+    const centres = new Map<number, number>();
+    for (const [c, rounds] of layout.rounds)
+      centres.set(c, mean(rounds.map((r) => raw.get(r) as number)));
     let moved = 0;
     for (const [r, v] of raw) {
-      moved = Math.max(moved, Math.abs(v - centre - (gamma.get(r) as number)));
-      gamma.set(r, v - centre);
+      const centred = v - (centres.get(estimated.get(r) as number) as number);
+      moved = Math.max(moved, Math.abs(centred - (gamma.get(r) as number)));
+      gamma.set(r, centred);
     }
     if (moved < 1e-12) break;
   }
@@ -115,6 +127,58 @@ export interface RoundModelOptions {
   readonly minBenchmarks: number;
   /** Fit the run-order effect when the estimated rounds have both orders. */
   readonly crossover: boolean;
+}
+
+/** The estimated rounds and the components they fall into (see the head comment). */
+interface Layout {
+  /** Estimated round → its component. */
+  readonly component: ReadonlyMap<number, number>;
+  /** Component → its estimated rounds, ascending. */
+  readonly rounds: ReadonlyMap<number, readonly number[]>;
+  /** Component → how many benchmarks have an estimated round in it. */
+  readonly benchmarks: ReadonlyMap<number, number>;
+}
+
+/** Connected components of the estimated rounds, linked by the benchmarks measured in both. */
+function layoutOf(benchmarks: readonly BenchmarkRounds[], E: readonly number[]): Layout {
+  const parent = new Map<number, number>(E.map((r) => [r, r]));
+  const find = (r: number): number => {
+    let root = r;
+    while (parent.get(root) !== root) root = parent.get(root) as number;
+    parent.set(r, root);
+    return root;
+  };
+  for (const b of benchmarks) {
+    const mine = b.rounds.filter((r) => parent.has(r));
+    for (const r of mine.slice(1)) {
+      const [x, y] = [find(mine[0] as number), find(r)];
+      if (x !== y) parent.set(Math.max(x, y), Math.min(x, y));
+    }
+  }
+  const component = new Map(E.map((r) => [r, find(r)]));
+  const rounds = new Map<number, number[]>();
+  for (const r of E) {
+    const c = component.get(r) as number;
+    rounds.set(c, [...(rounds.get(c) ?? []), r]);
+  }
+  const counted = new Map<number, number>();
+  for (const b of benchmarks) {
+    const c = componentOf(b, component);
+    if (c !== undefined) counted.set(c, (counted.get(c) ?? 0) + 1);
+  }
+  return { component, rounds, benchmarks: counted };
+}
+
+/** The component of a benchmark's estimated rounds (all in one, since it links them). */
+function componentOf(
+  b: BenchmarkRounds,
+  component: ReadonlyMap<number, number>,
+): number | undefined {
+  for (const r of b.rounds) {
+    const c = component.get(r);
+    if (c !== undefined) return c;
+  }
+  return undefined;
 }
 
 /** The rounds with enough benchmarks in them for their effect to be estimated, ascending. */
@@ -134,19 +198,20 @@ interface ShockFit {
   readonly withOrder: boolean;
   /** π, 0 when the order term is not fitted. */
   readonly pi: number;
-  /** Mean order code over E, and the sum of squares of the codes around it. */
-  readonly oBar: number;
+  /** Mean order code per component, and the sum of squares of the codes around them. */
+  readonly oBar: ReadonlyMap<number, number>;
   readonly Soo: number;
   readonly shockVar: number;
   readonly shockDf: number;
 }
 
 function fitShocks(
-  E: readonly number[],
+  layout: Layout,
   gamma: ReadonlyMap<number, number>,
   order: ReadonlyMap<number, RoundOrder>,
   crossover: boolean,
 ): ShockFit {
+  const E = [...layout.component.keys()];
   // The run-order term: only when every estimated round's order is known and each order has at
   // least two rounds. With a lone round of one order, that round's shock and the order effect
   // are the same number: the crossover estimate would give the lone round half the weight and
@@ -155,14 +220,27 @@ function fitShocks(
   const codes = E.map((r) => orderCode(order.get(r)));
   const known = codes.every((c) => c !== undefined);
   const o = codes.map((c) => c ?? 0);
-  const oBar = mean(o);
-  const Soo = o.reduce((s, v) => s + (v - oBar) ** 2, 0);
+  const codeOf = new Map(E.map((r, i) => [r, o[i] as number]));
+  const oBar = new Map<number, number>();
+  for (const [c, rounds] of layout.rounds)
+    oBar.set(c, mean(rounds.map((r) => codeOf.get(r) as number)));
+  // Codes around their component's mean: the effects are centred per component too.
+  const centred = E.map(
+    (r, i) => (o[i] as number) - (oBar.get(layout.component.get(r) as number) as number),
+  );
+  const Soo = centred.reduce((s, v) => s + v * v, 0);
   const headFirst = o.filter((v) => v > 0).length;
-  const withOrder = crossover && known && Math.min(headFirst, E.length - headFirst) >= 2;
+  const components = layout.rounds.size;
+  const withOrder =
+    crossover &&
+    known &&
+    Math.min(headFirst, E.length - headFirst) >= 2 &&
+    Soo > 0 &&
+    E.length - components - 1 >= 1;
   const g = E.map((r) => gamma.get(r) as number);
-  const pi = withOrder ? o.reduce((s, v, i) => s + (v - oBar) * (g[i] as number), 0) / Soo : 0;
-  const residuals = g.map((v, i) => v - pi * ((o[i] as number) - oBar));
-  const shockDf = E.length - (withOrder ? 2 : 1);
+  const pi = withOrder ? centred.reduce((s, v, i) => s + v * (g[i] as number), 0) / Soo : 0;
+  const residuals = g.map((v, i) => v - pi * (centred[i] as number));
+  const shockDf = E.length - components - (withOrder ? 1 : 0);
   const shockVar = residuals.reduce((s, v) => s + v * v, 0) / shockDf;
   return { rounds: E, withOrder, pi, oBar, Soo, shockVar, shockDf };
 }
@@ -175,11 +253,15 @@ function adjuster(
   gamma: ReadonlyMap<number, number>,
   fit: ShockFit,
   order: ReadonlyMap<number, RoundOrder>,
-  benchmarks: number,
+  layout: Layout,
 ): (b: BenchmarkRounds) => AdjustedRounds {
-  const { pi, oBar, Soo, withOrder, shockVar, shockDf } = fit;
+  const { pi, Soo, withOrder, shockVar, shockDf } = fit;
   const orderAt = (r: number): number => orderCode(order.get(r)) ?? 0;
   return (b) => {
+    const c = componentOf(b, layout.component);
+    const oBar = c === undefined ? 0 : (fit.oBar.get(c) as number);
+    const blocks = c === undefined ? 1 : (layout.rounds.get(c) as readonly number[]).length;
+    const benchmarks = c === undefined ? 1 : (layout.benchmarks.get(c) as number);
     const k = b.rounds.length;
     let nE = 0;
     let orderSum = 0;
@@ -196,9 +278,9 @@ function adjuster(
     });
     const wShock = nE / k;
     const wOrder = orderSum / k;
+    // Its component's mean shock stays in its values: σ_η² / |E_C|.
     const sharedVariance =
-      shockVar *
-      ((wShock * wShock) / fit.rounds.length + (withOrder ? (wOrder * wOrder) / Soo : 0));
+      shockVar * ((wShock * wShock) / blocks + (withOrder ? (wOrder * wOrder) / Soo : 0));
     return { x, sharedVariance, sharedDf: shockDf, dfLoss: nE > 1 ? (nE - 1) / benchmarks : 0 };
   };
 }
@@ -208,9 +290,24 @@ function adjuster(
  * uncertainty is the mean shock's (σ_η², few df) plus the centre's own sampling error over
  * benchmarks (the median's π/2 factor, a bound for the biweight).
  */
-function suiteShift(levels: readonly number[], fit: ShockFit): SuiteShift {
-  const { shockVar, withOrder, oBar, Soo } = fit;
-  const shockPart = shockVar * (1 / fit.rounds.length + (withOrder ? (oBar * oBar) / Soo : 0));
+function suiteShift(
+  levelOf: ReadonlyMap<string, { readonly level: number; readonly component: number }>,
+  fit: ShockFit,
+  layout: Layout,
+): SuiteShift {
+  const { shockVar, withOrder, Soo } = fit;
+  // Each benchmark's level, order-corrected with its own component's mean code; what they share
+  // is each component's mean shock, weighted by its share of the benchmarks.
+  const all = [...levelOf.values()];
+  const levels = all.map((l) => l.level - fit.pi * (fit.oBar.get(l.component) as number));
+  let meanShock = 0;
+  let meanCode = 0;
+  for (const [c, rounds] of layout.rounds) {
+    const w = (layout.benchmarks.get(c) ?? 0) / all.length;
+    meanShock += (w * w) / rounds.length;
+    meanCode += w * (fit.oBar.get(c) as number);
+  }
+  const shockPart = shockVar * (meanShock + (withOrder ? (meanCode * meanCode) / Soo : 0));
   const spread = madScale(levels);
   const centrePart = ((Math.PI / 2) * (spread * spread)) / levels.length;
   const variance = shockPart + centrePart;
@@ -219,7 +316,7 @@ function suiteShift(levels: readonly number[], fit: ShockFit): SuiteShift {
     [centrePart, levels.length - 1],
   ]);
   return {
-    estimate: biweightLocation(levels) - fit.pi * oBar,
+    estimate: biweightLocation(levels),
     variance,
     df,
     benchmarks: levels.length,
@@ -233,8 +330,17 @@ export function fitRoundModel(
 ): RoundModel {
   const E = estimableRounds(benchmarks, options.minBenchmarks);
   if (E.length < 2) return PER_BENCHMARK;
-  const { gamma, level } = backfit(benchmarks, new Set(E));
-  const fit = fitShocks(E, gamma, order, options.crossover);
+  const layout = layoutOf(benchmarks, E);
+  // Every component a single round: nothing to centre against, no shock to estimate.
+  if (E.length - layout.rounds.size < 1) return PER_BENCHMARK;
+  const { gamma, level } = backfit(benchmarks, layout);
+  const fit = fitShocks(layout, gamma, order, options.crossover);
+  const levelOf = new Map<string, { level: number; component: number }>();
+  for (const b of benchmarks) {
+    const l = level.get(b.id);
+    const c = componentOf(b, layout.component);
+    if (l !== undefined && c !== undefined) levelOf.set(b.id, { level: l, component: c });
+  }
   return {
     kind: "two-way",
     estimatedRounds: E,
@@ -242,8 +348,8 @@ export function fitRoundModel(
     orderEffect: fit.withOrder ? fit.pi : undefined,
     shockSd: Math.sqrt(fit.shockVar),
     shockDf: fit.shockDf,
-    shift: suiteShift([...level.values()], fit),
-    adjust: adjuster(gamma, fit, order, level.size),
+    shift: suiteShift(levelOf, fit, layout),
+    adjust: adjuster(gamma, fit, order, layout),
   };
 }
 

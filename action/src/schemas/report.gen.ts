@@ -101,6 +101,25 @@ export interface BenchReport {
      */
     warnings: Text[];
   };
+  /**
+   * Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.
+   */
+  shard?: {
+    index: number;
+    count: number;
+  };
+  /**
+   * A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.
+   *
+   * @maxItems 64
+   */
+  shards?: {
+    index: number;
+    count: number;
+    benchmarks: number;
+    base?: Environment;
+    head?: Environment;
+  }[];
   noise: {
     /**
      * Median over benchmarks of the SD of the per-round log ratio ln(head/base).
@@ -128,6 +147,10 @@ export interface BenchReport {
    */
   rounds: {
     round: number;
+    /**
+     * The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.
+     */
+    shard?: number;
     first: "base" | "head" | "unknown";
   }[];
   counts: {

@@ -35,6 +35,13 @@ export interface BenchSummary {
     min_rounds: number;
     max_rounds: number;
   };
+  /**
+   * Written by `benchgate run --shard I/N`: this side and round measured only the benchmarks of shard I of N, on that shard's machine. Rounds pair within a shard; `benchgate merge` joins the shards (docs/shards.md).
+   */
+  shard?: {
+    index: number;
+    count: number;
+  };
   commit?: string;
   ref?: string;
   started_at?: Timestamp;
