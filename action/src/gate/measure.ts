@@ -106,7 +106,11 @@ export async function measure(
   machine: Machine,
   options: { readonly quiet: boolean },
 ): Promise<Measurement> {
-  const progress = new Progress(options.quiet ? () => undefined : machine.err, machine.clock);
+  const progress = new Progress(
+    options.quiet ? () => undefined : machine.err,
+    machine.clock,
+    options.quiet ? undefined : machine.status,
+  );
   warnAboutRounds(plan, progress);
   const planNext = roundPlanner(plan);
   const timings = new StepTimings();

@@ -46,7 +46,14 @@ export function nodeMachine(options: NodeMachineOptions = {}): Machine {
   const env = options.scrubCredentials === true ? withoutCredentials(stringEnv()) : stringEnv();
   const terminal = nodeTerminal();
   const err = options.err === undefined ? terminal.err : guarded(options.err);
+  // Carriage return and erase-line redraw one line; cut to the width so it never wraps.
+  const status =
+    options.err === undefined && process.stderr.isTTY && env["TERM"] !== "dumb"
+      ? (text: string) =>
+          terminal.err(`\r\x1b[K${text.slice(0, Math.max(20, (process.stderr.columns || 80) - 1))}`)
+      : undefined;
   return {
+    ...(status === undefined ? {} : { status }),
     reader: nodeFileReader,
     writer: nodeFileWriter,
     out: terminal.out,

@@ -25,6 +25,11 @@ export interface Machine {
   readonly out: (text: string) => void;
   /** Standard error (progress, warnings, the one error line). */
   readonly err: (text: string) => void;
+  /**
+   * A status line that replaces itself in place (`""` clears it): only when standard error is an
+   * interactive terminal, never in a CI log or a pipe, where it would turn into garbage.
+   */
+  readonly status?: (text: string) => void;
   readonly proc: ProcessPort;
   /** Servers started for load suites, stopped with their whole process group. */
   readonly services: ServicePort;

@@ -117,3 +117,32 @@ describe("Progress with sequential rounds", () => {
     expect(progress.roundLabel(2)).toBe("round 2/5");
   });
 });
+
+describe("Progress's status line (a terminal only)", () => {
+  it("is cleared before every whole line, and is nothing without a terminal", () => {
+    const out: string[] = [];
+    const clock = { now: () => 61_000, date: () => new Date(0) };
+    const live = new Progress(
+      (t) => out.push(`line:${t}`),
+      clock,
+      (t) => out.push(`status:${t}`),
+    );
+    expect(live.live).toBe(true);
+    live.status("micro: 1/3 benchmarks");
+    live.status("micro: 2/3 benchmarks");
+    live.line("round 1/3 done");
+    live.line("comparing");
+    expect(out).toEqual([
+      "status:benchgate [0:00] micro: 1/3 benchmarks",
+      "status:benchgate [0:00] micro: 2/3 benchmarks",
+      "status:",
+      "line:benchgate [0:00] round 1/3 done\n",
+      "line:benchgate [0:00] comparing\n",
+    ]);
+    const plain: string[] = [];
+    const log = new Progress((t) => plain.push(t), clock);
+    expect(log.live).toBe(false);
+    log.status("micro: 1/3 benchmarks");
+    expect(plain).toEqual([]);
+  });
+});

@@ -1,7 +1,9 @@
-// Progress for a terminal and a CI log alike: whole lines only (no carriage-return animation
-// that turns into garbage in a log), each with the elapsed time, and after the first round an
+// Progress for a terminal and a CI log alike: whole lines (no carriage-return animation that
+// turns into garbage in a log), each with the elapsed time, and after the first round an
 // estimate of the time left from the rounds measured so far. With sequential rounds the number
 // of rounds is not known in advance: the estimate is then a range (to min-rounds, to max-rounds).
+// On an interactive terminal (and only there) a status line may also update in place between
+// lines: the benchmark a suite is on; every whole line clears it first.
 import type { Clock } from "../ports/clock.ts";
 
 export function formatDuration(ms: number): string {
@@ -21,11 +23,32 @@ export class Progress {
   #roundStarted = 0;
   #rounds = 0;
   #minRounds: number | undefined;
+  readonly #status: ((text: string) => void) | undefined;
+  #statusShown = false;
 
-  constructor(write: (text: string) => void, clock: Clock) {
+  constructor(write: (text: string) => void, clock: Clock, status?: (text: string) => void) {
     this.#write = write;
     this.#clock = clock;
     this.#started = clock.now();
+    this.#status = status;
+  }
+
+  /** Whether a status line can update in place (an interactive terminal). */
+  get live(): boolean {
+    return this.#status !== undefined;
+  }
+
+  /** Replaces the status line (a terminal only; elsewhere nothing). */
+  status(text: string): void {
+    if (this.#status === undefined) return;
+    this.#status(`benchgate [${formatDuration(this.elapsedMs())}] ${text}`);
+    this.#statusShown = true;
+  }
+
+  #clearStatus(): void {
+    if (!this.#statusShown) return;
+    this.#status?.("");
+    this.#statusShown = false;
   }
 
   elapsedMs(): number {
@@ -33,10 +56,12 @@ export class Progress {
   }
 
   line(text: string): void {
+    this.#clearStatus();
     this.#write(`benchgate [${formatDuration(this.elapsedMs())}] ${text}\n`);
   }
 
   warn(text: string): void {
+    this.#clearStatus();
     this.#write(`benchgate [${formatDuration(this.elapsedMs())}] warning: ${text}\n`);
   }
 

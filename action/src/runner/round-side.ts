@@ -117,6 +117,7 @@ async function runSuites(
       expected: expectedCount(suite.name, at, ledger),
       clock: deps.clock,
       write: (text) => deps.progress.line(text),
+      ...(deps.progress.live ? { status: (text: string) => deps.progress.status(text) } : {}),
     });
     const found = await runSuite(
       suite,

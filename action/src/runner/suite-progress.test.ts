@@ -91,4 +91,28 @@ describe("SuiteProgress", () => {
       'round 2/5 · head · micro: 0/2 benchmarks, 0:06 elapsed (now weird\\"\\u001b[31m)',
     ]);
   });
+
+  it("on a terminal, updates one status line in place instead, as each benchmark starts or ends", () => {
+    let now = 0;
+    const lines: string[] = [];
+    const statuses: string[] = [];
+    const progress = new SuiteProgress({
+      label: "round 1/3 · base · micro",
+      expected: 3,
+      clock: { now: () => now, date: () => new Date(0) },
+      write: (text) => lines.push(text),
+      status: (text) => statuses.push(text),
+    });
+    for (const [at, line] of [...criterion("a", 1000), ...criterion("b", 9200)]) {
+      now = at;
+      progress.line(line);
+    }
+    expect(lines).toEqual([]);
+    // Each start and end of a benchmark, but not within 250 ms of the previous status (b's start).
+    expect(statuses).toEqual([
+      "round 1/3 · base · micro: 0/3 benchmarks, 0:01 elapsed (now a)",
+      "round 1/3 · base · micro: 1/3 benchmarks, 0:09 elapsed, about 0:18 left (now a)",
+      "round 1/3 · base · micro: 2/3 benchmarks, 0:17 elapsed, about 0:09 left (now b)",
+    ]);
+  });
 });

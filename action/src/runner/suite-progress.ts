@@ -1,8 +1,10 @@
 // Progress inside one suite's run (one side and round): Criterion and hyperfine say which
-// benchmark they are on, so a long suite is not minutes of silence. Lines, never a redrawn
-// status: the same text reads well on a terminal and in a CI log. At most one line per
-// `everyMs` (5 s), and only when a benchmark has started or finished since the last one, e.g.
+// benchmark they are on, so a long suite is not minutes of silence. In a CI log (or any pipe):
+// whole lines, at most one per `everyMs` (5 s), and only when a benchmark has started or
+// finished since the last one, e.g.
 // "round 2/5 · head · micro: 23/55 benchmarks, 1:41 elapsed, about 2:20 left (now parse/1000)".
+// On an interactive terminal the same text is a status line updated in place as each benchmark
+// starts or finishes (at most 4 times a second), cleared by the next whole line.
 import type { Clock } from "../ports/clock.ts";
 import { formatDuration } from "./progress.ts";
 
@@ -34,10 +36,13 @@ export interface SuiteProgressOptions {
   readonly expected: number | undefined;
   readonly clock: Clock;
   readonly write: (text: string) => void;
+  /** A terminal's status line: given, it replaces the lines (and `everyMs`). */
+  readonly status?: (text: string) => void;
   readonly everyMs?: number;
 }
 
 const EVERY_MS = 5000;
+const STATUS_EVERY_MS = 250;
 const ID_CHARS = 60;
 
 export class SuiteProgress {
@@ -64,9 +69,11 @@ export class SuiteProgress {
     } else if (event.id !== this.#current) this.#current = event.id;
     else return;
     const now = this.#options.clock.now();
-    if (now - this.#last < (this.#options.everyMs ?? EVERY_MS)) return;
+    const { status } = this.#options;
+    const every = status === undefined ? (this.#options.everyMs ?? EVERY_MS) : STATUS_EVERY_MS;
+    if (now - this.#last < every) return;
     this.#last = now;
-    this.#options.write(this.#text(now));
+    (status ?? this.#options.write)(this.#text(now));
   }
 
   #text(now: number): string {
