@@ -14,7 +14,7 @@ import { SUITE_KINDS } from "../action/src/config/suites/registry.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const schemasDir = path.join(root, "schemas");
-export const SCHEMA_NAMES = ["summary", "report", "config", "history"] as const;
+export const SCHEMA_NAMES = ["summary", "report", "config", "history", "shard"] as const;
 
 export function generatedPath(name: string): string {
   return path.join(root, `action/src/schemas/${name}.gen.ts`);

@@ -343,3 +343,75 @@ describe("mode: measure, then mode: report", { timeout: LONG }, () => {
     expect(r.stdout).toMatch(/recorded [0-9a-f]{40} in /);
   });
 });
+
+describe("a measure matrix of two shards, then one report", { timeout: LONG }, () => {
+  /** The downloaded artifacts: results/shard-1 and results/shard-2, as the report job has them. */
+  let results: string;
+
+  it("each measure job measures its shard only, with no API call and no verdict", async () => {
+    results = path.join(scratch, "matrix-results");
+    for (const i of [1, 2]) {
+      const r = await runAction({
+        server,
+        workspace: repo.dir,
+        dir: path.join(scratch, `matrix-${i}`),
+        eventName: pullRequestEvent.eventName,
+        payload: pullRequestEvent.payload(),
+        inputs: {
+          mode: "measure",
+          config: CONFIG,
+          out: path.join(results, `shard-${i}`),
+          "github-token": "",
+          shard: `${i}/2`,
+        },
+      });
+      expect(r.status, r.said).toBe(0);
+      expect(r.requests, r.said).toEqual([]);
+      expect(r.outputs["verdict"]).toBeUndefined();
+      expect(r.summary).toMatch(
+        new RegExp(`benchgate: shard ${i}/2: \\d+ benchmarks? measured in 3 rounds`),
+      );
+      const shard = JSON.parse(
+        readFileSync(path.join(results, `shard-${i}/shard.json`), "utf8"),
+      ) as {
+        index: number;
+        golden: unknown[];
+      };
+      expect(shard.index).toBe(i);
+      expect(shard.golden).toHaveLength(i === 1 ? 2 : 0);
+    }
+  });
+
+  it("the report job merges every shard and decides once, with the base commit's config", async () => {
+    const r = await report("matrix-report", {
+      results,
+      shards: "2",
+      "measure-result": "success",
+    });
+    expect(r.status, r.said).toBe(1);
+    const ours = JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as BenchReport;
+    expect(ours.settings.fail_threshold).toBe(0.03);
+    expect(ours.benchmarks.find((b) => b.id === "normalize")?.verdict, r.said).toBe("regressed");
+    expect(ours.benchmarks.map((b) => b.id).sort()).toEqual([
+      "checksum/fnv1a",
+      "help",
+      "normalize",
+    ]);
+    expect(ours.shards?.map((s) => s.index)).toEqual([1, 2]);
+    expect(ours.golden.map((g) => g.ok)).toEqual([false, true]);
+    expect(sticky()[0]!.body).toMatch(/### Shards — 2 machines/);
+  });
+
+  it("a shard whose folder is missing is an error verdict, never a pass on the other", async () => {
+    const partial = path.join(scratch, "matrix-partial");
+    cpSync(path.join(results, "shard-1"), path.join(partial, "shard-1"), { recursive: true });
+    const r = await report("matrix-missing", {
+      results: partial,
+      shards: "2",
+      "measure-result": "success",
+    });
+    expect(r.status, r.said).toBe(1);
+    expect(r.outputs["verdict"]).toBe("error");
+    expect(r.commands.at(-1)?.message).toMatch(/shard-2: no shard\.json/);
+  });
+});

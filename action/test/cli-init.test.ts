@@ -72,6 +72,42 @@ describe("benchgate init", () => {
     expect(read(dir, "benchgate.yml")).toMatch(/bench: parse[\s\S]*bench: render/);
   });
 
+  it("--shards 3 writes the measure job as a matrix of three and the report job over all of them", () => {
+    const dir = freshDir();
+    const r = runCli(["init", "--dir", dir, "--action-ref", PINNED, "--shards", "3"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("shards: 3 measure jobs per run");
+    for (const file of Object.values(WORKFLOW_PATHS)) {
+      const { jobs } = parse(read(dir, file)) as {
+        jobs: Record<string, { strategy?: unknown; steps: { uses?: string; with?: object }[] }>;
+      };
+      expect(jobs["measure"]?.strategy, file).toEqual({
+        "fail-fast": false,
+        matrix: { shard: [1, 2, 3] },
+      });
+      const gate = (job: string): object | undefined =>
+        jobs[job]?.steps.find((s) => s.uses === PINNED)?.with;
+      expect(gate("measure"), file).toMatchObject({ shard: "${{ matrix.shard }}/3" });
+      expect(gate("report"), file).toMatchObject({
+        shards: 3,
+        results: "${{ runner.temp }}/measured",
+      });
+    }
+    // The starter config has the fixed number of rounds that sharding needs.
+    expect(read(dir, "benchgate.yml")).toMatch(/^rounds: 5$/m);
+  });
+
+  it("--shards 1 writes the same workflows as no --shards", () => {
+    const [plain, one] = [[], ["--shards", "1"]].map((extra) => {
+      const dir = freshDir();
+      const r = runCli(["init", "--dir", dir, "--action-ref", PINNED, "--bench", "b", ...extra]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain("shards:");
+      return Object.values(WORKFLOW_PATHS).map((file) => read(dir, file));
+    });
+    expect(one).toEqual(plain);
+  });
+
   it("warns when the action is not pinned to a commit, and says when no bench was found", () => {
     const dir = freshDir('[package]\nname = "x"\n');
     const r = runCli(["init", "--dir", dir]);
@@ -125,6 +161,10 @@ describe("benchgate init", () => {
       [["--runner-labels", " , "], /runner labels/],
       [["--default-branch", "a..b"], /default branch/],
       [["--bench", "no good"], /bench target/],
+      [["--shards", "0"], /--shards must be an integer in \[1, 64\], got "0"/],
+      [["--shards", "65"], /--shards must be an integer in \[1, 64\], got "65"/],
+      [["--shards", "abc"], /--shards must be an integer in \[1, 64\], got "abc"/],
+      [["--shards", "2.5"], /--shards must be an integer/],
       [["extra"], /no arguments/],
       [["--what"], /unknown option/],
     ];
@@ -143,6 +183,7 @@ describe("benchgate init", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("Usage: benchgate init");
     expect(help.stdout).toContain("--action-ref REF");
+    expect(help.stdout).toMatch(/--shards N {2,}measure on N runners at once \(1 to 64/);
     expect(runCli(["--help"]).stdout).toMatch(/^ {2}init {6}/m);
   });
 });

@@ -7,8 +7,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { PINNED_ACTIONS } from "../src/init/pinned-actions.ts";
 import { DEFAULT_BRANCH, DEFAULT_RUNNER_LABELS, renderWorkflows } from "../src/init/workflows.ts";
-import { findTools, lintAll, lintRepo } from "../../scripts/lint-workflows.ts";
-import { ROOT } from "./support/cli.ts";
+import {
+  PLACEHOLDER_PINNED_REF,
+  findTools,
+  lintAll,
+  lintRepo,
+} from "../../scripts/lint-workflows.ts";
+import { ROOT, runCli } from "./support/cli.ts";
 
 type Json = Record<string, unknown>;
 const WORKFLOWS_DIR = path.join(ROOT, ".github/workflows");
@@ -25,10 +30,22 @@ const repoFiles = readdirSync(WORKFLOWS_DIR)
     name: `.github/workflows/${name}`,
     text: readFileSync(path.join(WORKFLOWS_DIR, name), "utf8"),
   }));
+const PINNED_REF = `owner/repo/action@${"b".repeat(40)}`;
 const initFiles = [
-  ...renderWorkflows({ ...THIS_REPO, actionRef: `owner/repo/action@${"b".repeat(40)}` }),
-].map(([name, text]) => ({ name: `init: ${name}`, text }));
-const ALL = [...repoFiles, ...initFiles];
+  ...[...renderWorkflows({ ...THIS_REPO, actionRef: PINNED_REF })].map(([name, text]) => ({
+    name: `init: ${name}`,
+    text,
+  })),
+  // A measure matrix over three runners (`init --shards 3`): the same rules hold for each shard.
+  ...[...renderWorkflows({ ...THIS_REPO, actionRef: PINNED_REF, shards: 3 })].map(
+    ([name, text]) => ({ name: `init --shards 3: ${name}`, text }),
+  ),
+];
+const shardedLocal = [...renderWorkflows({ ...THIS_REPO, shards: 3 })].map(([name, text]) => ({
+  name: `init --shards 3 --action-ref ./action: ${name}`,
+  text,
+}));
+const ALL = [...repoFiles, ...initFiles, ...shardedLocal];
 
 function obj(value: unknown): Json {
   return value !== null && typeof value === "object" && !Array.isArray(value)
@@ -218,6 +235,36 @@ describe("actionlint and zizmor", () => {
     "report nothing on .github/workflows and on benchgate init's output",
     () => {
       const results = lintAll({ actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" });
+      expect(results).toHaveLength(4);
+      for (const r of results) expect(r.ok, `${r.tool} on ${r.target}:\n${r.output}`).toBe(true);
+    },
+  );
+
+  it.skipIf(missing && !inCi)(
+    "report nothing on the matrix workflows of `benchgate init --shards 3`, remote or local action",
+    () => {
+      const remote = path.join(scratch, "sharded-remote");
+      mkdirSync(remote);
+      const init = runCli([
+        "init",
+        "--dir",
+        remote,
+        "--action-ref",
+        PLACEHOLDER_PINNED_REF,
+        "--shards",
+        "3",
+        "--workflows-only",
+      ]);
+      expect(init.status, init.stderr).toBe(0);
+      const local = path.join(scratch, "sharded-local");
+      mkdirSync(path.join(local, ".github/workflows"), { recursive: true });
+      for (const [file, text] of renderWorkflows({ ...THIS_REPO, shards: 3 }))
+        writeFileSync(path.join(local, file), text);
+      const resolved = { actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" };
+      const results = [
+        ...lintRepo(remote, "init --shards 3", resolved),
+        ...lintRepo(local, "init --shards 3 --action-ref ./action", resolved),
+      ];
       expect(results).toHaveLength(4);
       for (const r of results) expect(r.ok, `${r.tool} on ${r.target}:\n${r.output}`).toBe(true);
     },

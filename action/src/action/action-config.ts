@@ -2,6 +2,7 @@
 // so no later step reads an input or the environment on its own. Every error names the input.
 // Pure: inputs and environment are parameters.
 import { InputError } from "../errors.ts";
+import { MAX_SHARDS, parseShard, type ShardTag as Shard } from "../core/shard-blocks.ts";
 
 export const MODES = ["gate", "measure", "report", "authorize"] as const;
 export type Mode = (typeof MODES)[number];
@@ -27,6 +28,10 @@ export interface ActionConfig {
   readonly results?: string;
   /** report: how the measure job ended (`needs.measure.result`). */
   readonly measureResult?: MeasureResult;
+  /** measure: this job is shard I of N of a matrix (docs/shards.md). */
+  readonly shard?: Shard;
+  /** report: the measure matrix had N shards; `results` holds shard-1 … shard-N. */
+  readonly shards?: number;
   /** report on a push: also append the verdict's commit to this gh-pages history. */
   readonly history?: {
     readonly branch: string;
@@ -151,6 +156,23 @@ function readReportInputs(
   return { results, measureResult: measureResult as MeasureResult };
 }
 
+/** measure: `shard: I/N`; report: `shards: N`. Each belongs to its mode only. */
+function readShardInputs(
+  input: InputReader,
+  mode: Mode,
+): { readonly shard?: Shard; readonly shards?: number } {
+  const text = optional(input, "shard");
+  const shards = integer(input, "shards", 1, MAX_SHARDS);
+  if (text !== undefined && mode !== "measure")
+    throw new InputError("input 'shard' belongs to mode: measure (one job of the matrix)");
+  if (shards !== undefined && mode !== "report")
+    throw new InputError("input 'shards' belongs to mode: report (the job that merges them)");
+  return {
+    ...(text === undefined ? {} : { shard: parseShard(text, "input 'shard'") }),
+    ...(shards === undefined ? {} : { shards }),
+  };
+}
+
 /** report on a push: the gh-pages history to append to, when history-branch is set. */
 function readHistoryInputs(input: InputReader, mode: Mode): ActionConfig["history"] {
   const branch = optional(input, "history-branch");
@@ -226,6 +248,7 @@ export function readActionConfig(input: InputReader, env: Env): ActionConfig {
   const mode = readMode(input);
   const common = readCommonInputs(input, mode);
   const report = readReportInputs(input, mode);
+  const sharding = readShardInputs(input, mode);
   const history = readHistoryInputs(input, mode);
   const failOnInconclusive = readFailOnInconclusive(input);
   const repository = readRepository(env);
@@ -240,6 +263,7 @@ export function readActionConfig(input: InputReader, env: Env): ActionConfig {
     rounds: run.rounds,
     filter: common.filter,
     ...report,
+    ...sharding,
     history,
   };
   const defined = Object.fromEntries(

@@ -2,7 +2,9 @@
 // then the verdict is published. mode: measure runs the same gate and publishes nothing; mode:
 // report publishes what a measure job produced.
 import { loadGatePlan } from "../gate/load-plan.ts";
-import { defaultCacheDir } from "../gate/measure.ts";
+import { defaultCacheDir, type MeasureTarget } from "../gate/measure.ts";
+import { runShard, type ShardRun } from "../gate/run-shard.ts";
+import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import {
   openCheck,
   publishError,
@@ -24,25 +26,41 @@ import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.
 export type { GateOutcome, GateTarget };
 
 /** Benchmarks the target in the workspace (mode: gate and mode: measure). */
+/** The commits and folders a measure job works on. */
+function measureAt(config: ActionConfig, target: GateTarget, machine: Machine): MeasureTarget {
+  const { repo, out } = workspace(config);
+  return {
+    repo,
+    baseRef: target.baseSha,
+    headRef: target.headSha,
+    out,
+    cacheDir: defaultCacheDir(machine.env),
+  };
+}
+
+/** mode: measure with `shard: I/N`: this job's part of the matrix, no verdict. */
+export async function measureShard(
+  config: ActionConfig,
+  target: GateTarget,
+  shard: Shard,
+  machine: Machine,
+): Promise<ShardRun> {
+  const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
+  return runShard(plan, { ...measureAt(config, target, machine), shard }, machine, {
+    quiet: false,
+  });
+}
+
 export async function measureTarget(
   config: ActionConfig,
   target: GateTarget,
   machine: Machine,
 ): Promise<GateRun> {
   const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
-  const { repo, out } = workspace(config);
-  return runGate(
-    plan,
-    {
-      repo,
-      baseRef: target.baseSha,
-      headRef: target.headSha,
-      out,
-      cacheDir: defaultCacheDir(machine.env),
-    },
-    machine,
-    { quiet: false, comment: { marker: GATE_MARKER } },
-  );
+  return runGate(plan, measureAt(config, target, machine), machine, {
+    quiet: false,
+    comment: { marker: GATE_MARKER },
+  });
 }
 
 export function publishContext(

@@ -7,7 +7,8 @@ import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { GateEvent } from "../github/event.ts";
 import type { ActionConfig } from "./action-config.ts";
-import { measureTarget } from "./gate.ts";
+import { measureShard, measureTarget } from "./gate.ts";
+import { describeShardRun } from "../gate/run-shard.ts";
 import { gateTarget } from "./gate-target.ts";
 
 export async function runMeasureMode(
@@ -16,6 +17,17 @@ export async function runMeasureMode(
   io: StepIO,
   machine: Machine,
 ): Promise<void> {
+  if (config.shard !== undefined) {
+    // One job of the matrix: its part measured, no verdict (the report job merges them all).
+    const shard = await measureShard(config, gateTarget(config, event), config.shard, machine);
+    const line = describeShardRun(shard).replace(
+      "merge every shard's folder with `benchgate merge DIR...`",
+      "the report job decides over every shard",
+    );
+    await io.summary(`### benchgate: ${line}\n`);
+    io.info(`benchgate: ${line}`);
+    return;
+  }
   const run = await measureTarget(config, gateTarget(config, event), machine);
   await io.summary(run.markdown);
   io.setOutput("verdict", run.report.verdict);

@@ -25,7 +25,8 @@ import type { ActionConfig } from "./action-config.ts";
 import { appendHistory } from "./append-history.ts";
 import { publishContext } from "./gate.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
-import { readMeasuredResults, type MeasuredResults } from "./measured-results.ts";
+import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";
+import { readShardFolders } from "../gate/merge-shards.ts";
 
 const MEASURE_FAILED: Readonly<Record<string, string>> = {
   failure:
@@ -56,8 +57,16 @@ async function decideFromArtifact(
 ): Promise<Decision & OutputFiles> {
   const results = path.resolve(config.github.workspace, config.results ?? "");
   const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
-  // The rounds the trusted config asked for (a fixed count, or rounds: auto's design).
-  const measured = await readMeasuredResults(machine.reader, results, target, plan.run);
+  // The rounds the trusted config asked for (a fixed count, or rounds: auto's design); with a
+  // matrix, as many shards as the workflow (not the artifacts) says, each in shard-<i>/.
+  const measured =
+    config.shards === undefined
+      ? await readMeasuredResults(machine.reader, results, target, plan.run)
+      : await readShardFolders(
+          machine.reader,
+          Array.from({ length: config.shards }, (_, i) => path.join(results, `shard-${i + 1}`)),
+          { count: config.shards, commits: target, rounds: plan.run },
+        );
   checkGoldenNames(plan, measured, results);
   const decision = decide(plan, measured, machine.clock.date(), { marker: GATE_MARKER });
   // Our own copies, beside nothing the measure job wrote.

@@ -11,6 +11,7 @@ import { goldenCommand } from "./commands/golden.ts";
 import { historyCommand } from "./commands/history.ts";
 import { initCommand } from "./commands/init.ts";
 import { runCommand } from "./commands/run.ts";
+import { mergeCommand } from "./commands/merge.ts";
 import { runnerHookCommand } from "./commands/runner-hook.ts";
 import { validateCommand } from "./commands/validate.ts";
 
@@ -27,6 +28,7 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
     { run: compareCommand, summary: "decide what changed between base and head summaries" },
   ],
   ["run", { run: runCommand, summary: "benchmark two commits in interleaved rounds and decide" }],
+  ["merge", { run: mergeCommand, summary: "decide once over the folders of a sharded run" }],
   ["golden", { run: goldenCommand, summary: "check or update the golden output checksums" }],
   ["init", { run: initCommand, summary: "write the gate's workflows and a starter benchgate.yml" }],
   [

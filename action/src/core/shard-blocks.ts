@@ -15,9 +15,25 @@ import type { BenchSummary } from "../schemas/summary.gen.ts";
 /** Above the summary schema's highest round (10,000). */
 export const BLOCK_STRIDE = 100_000;
 
+/** The summary schema's cap; a GitHub matrix allows more jobs, few runner pools have them. */
+export const MAX_SHARDS = 64;
+
+/** Shard `index` of `count` (1-based). */
 export interface ShardTag {
   readonly index: number;
   readonly count: number;
+}
+
+/** "2/3" → shard 2 of 3; the error names where the text came from (`--shard`, `shard`). */
+export function parseShard(text: string, what: string): ShardTag {
+  const match = /^([1-9][0-9]?)\/([1-9][0-9]?)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || index > count || count > MAX_SHARDS)
+    throw new InputError(
+      `${what} must be I/N with 1 ≤ I ≤ N ≤ ${MAX_SHARDS} (e.g. 2/3), got ${JSON.stringify(text.slice(0, 40))}`,
+    );
+  return { index, count };
 }
 
 export function blockOf(round: number, shard: ShardTag | undefined): number {

@@ -13,6 +13,10 @@ import { StepTimings } from "../runner/step-timings.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { GatePlan } from "./plan.ts";
 import { keepClaimsOpen } from "./claim-rounds.ts";
+import { InputError } from "../errors.ts";
+import type { ShardTag as Shard } from "../core/shard-blocks.ts";
+import type { ShardOutcome } from "../runner/run-request.ts";
+import type { Side } from "../config/suites/suite-kind.ts";
 
 /** Which commits, in which repository, and where the files go. */
 export interface MeasureTarget {
@@ -22,6 +26,8 @@ export interface MeasureTarget {
   readonly out: string;
   /** Holds target-base/ and target-head/, kept between runs so dependencies build once. */
   readonly cacheDir: string;
+  /** `--shard I/N`: this machine measures shard I of N (docs/shards.md). */
+  readonly shard?: Shard;
 }
 
 export interface Measurement {
@@ -36,6 +42,20 @@ export interface Measurement {
   readonly progress: Progress;
   /** Where the time went, per step. */
   readonly timings: StepTimings;
+  readonly commits: Readonly<Record<Side, string>>;
+  /** A sharded run: which shard, and the split every shard shares. */
+  readonly shard?: ShardOutcome;
+}
+
+/**
+ * Ids compared with each other on one side of a round (a claim's pair, a variant and its
+ * reference): a sharded run keeps each pair on one machine.
+ */
+function comparedTogether(plan: GatePlan): (readonly [string, string])[] {
+  return [
+    ...plan.claims.map((c) => [c.faster, c.than] as const),
+    ...(plan.headToHead ?? []).map((p) => [p.reference.id, p.other.id] as const),
+  ];
 }
 
 /** $BENCHGATE_CACHE_DIR, else the XDG cache directory's benchgate/. */
@@ -106,6 +126,12 @@ export async function measure(
   machine: Machine,
   options: { readonly quiet: boolean },
 ): Promise<Measurement> {
+  // A look of sequential rounds is over every benchmark at once: shards on separate machines
+  // would each need every other shard's results after every round.
+  if (target.shard !== undefined && plan.run.sequential !== undefined)
+    throw new InputError(
+      "--shard needs a fixed number of rounds: with rounds: auto each look decides over all benchmarks at once, which separate machines cannot share between rounds (pass --rounds N)",
+    );
   const progress = new Progress(
     options.quiet ? () => undefined : machine.err,
     machine.clock,
@@ -122,6 +148,9 @@ export async function measure(
         toolsDir: defaultToolsDir(machine.env),
         config: plan.run,
         ...(planNext === undefined ? {} : { planNext }),
+        ...(target.shard === undefined
+          ? {}
+          : { shard: target.shard, together: comparedTogether(plan) }),
       },
       {
         proc: timings.wrap(machine.proc),
@@ -145,6 +174,8 @@ export async function measure(
       rounds: outcome.rounds,
       progress,
       timings,
+      commits: outcome.commits,
+      ...(outcome.shard === undefined ? {} : { shard: outcome.shard }),
     };
   } finally {
     interrupts.dispose();

@@ -8,6 +8,7 @@ import { parseJsonText } from "../schemas/parse-json.ts";
 import {
   validateConfig,
   validateHistory,
+  validateShard,
   validateReport,
   validateSummary,
   type DocumentKind,
@@ -16,6 +17,7 @@ import type { BenchSummary } from "../schemas/summary.gen.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
+import type { BenchShard } from "../schemas/shard.gen.ts";
 
 /** Caps per document kind, in bytes. A summary of 20,000 benchmarks × 100 samples fits in 64 MiB. */
 export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({
@@ -24,6 +26,7 @@ export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({
   config: 1024 * 1024,
   // 200 benchmarks × 1,000 commits is about 10 MiB; room for far larger suites and longer pasts.
   history: 256 * 1024 * 1024,
+  shard: 1024 * 1024,
 });
 
 export async function readJsonFile(
@@ -41,6 +44,10 @@ export async function readSummaryFile(reader: FileReader, file: string): Promise
 
 export async function readHistoryFile(reader: FileReader, file: string): Promise<BenchHistory> {
   return validateHistory(await readJsonFile(reader, file, MAX_BYTES.history), file);
+}
+
+export async function readShardFile(reader: FileReader, file: string): Promise<BenchShard> {
+  return validateShard(await readJsonFile(reader, file, MAX_BYTES.shard), file);
 }
 
 export async function readReportFile(reader: FileReader, file: string): Promise<BenchReport> {

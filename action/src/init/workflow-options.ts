@@ -2,12 +2,18 @@
 // a workflow's meaning: everything here ends up inside YAML that GitHub runs with a token, so
 // only plain names and refs are accepted (no spaces, quotes, newlines or `${{ }}`). Pure.
 import { InputError } from "../errors.ts";
+import { MAX_SHARDS } from "../core/shard-blocks.ts";
 
 export interface WorkflowOptions {
   /** `owner/repo[/path]@ref` (pin a 40-hex commit SHA), or `./path` in benchgate's own repository. */
   readonly actionRef: string;
   readonly runnerLabels: readonly string[];
   readonly defaultBranch: string;
+  /**
+   * Measure jobs per run, as a matrix over that many identical runners (docs/workflows.md,
+   * "Sharding over several runners"). Absent or 1: one measure job.
+   */
+  readonly shards?: number;
 }
 
 export const WORKFLOW_PATHS = {
@@ -44,6 +50,14 @@ export function isPinnedActionRef(ref: string): boolean {
   return isLocalActionRef(ref) || PINNED_REF.test(ref);
 }
 
+/** The most shards the action takes: the summary schema's cap. */
+export const MAX_WORKFLOW_SHARDS = MAX_SHARDS;
+
+/** How many measure jobs a run has: 1 unless the options ask for a matrix. */
+export function shardCount(options: WorkflowOptions): number {
+  return options.shards ?? 1;
+}
+
 /** Throws InputError naming the first option that is not safe to write into a workflow. */
 export function checkWorkflowOptions(options: WorkflowOptions): void {
   const ref = options.actionRef;
@@ -69,4 +83,11 @@ export function checkWorkflowOptions(options: WorkflowOptions): void {
   const branch = options.defaultBranch;
   if (!BRANCH.test(branch) || /\.\.|\/\/|\/$|\.lock$|\.$/.test(branch))
     throw new InputError(`default branch ${JSON.stringify(branch)} is not a branch name`);
+  const shards = shardCount(options);
+  // The action takes no more (action/action.yml, shard and shards), and the count is written
+  // into the workflows as a number.
+  if (!Number.isSafeInteger(shards) || shards < 1 || shards > MAX_WORKFLOW_SHARDS)
+    throw new InputError(
+      `shards: give a whole number from 1 to ${MAX_WORKFLOW_SHARDS}, got ${shards}`,
+    );
 }

@@ -1,7 +1,12 @@
 // The steps the gate workflows are made of, as YAML lines: the checkouts, the build of a local
 // action from a trusted commit, the measure and report steps and the artifact between them. Pure.
 import { pinnedUses } from "./pinned-actions.ts";
-import { HARNESS_DIR, isLocalActionRef, type WorkflowOptions } from "./workflow-options.ts";
+import {
+  HARNESS_DIR,
+  isLocalActionRef,
+  shardCount,
+  type WorkflowOptions,
+} from "./workflow-options.ts";
 import { yamlScalar } from "./yaml-scalar.ts";
 
 export type Lines = readonly string[];
@@ -67,18 +72,24 @@ export function actionUses(options: WorkflowOptions): string {
 /** The measure job's folder, handed to the report job as an artifact of the same run. */
 const MEASURED_ARTIFACT = "benchgate-measured-${{ github.run_attempt }}";
 
+/** In a matrix, each shard's folder is an artifact of its own (names are unique in a run). */
+const shardArtifact = (shard: string): string => `${MEASURED_ARTIFACT}-shard-${shard}`;
+
 /**
  * The measure job's steps: the action benchmarks with no token (mode: measure), and the folder
  * is kept as an artifact even when it failed (its logs say why). Every value reaches the action
- * as an input, never through a shell (docs/threat-model.md, W4).
+ * as an input, never through a shell (docs/threat-model.md, W4); in a matrix that includes the
+ * shard this job measures.
  */
 export function measureSteps(options: WorkflowOptions, inputs: Lines): string[] {
+  const shards = shardCount(options);
   return [
     ...step([
       "name: Benchmark base and head",
       `uses: ${actionUses(options)}`,
       "with:",
       "  mode: measure",
+      ...(shards > 1 ? [`  shard: \${{ matrix.shard }}/${shards}`] : []),
       "  out: ${{ runner.temp }}/benchgate",
       ...indent(2, inputs),
     ]),
@@ -87,7 +98,7 @@ export function measureSteps(options: WorkflowOptions, inputs: Lines): string[] 
       "if: always()",
       `uses: ${pinnedUses("uploadArtifact")}`,
       "with:",
-      `  name: ${MEASURED_ARTIFACT}`,
+      `  name: ${shards > 1 ? shardArtifact("${{ matrix.shard }}") : MEASURED_ARTIFACT}`,
       "  path: ${{ runner.temp }}/benchgate",
       "  if-no-files-found: ignore",
       "  retention-days: 14",
@@ -95,27 +106,50 @@ export function measureSteps(options: WorkflowOptions, inputs: Lines): string[] 
   ];
 }
 
+/** One download of a measure job's artifact, as data; a missing one is the action's to report. */
+function fetchMeasured(name: string, artifact: string, folder: string): string[] {
+  return step([
+    `name: ${name}`,
+    `uses: ${pinnedUses("downloadArtifact")}`,
+    "continue-on-error: true # a missing artifact is reported as an error verdict below",
+    "with:",
+    `  name: ${artifact}`,
+    `  path: \${{ runner.temp }}/${folder}`,
+  ]);
+}
+
 /**
  * The report job's steps: the measure job's artifact is fetched as data (a missing one is the
  * action's error to report, so the step may fail without stopping the job), then the action
- * decides with the base commit's config and publishes (mode: report).
+ * decides with the base commit's config and publishes (mode: report). In a matrix every shard's
+ * artifact goes to its own shard-<i> folder, and `shards` tells the action how many to expect:
+ * the workflow, not the artifacts that came back, says how many there were.
  */
 export function reportSteps(options: WorkflowOptions, inputs: Lines): string[] {
+  const shards = shardCount(options);
+  const fetches =
+    shards > 1
+      ? Array.from({ length: shards }, (_, i) =>
+          fetchMeasured(
+            `Fetch shard ${i + 1}'s results (data only, never run)`,
+            shardArtifact(String(i + 1)),
+            `measured/shard-${i + 1}`,
+          ),
+        ).flat()
+      : fetchMeasured(
+          "Fetch the measure job's results (data only, never run)",
+          MEASURED_ARTIFACT,
+          "measured",
+        );
   return [
-    ...step([
-      "name: Fetch the measure job's results (data only, never run)",
-      `uses: ${pinnedUses("downloadArtifact")}`,
-      "continue-on-error: true # a missing artifact is reported as an error verdict below",
-      "with:",
-      `  name: ${MEASURED_ARTIFACT}`,
-      "  path: ${{ runner.temp }}/measured",
-    ]),
+    ...fetches,
     ...step([
       "name: Decide and report",
       `uses: ${actionUses(options)}`,
       "with:",
       "  mode: report",
       "  results: ${{ runner.temp }}/measured",
+      ...(shards > 1 ? [`  shards: ${shards}`] : []),
       "  measure-result: ${{ needs.measure.result }}",
       "  out: ${{ runner.temp }}/benchgate",
       ...indent(2, inputs),

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { format } from "prettier";
 import { parse } from "yaml";
 import { InputError } from "../errors.ts";
+import { MAX_SHARDS } from "../core/shard-blocks.ts";
 import { PINNED_ACTIONS, pinnedUses } from "./pinned-actions.ts";
 import {
   DEFAULT_RUNNER_LABELS,
   HARNESS_DIR,
+  MAX_WORKFLOW_SHARDS,
   WORKFLOW_PATHS,
   isPinnedActionRef,
   renderWorkflows,
@@ -26,11 +28,15 @@ interface Step {
   readonly uses?: string;
   readonly run?: string;
   readonly with?: Json;
+  readonly "continue-on-error"?: unknown;
 }
 interface Job {
+  readonly name?: string;
   readonly "runs-on": unknown;
   readonly steps: readonly Step[];
   readonly outputs?: Json;
+  readonly strategy?: Json;
+  readonly concurrency?: Json;
 }
 
 function jobs(text: string): Record<string, Job> {
@@ -177,10 +183,99 @@ describe("renderWorkflows", () => {
 
   it("is already formatted as prettier formats YAML, at 80 and 100 columns", async () => {
     for (const actionRef of [PINNED, "./action"]) {
-      for (const text of renderWorkflows(options({ actionRef })).values()) {
-        for (const printWidth of [80, 100])
-          expect(await format(text, { parser: "yaml", printWidth })).toBe(text);
+      // 18 shards: the longest matrix written as [1, …] on one line; 19: the first block list.
+      for (const shards of [1, 2, 18, 19, 64]) {
+        for (const text of renderWorkflows(options({ actionRef, shards })).values()) {
+          for (const printWidth of [80, 100])
+            expect(await format(text, { parser: "yaml", printWidth })).toBe(text);
+        }
       }
     }
+  });
+});
+
+describe("renderWorkflows with shards", () => {
+  const ARTIFACT = "benchgate-measured-${{ github.run_attempt }}";
+
+  it("writes exactly today's workflows for one shard", () => {
+    for (const actionRef of [PINNED, "./action"])
+      expect(renderWorkflows(options({ actionRef, shards: 1 }))).toEqual(
+        renderWorkflows(options({ actionRef })),
+      );
+  });
+
+  it("makes the measure job a matrix that never cancels a shard, and names the shard", () => {
+    for (const [file, text] of renderWorkflows(options({ shards: 3 }))) {
+      const measure = jobs(text)["measure"];
+      expect(measure?.strategy, file).toEqual({ "fail-fast": false, matrix: { shard: [1, 2, 3] } });
+      expect(measure?.name, file).toBe("measure (shard ${{ matrix.shard }}/3)");
+      // Every shard on a runner with the same labels: the machines are meant to be identical.
+      expect(measure?.["runs-on"], file).toEqual([...DEFAULT_RUNNER_LABELS]);
+      const gate = measure?.steps.find((s) => s.uses === PINNED);
+      expect(gate?.with?.["mode"], file).toBe("measure");
+      expect(gate?.with?.["shard"], file).toBe("${{ matrix.shard }}/3");
+      const upload = measure?.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+      expect(upload?.with?.["name"], file).toBe(`${ARTIFACT}-shard-\${{ matrix.shard }}`);
+      expect(upload?.with?.["path"], file).toBe("${{ runner.temp }}/benchgate");
+    }
+  });
+
+  it("has the report job fetch every shard into shard-<i> and tell the action how many there are", () => {
+    for (const [file, text] of renderWorkflows(options({ shards: 3 }))) {
+      const report = jobs(text)["report"];
+      const fetches = report?.steps.filter((s) => s.uses?.startsWith("actions/download-artifact@"));
+      expect(
+        fetches?.map((s) => s.with),
+        file,
+      ).toEqual(
+        [1, 2, 3].map((i) => ({
+          name: `${ARTIFACT}-shard-${i}`,
+          path: `\${{ runner.temp }}/measured/shard-${i}`,
+        })),
+      );
+      // A shard that left no artifact is the action's error verdict, not a stopped job.
+      for (const fetch of fetches ?? []) expect(fetch["continue-on-error"], file).toBe(true);
+      const gate = report?.steps.find((s) => s.uses === PINNED);
+      expect(gate?.with, file).toMatchObject({
+        mode: "report",
+        results: "${{ runner.temp }}/measured",
+        shards: 3,
+        "measure-result": "${{ needs.measure.result }}",
+      });
+      expect(gate?.with?.["shard"], file).toBeUndefined();
+      // The decision comes after every fetch.
+      expect(report?.steps.at(-1), file).toBe(gate);
+    }
+  });
+
+  it("gives each shard of a command run its own concurrency group, so siblings never cancel each other", () => {
+    const command = jobs(renderWorkflows(options({ shards: 2 })).get(WORKFLOW_PATHS.command) ?? "");
+    expect(command["measure"]?.concurrency).toEqual({
+      group: "benchgate-command-${{ github.event.issue.number }}-shard-${{ matrix.shard }}",
+      "cancel-in-progress": true,
+    });
+    const single = jobs(renderWorkflows(options()).get(WORKFLOW_PATHS.command) ?? "");
+    expect(single["measure"]?.concurrency).toEqual({
+      group: "benchgate-command-${{ github.event.issue.number }}",
+      "cancel-in-progress": true,
+    });
+  });
+
+  it("writes a long matrix as a block list that reads back as every shard", () => {
+    const text = renderWorkflows(options({ shards: 64 })).get(WORKFLOW_PATHS.main) ?? "";
+    const shards = Array.from({ length: 64 }, (_, i) => i + 1);
+    expect(jobs(text)["measure"]?.strategy?.["matrix"]).toEqual({ shard: shards });
+    expect(text).toContain("        shard:\n          - 1\n          - 2\n");
+    expect(jobs(text)["report"]?.steps.filter((s) => s.with?.["path"] !== undefined)).toHaveLength(
+      64,
+    );
+  });
+
+  it("refuses a shard count that is not a whole number from 1 to 64, the action's own limit", () => {
+    expect(MAX_WORKFLOW_SHARDS).toBe(MAX_SHARDS);
+    for (const shards of [0, -1, 65, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => renderWorkflows(options({ shards })), String(shards)).toThrow(
+        /shards: give a whole number from 1 to 64/,
+      );
   });
 });

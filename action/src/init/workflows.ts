@@ -9,6 +9,7 @@ import {
   WORKFLOW_PATHS,
   checkWorkflowOptions,
   isLocalActionRef,
+  shardCount,
   type WorkflowOptions,
 } from "./workflow-options.ts";
 import {
@@ -30,6 +31,7 @@ export {
   DEFAULT_BRANCH,
   DEFAULT_RUNNER_LABELS,
   HARNESS_DIR,
+  MAX_WORKFLOW_SHARDS,
   WORKFLOW_PATHS,
   checkWorkflowOptions,
   isLocalActionRef,
@@ -51,6 +53,29 @@ const REPORT_PERMISSIONS = [
   "  checks: write # the benchgate check run",
 ] as const;
 
+/** The widest `[1, 2, …]` line that prettier leaves alone at 80 columns; longer lists are blocks. */
+const MATRIX_LINE_WIDTH = 80;
+
+/**
+ * With shards, the measure job is a matrix: one job per shard, each on a runner with the same
+ * labels. `fail-fast: false`: a shard that fails must not cancel the evidence of the others,
+ * and the report job turns any failed or missing shard into an error verdict anyway.
+ */
+function shardMatrix(shards: number): string[] {
+  const numbers = Array.from({ length: shards }, (_, i) => i + 1);
+  const flow = `        shard: [${numbers.join(", ")}]`;
+  return [
+    "    strategy:",
+    "      # Every shard runs to its end: one failing must not cancel the others' evidence, and",
+    "      # the report job turns a failed or missing shard into an error verdict.",
+    "      fail-fast: false",
+    "      matrix:",
+    ...(flow.length <= MATRIX_LINE_WIDTH
+      ? [flow]
+      : ["        shard:", ...numbers.map((n) => `          - ${n}`)]),
+  ];
+}
+
 /**
  * The measure job: the self-hosted runner, the code under test, no write permission at all. The
  * action gets no token in this mode; the job's own read-only token stays out of .git/config.
@@ -66,11 +91,13 @@ function measureJob(
     inputs: Lines;
   },
 ): string[] {
+  const shards = shardCount(options);
   return [
     "  measure:",
-    "    name: measure",
+    shards > 1 ? `    name: measure (shard \${{ matrix.shard }}/${shards})` : "    name: measure",
     ...(job.needs === undefined ? [] : [`    needs: ${job.needs}`]),
     ...(job.if === undefined ? [] : [`    if: ${job.if}`]),
+    ...(shards > 1 ? shardMatrix(shards) : []),
     `    runs-on: ${runsOn(options)}`,
     `    timeout-minutes: ${MEASURE_TIMEOUT_MINUTES}`,
     ...indent(4, MEASURE_PERMISSIONS),
@@ -255,6 +282,22 @@ function authorizeJob(options: WorkflowOptions): string[] {
 }
 
 function commandWorkflow(options: WorkflowOptions): string[] {
+  // A job-level group may name the matrix: with one group for all of them, each shard would
+  // cancel its siblings as they start. Per shard, a newer command's shard i still supersedes
+  // an older command's shard i, so the older run loses every shard as before.
+  const concurrency =
+    shardCount(options) > 1
+      ? [
+          "concurrency:",
+          "  # One group per shard: a single group would let each shard cancel its siblings.",
+          "  group: benchgate-command-${{ github.event.issue.number }}-shard-${{ matrix.shard }}",
+          "  cancel-in-progress: true",
+        ]
+      : [
+          "concurrency:",
+          "  group: benchgate-command-${{ github.event.issue.number }}",
+          "  cancel-in-progress: true",
+        ];
   return [
     ...COMMAND_HEADER,
     "",
@@ -265,11 +308,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
       needs: "authorize",
       if: "needs.authorize.outputs.run == 'true'",
       // A newer command for the same pull request supersedes a queued or running one.
-      concurrency: [
-        "concurrency:",
-        "  group: benchgate-command-${{ github.event.issue.number }}",
-        "  cancel-in-progress: true",
-      ],
+      concurrency,
       // Never a branch name: the branch may have moved since the writer gave the command.
       subject: subjectCheckout(
         "Check out the commit pinned at command time",

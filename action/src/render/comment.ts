@@ -2,6 +2,7 @@
 // Posting it is the action's job, not this module's, so every byte of it is tested without GitHub. The body must stay under GitHub's
 // 65,536-character limit, so sections are shortened by priority and the table is cut last.
 
+import { shardsSection } from "./shards-section.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { benchmarkTable } from "./benchmark-table.ts";
 import { changedEntries, countsPhrase } from "./changed-entries.ts";
@@ -68,6 +69,7 @@ export function renderComment(report: BenchReport, options: CommentOptions = {})
     notesSection(report),
     noiseSection(report),
     environmentSection(report),
+    shardsSection(report),
     budgetsSection(report),
     claimsSection(report),
     goldenSection(report),

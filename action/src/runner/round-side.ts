@@ -74,10 +74,11 @@ function keepOpen(
   found: readonly Benchmark[],
   suite: string,
   side: Side,
-  active: ReadonlySet<string> | undefined,
+  plan: RoundPlan,
   ledger: RoundLedger,
 ): { readonly kept: readonly Benchmark[]; readonly missing: readonly string[] } {
-  if (active === undefined) return { kept: found, missing: [] };
+  const { active } = plan;
+  if (active === undefined || plan.whole?.has(suite) === true) return { kept: found, missing: [] };
   const got = new Set(found.map((b) => b.id));
   const missing = [...active].filter(
     (id) => ledger.suiteOf.get(id) === suite && ledger.seenOn[side].has(id) && !got.has(id),
@@ -133,7 +134,7 @@ async function runSuites(
     );
     const ms = deps.clock.now() - t0;
     addTime(at.times, suite.name, ms, found.length);
-    const { kept, missing } = keepOpen(found, suite.name, side, plan.active, ledger);
+    const { kept, missing } = keepOpen(found, suite.name, side, plan, ledger);
     result.missing.push(...missing);
     for (const b of kept) {
       result.suiteOf.set(b.id, suite.name);
@@ -167,6 +168,9 @@ async function writeSummary(
       ...(sequential === undefined
         ? {}
         : { sequential: { min_rounds: sequential.minRounds, max_rounds: config.rounds } }),
+      ...(request.shard === undefined
+        ? {}
+        : { shard: { index: request.shard.index, count: request.shard.count } }),
       commit: run.commits[side],
       ref: side === "base" ? request.baseRef : request.headRef,
       started_at: measured.startedAt,

@@ -21,6 +21,11 @@ export interface RoundPlan {
   readonly suites: readonly SuitePlan[];
   /** The open ids; undefined: everything (the rounds before the first look, fixed rounds). */
   readonly active?: ReadonlySet<string>;
+  /**
+   * Suites kept whole whatever `active` says: a shard's suites that can only run whole (custom,
+   * gungraun, load), whose ids are not known before they run.
+   */
+  readonly whole?: ReadonlySet<string>;
 }
 
 /** What the rounds so far have produced and taken; each round adds to it. */

@@ -21,6 +21,11 @@ import { prepareGungraun } from "./gungraun-runner.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
+import { listCriterionSuites } from "./criterion-listing.ts";
+import { splitSuites } from "./shard-plan.ts";
+import type { RoundPlan } from "./rounds-state.ts";
+import type { ShardOutcome } from "./run-request.ts";
+import { plural } from "./rounds-state.ts";
 
 const MARKER = ".benchgate-run";
 /** Everything a previous run left in its output folder; removed before a new run. */
@@ -32,6 +37,7 @@ const OUTPUTS = [
   "comment.md",
   "critcmp.txt",
   "timings.json",
+  "shard.json",
 ] as const;
 
 /** The output folder must be empty or one of ours: we delete inside it. */
@@ -117,7 +123,8 @@ async function runLocked(
     sides.head = await buildSide("head", sides.head, request, deps);
 
     let golden: GoldenResult[] = [];
-    if (config.golden !== undefined) {
+    // Golden outputs are checked once per run: by shard 1 of a sharded one.
+    if (config.golden !== undefined && (request.shard?.index ?? 1) === 1) {
       progress.line(`golden outputs: ${config.golden.commands.length} command(s) on head`);
       const places = { target: sides.head.target, worktree: sides.head.worktree };
       const outputs: GoldenOutput[] = await produceGoldenOutputs(
@@ -136,19 +143,61 @@ async function runLocked(
       );
     }
 
-    const measured = await runRounds(request, sides, commits, deps);
-    const critcmp = await critcmpTables(config.suites, out, measured.fullRound, deps);
+    const shard = request.shard === undefined ? undefined : await planShard(request, sides, deps);
+    const measured = await runRounds(request, sides, commits, deps, shard?.plan);
+    const suitesRun = shard?.plan.suites ?? config.suites;
+    const critcmp = await critcmpTables(suitesRun, out, measured.fullRound, deps);
     return {
       commits,
       summaries: measured.summaries,
       golden,
       rounds: measured.rounds,
       critcmp: { ...critcmp, round: measured.fullRound },
+      ...(shard === undefined ? {} : { shard: shard.outcome }),
     };
   } finally {
     for (const side of added) await removeWorktree(repo, sides[side].worktree, git);
     await deps.dirs.remove(temp).catch(() => undefined);
   }
+}
+
+/**
+ * This shard's part of the suites: Criterion suites list their benchmarks on both sides, then
+ * every shard computes the same split (shard-plan.ts) and keeps its own part.
+ */
+async function planShard(
+  request: RunRequest,
+  sides: Readonly<Record<Side, SidePaths>>,
+  deps: RunDeps,
+): Promise<{ readonly plan: RoundPlan; readonly outcome: ShardOutcome }> {
+  const shard = request.shard as NonNullable<RunRequest["shard"]>;
+  const { suites } = request.config;
+  const criterion = suites.filter((s) => s.kind === "criterion");
+  if (criterion.length > 0)
+    deps.progress.line(
+      `shard ${shard.index}/${shard.count}: listing the benchmarks of ${criterion.map((s) => s.name).join(", ")} on both sides`,
+    );
+  const listed = await listCriterionSuites(criterion, sides, request.out, deps);
+  const split = splitSuites(suites, listed, request.together ?? [], shard);
+  const digest = deps.sha256(new TextEncoder().encode(split.canonical));
+  const { ids, whole } = split.mine;
+  const parts = [
+    ...(ids > 0 ? [plural(ids, "benchmark")] : []),
+    ...(whole.length > 0 ? [`the whole of ${whole.join(", ")}`] : []),
+  ];
+  deps.progress.line(
+    parts.length === 0
+      ? `shard ${shard.index}/${shard.count}: nothing to measure (${plural(split.units.total, "unit")} over ${shard.count} shards); it writes empty summaries so that merge sees it ran`
+      : `shard ${shard.index}/${shard.count}: ${parts.join(" and ")} (${split.units.mine} of ${plural(split.units.total, "unit")}), in ${plural(split.plan.suites.length, "suite")}`,
+  );
+  for (const name of split.unfiltered)
+    deps.progress.warn(
+      `suite ${name}: this shard's ids make a filter too long for one argument; it runs with its own filter and only this shard's benchmarks are kept`,
+    );
+  return {
+    plan: split.plan,
+    outcome: { index: shard.index, count: shard.count, digest, units: split.units },
+  };
 }
 
 /** Builds one side; returns its paths with what its gungraun suites need to run. */

@@ -14,6 +14,7 @@ import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import type { Progress } from "./progress.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
+import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 
 export interface RunDeps {
   readonly proc: ProcessPort;
@@ -47,6 +48,16 @@ export interface RunRequest {
    * min-rounds on: which benchmarks the next round measures.
    */
   readonly planNext?: RoundPlanner;
+  /** `--shard I/N`: measure only this shard's part of every suite (docs/shards.md). */
+  readonly shard?: Shard;
+  /** Pairs of ids compared with each other on one side (claims, head to head): one shard each. */
+  readonly together?: readonly (readonly [string, string])[];
+}
+
+/** What a shard measured, and the digest of the split every shard of the run must share. */
+export interface ShardOutcome extends Shard {
+  readonly digest: string;
+  readonly units: { readonly total: number; readonly mine: number };
 }
 
 export interface RunOutcome {
@@ -60,4 +71,5 @@ export interface RunOutcome {
    * rounds: auto, min-rounds or a later round that was not narrowed), or why there is none.
    */
   readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
+  readonly shard?: ShardOutcome;
 }

@@ -27,6 +27,8 @@ export async function runRounds(
   sides: Record<Side, SidePaths>,
   commits: Record<Side, string>,
   deps: RunDeps,
+  /** What every round runs until a look narrows it: every suite, or a shard's part of them. */
+  initial: RoundPlan = { suites: request.config.suites },
 ): Promise<RoundsOutcome> {
   const { config } = request;
   const { progress } = deps;
@@ -34,7 +36,7 @@ export async function runRounds(
     throw new ToolError("internal error: rounds: auto needs a planner for the next round");
   const run: RoundsRun = { request, sides, commits, deps };
   const ledger = emptyLedger();
-  let plan: RoundPlan = { suites: config.suites };
+  let plan = initial;
   let fullRound = 0;
   let round = 1;
   progress.startRounds(config.rounds, config.sequential?.minRounds);
@@ -48,7 +50,7 @@ export async function runRounds(
         await runSide({ side, round, plan, times: thisRound }, run, ledger),
       );
     progress.line(progress.finishRound(round));
-    if (plan.active === undefined) fullRound = round;
+    if (plan === initial) fullRound = round;
     for (const [name, time] of thisRound) ledger.latest.set(name, time);
     const times = { roundsStarted, roundStarted, thisRound };
     const next = nextRound({ round, plan, times }, run, ledger);

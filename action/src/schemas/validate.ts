@@ -9,9 +9,10 @@ import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
 import type { BenchHistory } from "./history.gen.ts";
+import type { BenchShard } from "./shard.gen.ts";
 import { checkConfigPaths } from "./config-paths.ts";
 
-export const DOCUMENT_KINDS = ["summary", "report", "config", "history"] as const;
+export const DOCUMENT_KINDS = ["summary", "report", "config", "history", "shard"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 const VALIDATORS: Readonly<Record<DocumentKind, ValidateFunction>> = {
@@ -19,6 +20,7 @@ const VALIDATORS: Readonly<Record<DocumentKind, ValidateFunction>> = {
   report: generated.report,
   config: generated.config,
   history: generated.history,
+  shard: generated.shard,
 };
 
 function describeAjvError(error: ErrorObject | undefined): { path: string; message: string } {
@@ -82,6 +84,17 @@ export function validateSummary(data: unknown, source: string): BenchSummary {
 /** Validates a report.json document (schema plus unique ids). */
 export function validateReport(data: unknown, source: string): BenchReport {
   return checkWithUniqueIds<BenchReport>("report", data, source);
+}
+
+/** Validates a shard.json document (a sharded run's record of its part). */
+export function validateShard(data: unknown, source: string): BenchShard {
+  const doc = check<BenchShard>("shard", data, source);
+  if (doc.index > doc.count)
+    throw new InputError(`shard ${doc.index} of ${doc.count}: the index is above the count`, {
+      source,
+      jsonPath: "/index",
+    });
+  return doc;
 }
 
 /**
@@ -151,8 +164,9 @@ export function validateDocument(
   kind: DocumentKind,
   data: unknown,
   source: string,
-): BenchSummary | BenchReport | BenchgateConfig | BenchHistory {
+): BenchSummary | BenchReport | BenchgateConfig | BenchHistory | BenchShard {
   if (kind === "summary") return validateSummary(data, source);
+  if (kind === "shard") return validateShard(data, source);
   if (kind === "report") return validateReport(data, source);
   if (kind === "history") return validateHistory(data, source);
   return validateConfig(data, source);

@@ -4,3 +4,4 @@ export declare const summary: ValidateFunction;
 export declare const report: ValidateFunction;
 export declare const config: ValidateFunction;
 export declare const history: ValidateFunction;
+export declare const shard: ValidateFunction;

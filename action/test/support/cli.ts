@@ -44,10 +44,15 @@ export interface RunTarget {
   readonly dir: string;
   readonly out: string;
   readonly cache: string;
+  /** --config: a benchgate.yml outside the repository (default: base's own). */
+  readonly config?: string;
 }
 
-/** `benchgate run` of main~1 against main in `target.dir`, with its own --out and --cache-dir. */
-export function runRepo(target: RunTarget): CliResult {
+/**
+ * `benchgate run` of main~1 against main in `target.dir`, with its own --out and --cache-dir,
+ * and any further flags.
+ */
+export function runRepo(target: RunTarget, extra: readonly string[] = []): CliResult {
   return runCli([
     "run",
     "--repo",
@@ -60,5 +65,7 @@ export function runRepo(target: RunTarget): CliResult {
     target.out,
     "--cache-dir",
     target.cache,
+    ...(target.config === undefined ? [] : ["--config", target.config]),
+    ...extra,
   ]);
 }

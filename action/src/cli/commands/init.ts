@@ -9,14 +9,16 @@ import {
   DEFAULT_ACTION_REF,
   DEFAULT_BRANCH,
   DEFAULT_RUNNER_LABELS,
+  MAX_WORKFLOW_SHARDS,
   isPinnedActionRef,
   renderWorkflows,
 } from "../../init/workflows.ts";
-import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner-labels A,B] [--bench NAME...]
+export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner-labels A,B] [--shards N]
+                      [--bench NAME...]
 
 Sets a Rust repository up for benchgate by writing
   .github/workflows/benchgate-pr.yml       pull requests from this repository, on your runner
@@ -33,6 +35,12 @@ Options:
   --runner-labels A,B    labels of the self-hosted benchmark runner
                          (default: ${DEFAULT_RUNNER_LABELS.join(",")})
   --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
+  --shards N             measure on N runners at once (1 to ${MAX_WORKFLOW_SHARDS}; default 1): the measure job
+                         becomes a matrix of N jobs (shard 1/N … N/N) on runners with the
+                         labels above, and one report job decides over all of them. The
+                         runners must be identical pinned machines, benchgate.yml needs a
+                         fixed number of rounds (not rounds: auto), and a failed or missing
+                         shard is an error verdict (docs/workflows.md)
   --bench NAME...        bench targets (default: every [[bench]] with harness = false in
                          DIR/Cargo.toml); one whose source uses gungraun or iai_callgrind gets a
                          gungraun suite, any other a Criterion suite
@@ -127,6 +135,7 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
     "action-ref": { kind: "string" },
     "runner-labels": { kind: "string" },
     "default-branch": { kind: "string" },
+    shards: { kind: "string" },
     bench: { kind: "variadic" },
     "workflows-only": { kind: "boolean" },
     force: { kind: "boolean" },
@@ -142,6 +151,7 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   if ((await deps.reader.kindOf(dir)) !== "dir")
     throw new InputError("--dir is not a directory", { source: dir });
   const labels = stringFlag(args, "runner-labels");
+  const shards = integerFlag(args, "shards", 1, 1, MAX_WORKFLOW_SHARDS);
   const options = {
     actionRef: stringFlag(args, "action-ref") ?? DEFAULT_ACTION_REF,
     runnerLabels:
@@ -152,6 +162,7 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
             .map((label) => label.trim())
             .filter((label) => label !== ""),
     defaultBranch: stringFlag(args, "default-branch") ?? DEFAULT_BRANCH,
+    shards,
   };
   const files = new Map(renderWorkflows(options));
   const withConfig = !booleanFlag(args, "workflows-only");
@@ -182,6 +193,11 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
     deps.err(
       `benchgate: warning: ${options.actionRef} is not pinned to a commit SHA; use owner/repo/action@<40-hex SHA> (a tag can be moved to other code)\n`,
     );
-  deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n${NEXT_STEPS}\n`);
+  deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n`);
+  if (shards > 1)
+    deps.out(
+      `shards: ${shards} measure jobs per run: register ${shards} identical, pinned runners with these labels, and use a fixed number of rounds in benchgate.yml\n`,
+    );
+  deps.out(`${NEXT_STEPS}\n`);
   return EXIT.pass;
 }

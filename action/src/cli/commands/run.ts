@@ -12,6 +12,8 @@ import { loadGatePlan } from "../../gate/load-plan.ts";
 import { defaultCacheDir } from "../../gate/measure.ts";
 import type { PlanOverrides } from "../../gate/plan.ts";
 import { runGate } from "../../gate/run-gate.ts";
+import { describeShardRun, runShard } from "../../gate/run-shard.ts";
+import { parseShard } from "../../core/shard-blocks.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
 export const RUN_HELP = `Usage: benchgate run --base REF --head REF [options]
@@ -36,6 +38,10 @@ Options:
   --time-budget D     with auto: how long the rounds may take, e.g. 20m (default: the
                       config's time-budget:, else none); no round starts that would end later
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
+  --shard I/N         measure only shard I of N (docs/shards.md): every shard computes the same
+                      split, runs base and head of its part on this machine and writes its
+                      summaries and shard.json, but no verdict; \`benchgate merge\` of all N
+                      folders decides. Needs a fixed number of rounds
   --repo DIR          the git repository (default: the current directory)
   --out DIR           output folder (default: .benchgate/run); replaced on every run
   --cache-dir DIR     keeps target-base/ and target-head/ between runs so dependencies are
@@ -93,6 +99,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     "max-rounds": { kind: "string" },
     "time-budget": { kind: "string" },
     filter: { kind: "string" },
+    shard: { kind: "string" },
     repo: { kind: "string" },
     out: { kind: "string" },
     "cache-dir": { kind: "string" },
@@ -119,6 +126,8 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     ...optional("filter", stringFlag(args, "filter")),
     statistics: statisticsOverrides(args),
   };
+  const shardText = stringFlag(args, "shard");
+  const shard = shardText === undefined ? undefined : parseShard(shardText, "--shard");
   const repo = path.resolve(machine.cwd, stringFlag(args, "repo") ?? ".");
   const configFile = stringFlag(args, "config");
   const plan = await loadGatePlan(
@@ -132,9 +141,22 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
   const quiet = booleanFlag(args, "quiet");
   const cacheDir = stringFlag(args, "cache-dir") ?? defaultCacheDir(machine.env);
   const target = { repo, baseRef, headRef, out, cacheDir: path.resolve(machine.cwd, cacheDir) };
+  const rel = (p: string): string => path.relative(machine.cwd, p) || ".";
+  if (shard !== undefined) {
+    const run = await runShard(plan, { ...target, shard }, machine, { quiet });
+    machine.out(`${describeShardRun(run)}\n`);
+    if (!quiet)
+      machine.out(`
+written to ${rel(out)}/ in ${formatDuration(run.measurement.progress.elapsedMs())}:
+  shard.json     which shard of which split, the commits, rounds and golden results
+  summaries/     one validated summary.json per side and round (this shard's benchmarks)
+  critcmp.txt    critcmp's table of round ${run.measurement.critcmp.round} (when critcmp ran)
+  raw/, logs/    the tools' own output and logs; timings.json: where the time went
+`);
+    return EXIT.pass;
+  }
   const { report, measurement } = await runGate(plan, target, machine, { quiet });
   machine.out(renderText(report, {}) + "\n");
-  const rel = (p: string): string => path.relative(machine.cwd, p) || ".";
   if (!quiet)
     machine.out(`
 written to ${rel(out)}/ in ${formatDuration(measurement.progress.elapsedMs())}:

@@ -54,6 +54,7 @@ export async function validateCommand(argv: readonly string[], deps: Machine): P
       if (forced === undefined && typeof data === "object" && data !== null) {
         if ("verdict" in data) kind = "report";
         else if ("commits" in data) kind = "history";
+        else if ("split" in data) kind = "shard";
       }
     }
     const doc = validateDocument(kind, data, file);

@@ -51,6 +51,13 @@ export function criterionRunArgv(suite: CriterionSuitePlan, side: Side, round: n
   return argv;
 }
 
+/** Lists the benchmarks the suite's filter selects, one `<id>: benchmark` line each. */
+export function criterionListArgv(suite: CriterionSuitePlan): Argv {
+  const argv: [string, ...string[]] = ["cargo", "bench", ...cargoTarget(suite), "--", "--list"];
+  if (suite.filter !== undefined) argv.push(suite.filter);
+  return argv;
+}
+
 export const criterionSuite: SuiteKind<CriterionSuite, CriterionSuitePlan> = {
   name: "criterion",
   plan(raw, base, { key, source }) {

@@ -10,7 +10,8 @@ import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import { readReportFile, readSummaryFile } from "../ingest/read-document.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
-import type { GateTarget } from "../gate/publish.ts";
+import type { GateTarget } from "./publish.ts";
+import type { ShardTag } from "../core/shard-blocks.ts";
 
 const SUMMARY_NAME = /^(base|head)-([1-9][0-9]{0,3})\.json$/;
 /** benchgate run writes one summary per side and round; 100 rounds is the config's maximum. */
@@ -119,10 +120,18 @@ async function readSummary(
   file: string,
   name: { readonly side: string | undefined; readonly round: string | undefined },
   target: GateTarget,
-  expected: ExpectedRounds,
+  expected: ExpectedRounds & { readonly shard: ShardTag | undefined },
 ): Promise<SourcedSummary> {
   const { side, round } = name;
   const summary = await readSummaryFile(reader, file);
+  // Which shard a summary belongs to decides which rounds it is blocked with: it must be the
+  // shard its folder holds (none for an unsharded run), never one the file chose.
+  const shard = summary.shard;
+  if (shard?.index !== expected.shard?.index || shard?.count !== expected.shard?.count)
+    throw new InputError(
+      `${shard === undefined ? "is not tagged with a shard" : `says it is shard ${shard.index}/${shard.count}`}, but its folder holds ${expected.shard === undefined ? "an unsharded run" : `shard ${expected.shard.index}/${expected.shard.count}`}`,
+      { source: file, jsonPath: "/shard" },
+    );
   const commit = side === "base" ? target.baseSha : target.headSha;
   if (summary.side !== side || summary.round !== Number(round))
     throw new InputError(
@@ -150,21 +159,32 @@ async function readSummary(
 }
 
 /** critcmp's table, when the measure job wrote one. */
-async function readCritcmpTable(reader: FileReader, dir: string): Promise<string | undefined> {
+export async function readCritcmpTable(
+  reader: FileReader,
+  dir: string,
+): Promise<string | undefined> {
   const critcmp = path.join(dir, "critcmp.txt");
   return (await reader.kindOf(critcmp)) === "file"
     ? await reader.readText(critcmp, MAX_CRITCMP_BYTES)
     : undefined;
 }
 
-export async function readMeasuredResults(
+/**
+ * Every summary of a measure job's (or a shard's) folder, checked against the commits this job
+ * was told and the rounds the trusted config asked for.
+ */
+export async function readSummaryFolder(
   reader: FileReader,
   dir: string,
   target: GateTarget,
-  expected: ExpectedRounds,
-): Promise<MeasuredResults> {
+  expected: ExpectedRounds & { readonly shard: ShardTag | undefined },
+): Promise<Pick<MeasuredResults, "base" | "head">> {
   const summariesDir = path.join(dir, "summaries");
-  const names = await summaryNames(reader, dir, summariesDir);
+  // Round order, whatever order the folder lists them in: the report must not depend on it.
+  const roundOf = (n: string): number => Number(SUMMARY_NAME.exec(n)?.[2]);
+  const names = (await summaryNames(reader, dir, summariesDir)).sort(
+    (a, b) => roundOf(a) - roundOf(b) || (a < b ? -1 : 1),
+  );
   checkRounds(names, expected, summariesDir);
   const base: SourcedSummary[] = [];
   const head: SourcedSummary[] = [];
@@ -179,6 +199,19 @@ export async function readMeasuredResults(
       `the measure job's results hold ${base.length} base and ${head.length} head summaries; both sides are needed`,
       { source: summariesDir },
     );
+  return { base, head };
+}
+
+export async function readMeasuredResults(
+  reader: FileReader,
+  dir: string,
+  target: GateTarget,
+  expected: ExpectedRounds,
+): Promise<MeasuredResults> {
+  const { base, head } = await readSummaryFolder(reader, dir, target, {
+    ...expected,
+    shard: undefined,
+  });
   // Golden outputs are checked where the code ran; the verdict itself is recomputed here.
   const measured = await readReportFile(reader, path.join(dir, "report.json"));
   const critcmpTable = await readCritcmpTable(reader, dir);

@@ -1,0 +1,85 @@
+// benchgate merge DIR...: the verdict of a sharded run (docs/shards.md), an adapter over gate/:
+// the shards' folders → one set of summaries → the same decision `run` makes.
+import path from "node:path";
+import { InputError } from "../../errors.ts";
+import { decide } from "../../gate/decide.ts";
+import { loadGatePlan } from "../../gate/load-plan.ts";
+import { readShardFolders, readShardManifest } from "../../gate/merge-shards.ts";
+import { writeOutputs } from "../../gate/outputs.ts";
+import type { Machine } from "../../ports/machine.ts";
+import { renderText } from "../../render/text.ts";
+import { MAX_SHARDS } from "../../core/shard-blocks.ts";
+import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
+import { EXIT } from "../exit-codes.ts";
+import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
+
+export const MERGE_HELP = `Usage: benchgate merge DIR... [options]
+
+Decides once over a sharded run: each DIR is the --out folder of one \`benchgate run --shard I/N\`
+(one per shard, in any order). Every shard must be there exactly once, all from the same split of
+the same commits and rounds, and no benchmark may come from two shards; otherwise merge stops with
+an error (a missing or failed shard is never a pass on the shards that came back). The decision is
+the one \`run\` makes, over all benchmarks at once: one false-discovery family, one round model in
+which each shard's rounds are blocks of their own (they ran on different machines).
+
+Options:
+  --config FILE       benchgate.yml to judge by; default: benchgate.yml as committed in the base
+                      commit the shards measured, read from --repo
+  --repo DIR          the git repository (default: the current directory)
+  --shards N          how many shards the run was split into (default: what the shards say)
+  --out DIR           where report.json, comment.md and critcmp.txt go (default: .benchgate/merged)
+  --quiet             print nothing but the verdict and errors
+  -h, --help          show this help
+
+${SETTING_FLAGS_HELP}
+
+Exit codes: 0 pass or inconclusive, 1 the gate failed, 2 bad usage, an invalid folder, or a set
+of shards that is incomplete, overlapping or from different runs, 3 a tool failed.`;
+
+export async function mergeCommand(argv: readonly string[], machine: Machine): Promise<number> {
+  const args = parseArgs(argv, {
+    config: { kind: "string" },
+    repo: { kind: "string" },
+    shards: { kind: "string" },
+    out: { kind: "string" },
+    quiet: { kind: "boolean" },
+    help: { kind: "boolean", short: "h" },
+    ...SETTING_FLAGS,
+  });
+  if (booleanFlag(args, "help")) {
+    machine.out(MERGE_HELP + "\n");
+    return EXIT.pass;
+  }
+  const dirs = args.positionals.map((d) => path.resolve(machine.cwd, d));
+  if (dirs.length === 0) throw new InputError("merge needs the folder of every shard (see --help)");
+  // Flags first: a bad flag is reported before any folder is read.
+  const statistics = statisticsOverrides(args);
+  const count =
+    stringFlag(args, "shards") === undefined
+      ? undefined
+      : integerFlag(args, "shards", 0, 1, MAX_SHARDS);
+  const expected = count === undefined ? {} : { count };
+  // The base commit the shards measured names the config, as `run` reads it from base.
+  const first = await readShardManifest(machine.reader, dirs[0] as string);
+  const configFile = stringFlag(args, "config");
+  const repo = path.resolve(machine.cwd, stringFlag(args, "repo") ?? ".");
+  const plan = await loadGatePlan(
+    configFile === undefined
+      ? { kind: "commit", repo, ref: first.base }
+      : { kind: "file", file: configFile },
+    { statistics },
+    machine,
+  );
+  const merged = await readShardFolders(machine.reader, dirs, expected);
+  const decision = decide(plan, merged, machine.clock.date());
+  const out = path.resolve(machine.cwd, stringFlag(args, "out") ?? ".benchgate/merged");
+  await machine.dirs.ensure(out);
+  await writeOutputs(out, decision, { critcmpTable: merged.critcmpTable }, machine);
+  const { report } = decision;
+  machine.out(renderText(report, {}) + "\n");
+  if (!booleanFlag(args, "quiet"))
+    machine.out(
+      `\nmerged ${merged.shards.length} shards (${merged.shards[0]?.rounds ?? 0} rounds each) into ${path.relative(machine.cwd, out) || "."}/: report.json, comment.md${merged.critcmpTable === undefined ? "" : ", critcmp.txt"}\n`,
+    );
+  return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;
+}

@@ -1,0 +1,136 @@
+// `benchgate run --shard I/N` (docs/shards.md): which benchmarks this shard measures. Every shard
+// computes the same split from the same lists, so no coordinator is needed: the units (one per
+// Criterion benchmark, hyperfine or instructions command; one per suite that can only run whole:
+// custom, gungraun, load) are ordered by a hash of their name and dealt out in turn, so each shard
+// gets as many units as any other, give or take one. Benchmarks that are compared with each other
+// on one side (a claim's pair, head-to-head variants) form one unit: their per-round ratio needs
+// one machine. Base and head of a unit always run on the same shard, since a shard runs both.
+// Pure: lists in, a round plan out. The digest lets `benchgate merge` prove that every shard
+// split the same list (a machine that listed other benchmarks would leave some unmeasured).
+import type { SuitePlan } from "../config/run-config.ts";
+import { suiteKind } from "../config/suites/registry.ts";
+import type { ShardTag as Shard } from "../core/shard-blocks.ts";
+import type { RoundPlan } from "./rounds-state.ts";
+
+/** Suites whose benchmarks are known before they run, and can be run one by one. */
+function listedIds(
+  suite: SuitePlan,
+  listed: ReadonlyMap<string, readonly string[]>,
+): readonly string[] | undefined {
+  if (suite.kind === "criterion") return listed.get(suite.name) ?? [];
+  if (suite.kind === "hyperfine" || suite.kind === "instructions")
+    return suite.commands.map((c) => c.name);
+  return undefined;
+}
+
+/** 32-bit FNV-1a over UTF-16 code units: a stable, well-spread order that needs no crypto. */
+export function unitHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** Union–find over unit keys: the units a pair of ids joins. */
+class Groups {
+  readonly #parent = new Map<string, string>();
+  find(key: string): string {
+    let root = key;
+    for (
+      let up = this.#parent.get(root);
+      up !== undefined && up !== root;
+      up = this.#parent.get(root)
+    )
+      root = up;
+    this.#parent.set(key, root);
+    return root;
+  }
+  join(a: string, b: string): void {
+    const [x, y] = [this.find(a), this.find(b)];
+    // The smaller key leads, so the group's name does not depend on the order of the pairs.
+    if (x < y) this.#parent.set(y, x);
+    else if (y < x) this.#parent.set(x, y);
+  }
+}
+
+export interface ShardSplit {
+  /** What this shard's rounds run: its suites narrowed to its benchmarks. */
+  readonly plan: RoundPlan;
+  /** Every unit of the run and the shard it went to, as text: hash it for the digest. */
+  readonly canonical: string;
+  readonly units: { readonly total: number; readonly mine: number };
+  /** This shard's benchmarks known in advance, and the suites it runs whole. */
+  readonly mine: { readonly ids: number; readonly whole: readonly string[] };
+  /** Suites that could not be narrowed to exact ids: they run with their own filter. */
+  readonly unfiltered: readonly string[];
+}
+
+/**
+ * Splits the suites over `shard.count` shards and returns shard `shard.index`'s part. `listed`
+ * holds each Criterion suite's ids (both sides' lists together); `together` pairs of ids that
+ * must run on one machine.
+ */
+export function splitSuites(
+  suites: readonly SuitePlan[],
+  listed: ReadonlyMap<string, readonly string[]>,
+  together: readonly (readonly [string, string])[],
+  shard: Shard,
+): ShardSplit {
+  const unitOfId = new Map<string, string>();
+  const units: string[] = [];
+  for (const suite of suites) {
+    const ids = listedIds(suite, listed);
+    if (ids === undefined) units.push(JSON.stringify([suite.name]));
+    else
+      for (const id of ids) {
+        const key = JSON.stringify([suite.name, id]);
+        unitOfId.set(id, key);
+        units.push(key);
+      }
+  }
+  const groups = new Groups();
+  for (const [a, b] of together) {
+    const [ua, ub] = [unitOfId.get(a), unitOfId.get(b)];
+    if (ua !== undefined && ub !== undefined) groups.join(ua, ub);
+  }
+  const leaders = [...new Set(units.map((u) => groups.find(u)))].sort(
+    (a, b) => unitHash(a) - unitHash(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const shardOfLeader = new Map(leaders.map((key, i) => [key, (i % shard.count) + 1]));
+  const shardOf = (unit: string): number => shardOfLeader.get(groups.find(unit)) ?? 0;
+
+  const active = new Set<string>();
+  const whole: string[] = [];
+  const unfiltered: string[] = [];
+  const planned: SuitePlan[] = [];
+  for (const suite of suites) {
+    const ids = listedIds(suite, listed);
+    if (ids === undefined) {
+      if (shardOf(JSON.stringify([suite.name])) !== shard.index) continue;
+      whole.push(suite.name);
+      planned.push(suite);
+      continue;
+    }
+    const mine = ids.filter((id) => shardOf(unitOfId.get(id) ?? "") === shard.index);
+    if (mine.length === 0) continue;
+    for (const id of mine) active.add(id);
+    const narrowed = suiteKind(suite).narrow(suite, { ids: mine, active });
+    if (narrowed === undefined) continue;
+    if (narrowed.unfiltered === true) unfiltered.push(suite.name);
+    planned.push(narrowed.plan);
+  }
+  const assignment = [...units].sort().map((u) => [u, shardOf(u)]);
+  return {
+    plan: { suites: planned, active, whole: new Set(whole) },
+    canonical: JSON.stringify(["benchgate-shards-v1", shard.count, assignment]),
+    // Joined units count once: they are dealt out as one.
+    units: {
+      total: leaders.length,
+      mine: leaders.filter((key) => shardOfLeader.get(key) === shard.index).length,
+    },
+    mine: { ids: active.size, whole },
+    unfiltered,
+  };
+}
