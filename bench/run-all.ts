@@ -10,6 +10,10 @@ const steps: [string, string[]][] = [
   ["bundle", ["scripts/build.ts"]],
   ["analysis time (1,000 × 5 × 2 × 100)", ["bench/analysis-time.ts"]],
   [
+    "ingest + compare of a 1,000 × 10-baseline Criterion tree next to critcmp",
+    ["bench/criterion-tree-ingest.ts"],
+  ],
+  [
     "detection quality on recorded A/A suites, with the stress cases",
     ["bench/detection-quality.ts"],
   ],

@@ -17,8 +17,8 @@ const SOURCE = path.join(ROOT, "action/src");
  * other either.
  */
 const RANKS: readonly { readonly rank: number; readonly layers: readonly string[] }[] = [
-  // The error types and the version: named everywhere, importing nothing.
-  { rank: 0, layers: ["errors.ts", "version.ts"] },
+  // The error types, the version and the glob matcher: used everywhere, importing nothing.
+  { rank: 0, layers: ["errors.ts", "version.ts", "glob-match.ts"] },
   // The documents' types and validators, generated from schemas/*.json: the vocabulary every
   // layer speaks.
   { rank: 1, layers: ["schemas"] },

@@ -270,36 +270,4 @@ export function parseBudgets(raw: unknown): BudgetRule[] {
   return raw.map((item, index) => parseBudgetRule(item, index));
 }
 
-/**
- * Matches a glob against a whole benchmark id. `*` matches any run of characters including
- * `/` (ids such as "group/function/param" have no directory structure to respect), `?` exactly
- * one character; every other character is literal. No regular expression is built from user
- * input: greedy two-pointer matching with backtracking to the last `*`, O(|glob|·|id|).
- */
-export function globMatch(glob: string, id: string): boolean {
-  const g = [...glob];
-  const s = [...id];
-  let gi = 0;
-  let si = 0;
-  let star = -1;
-  let mark = 0;
-  while (si < s.length) {
-    const c = g[gi];
-    if (c !== undefined && (c === "?" || (c !== "*" && c === s[si]))) {
-      gi += 1;
-      si += 1;
-    } else if (c === "*") {
-      star = gi;
-      mark = si;
-      gi += 1;
-    } else if (star !== -1) {
-      gi = star + 1;
-      mark += 1;
-      si = mark;
-    } else {
-      return false;
-    }
-  }
-  while (g[gi] === "*") gi += 1;
-  return gi === g.length;
-}
+export { globMatch } from "../glob-match.ts";

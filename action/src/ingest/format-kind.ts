@@ -71,6 +71,13 @@ export interface TreeOptions {
   readonly round: number;
 }
 
+/** One of several baselines read in one walk, with the side and round its name gives. */
+export interface BaselineRead extends FormatRead {
+  readonly baseline: string;
+  readonly side: string;
+  readonly round: number;
+}
+
 /**
  * A folder in, which the kind walks through the reader. With `baseline`, the folder holds
  * several named runs (Criterion's baselines) and `--baseline` picks one; without, it holds one
@@ -82,6 +89,15 @@ export interface DirectoryFormatKind<Name extends string = string> extends Forma
   readonly baseline?: string;
   /** The benchmarks (`ingest` checks their ids are unique and makes the summary). */
   read(dir: string, options: TreeOptions, reader: FileReader): Promise<FormatRead>;
+  /**
+   * `--baselines GLOB` (only a kind with `baseline`): every baseline whose name matches, in one
+   * walk of the folder, in the order their summaries are written.
+   */
+  readBaselines?(
+    dir: string,
+    options: { readonly baselines: string; readonly suite?: string },
+    reader: FileReader,
+  ): Promise<readonly BaselineRead[]>;
 }
 
 /** What a text format's adapter is given besides the text. */

@@ -50,6 +50,14 @@ export function formatKind(kind: IngestKind): FormatKind<IngestKind> {
   return found;
 }
 
+function checkSuite(suite: string | undefined): void {
+  if (suite !== undefined && (suite.trim() === "" || suite.length > 256)) {
+    throw new InputError(
+      `invalid suite name ${JSON.stringify(suite.slice(0, 64))} (1–256 characters)`,
+    );
+  }
+}
+
 function checkOptions(options: IngestOptions): void {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.side)) {
     throw new InputError(
@@ -59,11 +67,7 @@ function checkOptions(options: IngestOptions): void {
   if (!Number.isInteger(options.round) || options.round < 1 || options.round > 10_000) {
     throw new InputError(`invalid round ${String(options.round)} (an integer from 1 to 10000)`);
   }
-  if (options.suite !== undefined && (options.suite.trim() === "" || options.suite.length > 256)) {
-    throw new InputError(
-      `invalid suite name ${JSON.stringify(options.suite.slice(0, 64))} (1–256 characters)`,
-    );
-  }
+  checkSuite(options.suite);
   const nameIssue = options.name === undefined ? undefined : nameProblem(options.name);
   if (options.name !== undefined && nameIssue !== undefined) {
     throw new InputError(
@@ -171,4 +175,65 @@ export async function ingest(
   if (summary.benchmarks.length === 0)
     throw new InputError("no benchmarks found", { source: inputPath });
   return validateSummary(summary, inputPath);
+}
+
+/** The kinds that read several baselines in one walk (`--baselines`). */
+export const MULTI_BASELINE_KINDS: readonly IngestKind[] = FORMAT_KINDS.filter(
+  (k) => k.input === "directory" && "readBaselines" in k,
+).map((k) => k.name);
+
+export interface BaselinesOptions {
+  /** `--baselines`: a glob over the baseline names (`*` and `?`). */
+  readonly baselines: string;
+  readonly suite?: string;
+  readonly version?: string;
+}
+
+/** One baseline's validated summary, from ingestBaselines. */
+export interface BaselineSummary {
+  readonly baseline: string;
+  readonly summary: BenchSummary;
+}
+
+/**
+ * `ingest criterion DIR --baselines GLOB`: every matching baseline of a folder that holds several,
+ * read in one walk, each a validated summary exactly as `ingest` makes it for that baseline with
+ * the side and round its name gives (the kind decides them: `base-3` is side base, round 3).
+ */
+export async function ingestBaselines(
+  kind: IngestKind,
+  inputPath: string,
+  options: BaselinesOptions,
+  reader: FileReader,
+): Promise<BaselineSummary[]> {
+  const format = formatKind(kind);
+  if (format.input !== "directory" || format.readBaselines === undefined) {
+    throw new InputError(
+      `ingest ${kind} reads no baselines; --baselines is for ${MULTI_BASELINE_KINDS.join(", ")}`,
+    );
+  }
+  checkSuite(options.suite);
+  const reads = await format.readBaselines(
+    inputPath,
+    {
+      baselines: options.baselines,
+      ...(options.suite === undefined ? {} : { suite: options.suite }),
+    },
+    reader,
+  );
+  return reads.map((read) => {
+    const each: IngestOptions = {
+      side: read.side,
+      round: read.round,
+      ...(options.suite === undefined ? {} : { suite: options.suite }),
+      ...(options.version === undefined ? {} : { version: options.version }),
+    };
+    checkOptions(each);
+    const summary = toSummary(read, inputPath, each);
+    if (summary.benchmarks.length === 0)
+      throw new InputError(`no benchmarks found in baseline ${read.baseline}`, {
+        source: inputPath,
+      });
+    return { baseline: read.baseline, summary: validateSummary(summary, inputPath) };
+  });
 }

@@ -38,6 +38,19 @@ describe("nodeFileReader", () => {
     expect(text.length).toBeGreaterThan(100);
   });
 
+  it("gives each file its own text, whatever the reads before it left in its buffer", async () => {
+    const long = path.join(dir, "long.json");
+    const short = path.join(dir, "short.json");
+    writeFileSync(long, `[${"1,".repeat(40_000)}1]`);
+    writeFileSync(short, "[2]");
+    expect((await nodeFileReader.readText(long, 1024 * 1024)).length).toBe(80_003);
+    expect(await nodeFileReader.readText(short, 1024)).toBe("[2]");
+    // A cap below the buffer's size still refuses a file over it.
+    await expect(nodeFileReader.readText(long, 1000)).rejects.toThrow(/too large/);
+    expect(await nodeFileReader.readText(short, 3)).toBe("[2]");
+    await expect(nodeFileReader.readText(short, 2)).rejects.toThrow(/too large/);
+  });
+
   it("reads files larger than its first buffer, and refuses ones over the cap", async () => {
     const file = path.join(dir, "big.txt");
     writeFileSync(file, "x".repeat(300_000));

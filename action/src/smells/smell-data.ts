@@ -2,7 +2,7 @@
 // run's statistic and its samples, plus what the summary says about it (unit, sample kind,
 // Criterion's group/function/value, throughput). Pure.
 import { estimatePoint, type SourcedSummary } from "../core/pairing.ts";
-import { median, sortedCopy, quantileSorted } from "../core/statistics.ts";
+import { median, sortedView, quantileSorted } from "../core/statistics.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 
 export interface Run {
@@ -11,7 +11,7 @@ export interface Run {
   readonly value: number;
   readonly samples: readonly number[];
   /** The samples sorted ascending, computed once (several detectors need order statistics). */
-  readonly sorted: Float64Array;
+  readonly sorted: Readonly<Float64Array>;
 }
 
 export interface BenchmarkRuns {
@@ -27,7 +27,7 @@ export interface BenchmarkRuns {
 
 export type SideData = ReadonlyMap<string, BenchmarkRuns>;
 
-function statistic(b: Benchmark, sorted: Float64Array): number | undefined {
+function statistic(b: Benchmark, sorted: Readonly<Float64Array>): number | undefined {
   if (sorted.length > 0) return quantileSorted(sorted, 0.5);
   return (
     estimatePoint(b.estimates.median) ??
@@ -46,7 +46,7 @@ export function sideData(
     for (const b of summary.benchmarks) {
       if (!keep(b.id)) continue;
       const samples = b.samples ?? [];
-      const sorted = sortedCopy(samples);
+      const sorted = sortedView(samples);
       const value = statistic(b, sorted);
       if (value === undefined || !Number.isFinite(value)) continue;
       const entry = out.get(b.id) ?? { first: b, runs: [] };

@@ -7,6 +7,8 @@ import { readConfigFile, readSummaryFile } from "../../ingest/read-document.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
+import { ingestBaselines } from "../../ingest/index.ts";
+import { VERSION } from "../../version.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
@@ -14,6 +16,7 @@ import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../stati
 const MAX_CRITCMP_BYTES = 1024 * 1024;
 
 export const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE... [options]
+       benchgate compare --criterion DIR [options]
 
 Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the base and head of a
 change and decides which benchmarks really changed. Files of the same side with the same
@@ -23,6 +26,9 @@ side the result is labelled unverified (no replication).
 Options:
   --base FILE...        summaries of the base side (one or more)
   --head FILE...        summaries of the head side (one or more)
+  --criterion DIR       instead of summaries: a Criterion tree's baselines base-N and head-N
+                        (what \`benchgate run\` saves, round N of each side), read in one walk,
+                        as \`ingest criterion DIR --baselines 'base-*,head-*'\` would
   --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
   --markdown FILE       write the PR comment markdown; - for stdout
   --config FILE         benchgate.yml (its statistics:, budgets:, claims: and smells: blocks)
@@ -45,6 +51,31 @@ Exit codes: 0 pass or inconclusive, 1 regression confirmed, a budget broken or a
 inconclusive with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment
 failure.`;
 
+/** The base-N and head-N baselines of a Criterion tree as summaries, in one walk. */
+async function criterionRounds(
+  tree: string,
+  deps: Machine,
+): Promise<{ base: SourcedSummary[]; head: SourcedSummary[] }> {
+  const read = await ingestBaselines(
+    "criterion",
+    tree,
+    { baselines: "base-*,head-*", version: VERSION },
+    deps.reader,
+  );
+  const side = (name: "base" | "head"): SourcedSummary[] =>
+    read
+      .filter((r) => r.summary.side === name)
+      .map((r) => ({ source: `${tree} (baseline ${r.baseline})`, summary: r.summary }));
+  const base = side("base");
+  const head = side("head");
+  if (base.length === 0 || head.length === 0)
+    throw new InputError(
+      `the Criterion tree has ${base.length} base-N and ${head.length} head-N baselines; compare needs both sides (baselines: ${read.map((r) => r.baseline).join(", ")})`,
+      { source: tree },
+    );
+  return { base, head };
+}
+
 export async function compareCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     base: { kind: "variadic" },
@@ -53,6 +84,7 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
     markdown: { kind: "string" },
     config: { kind: "string" },
     critcmp: { kind: "string" },
+    criterion: { kind: "string" },
     quiet: { kind: "boolean" },
     help: { kind: "boolean", short: "h" },
     ...SETTING_FLAGS,
@@ -68,8 +100,13 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   }
   const baseFiles = listFlag(args, "base");
   const headFiles = listFlag(args, "head");
-  if (baseFiles.length === 0 || headFiles.length === 0) {
-    throw new InputError("compare needs --base FILE... and --head FILE... (see --help)");
+  const tree = stringFlag(args, "criterion");
+  if (tree !== undefined && (baseFiles.length > 0 || headFiles.length > 0))
+    throw new InputError("give --criterion DIR or --base/--head summaries, not both");
+  if (tree === undefined && (baseFiles.length === 0 || headFiles.length === 0)) {
+    throw new InputError(
+      "compare needs --base FILE... and --head FILE..., or --criterion DIR (see --help)",
+    );
   }
   // Flags first: a bad flag is reported before any file is read.
   const statistics = statisticsOverrides(args);
@@ -84,8 +121,10 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
       out.push({ source, summary: await readSummaryFile(deps.reader, source) });
     return out;
   };
-  const base = await load(baseFiles);
-  const head = await load(headFiles);
+  const { base, head } =
+    tree === undefined
+      ? { base: await load(baseFiles), head: await load(headFiles) }
+      : await criterionRounds(tree, deps);
   const critcmpFile = stringFlag(args, "critcmp");
   const critcmpTable =
     critcmpFile === undefined

@@ -1,12 +1,22 @@
-// benchgate ingest KIND INPUT [-o FILE]: one tool's output → summary.json.
+// benchgate ingest KIND INPUT [-o FILE]: one tool's output → summary.json. With --baselines GLOB
+// --out-dir D (Criterion): every matching baseline in one walk of the tree, one summary each.
+import path from "node:path";
 import { InputError } from "../../errors.ts";
 import type { FormatKind } from "../../ingest/format-kind.ts";
-import { formatKind, ingest, INGEST_KINDS, isIngestKind } from "../../ingest/index.ts";
+import {
+  formatKind,
+  ingest,
+  ingestBaselines,
+  INGEST_KINDS,
+  isIngestKind,
+  MULTI_BASELINE_KINDS,
+  type IngestKind,
+} from "../../ingest/index.ts";
 import { FORMAT_KINDS } from "../../ingest/registry.ts";
 import { validateSummary } from "../../schemas/validate.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
 import { VERSION } from "../../version.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -39,6 +49,7 @@ const NAME_HELP = FORMAT_KINDS.flatMap((k) =>
 export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
 
 export const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
+       benchgate ingest criterion DIR --baselines GLOB --out-dir DIR [--suite NAME]
 
 Reads one tool's output and writes a normalized, schema-checked summary.json
 (schemas/summary.v1.schema.json): one side of one round.
@@ -59,12 +70,78 @@ ${NAME_HELP}
   --finished-at TIME    ISO-8601 end of the run
   -h, --help            show this help
 
+Every round in one pass (criterion):
+  --baselines GLOB      read every baseline whose directory name matches GLOB
+                        (* any run of characters, ? one character; quote it) in one
+                        walk of the tree; instead of --baseline
+  --out-dir DIR         write one summary per baseline to DIR/<baseline>.json
+                        (atomically; DIR is created), instead of -o
+  A baseline named <side>-<round> (base-3, as benchgate run saves them) gets that
+  side and round, any other name is its own side, round 1; --side, --round,
+  --commit, --ref, --started-at and --finished-at are refused (they differ
+  between the summaries). Each file is byte for byte what --baseline NAME
+  --side SIDE --round N -o FILE writes.
+
 Exit codes: 0 written, 2 bad usage or invalid input (one line naming the file and problem).`;
+
+/** Options that describe one side of one round: meaningless for several baselines at once. */
+const ONE_RUN_FLAGS = ["output", "side", "round", "commit", "ref", "started-at", "finished-at"];
+
+/** `--baselines GLOB --out-dir DIR`: every summary is read and checked before the first is written. */
+async function ingestEveryBaseline(
+  kind: IngestKind,
+  input: string,
+  args: ParsedArgs,
+  deps: Machine,
+): Promise<number> {
+  if (!MULTI_BASELINE_KINDS.includes(kind))
+    throw new InputError(
+      `ingest ${kind} reads no baselines; --baselines is for ${MULTI_BASELINE_KINDS.join(", ")}`,
+    );
+  if (stringFlag(args, "baseline") !== undefined)
+    throw new InputError("give --baseline NAME (one baseline) or --baselines GLOB, not both");
+  const outDir = stringFlag(args, "out-dir");
+  if (outDir === undefined)
+    throw new InputError("--baselines writes one file per baseline: it needs --out-dir DIR");
+  for (const flag of ONE_RUN_FLAGS) {
+    if (args.flags.has(flag)) {
+      const name = flag === "output" ? "-o/--output" : `--${flag}`;
+      throw new InputError(
+        `${name} describes one summary; with --baselines each baseline's name gives its side and round (see --help)`,
+      );
+    }
+  }
+  if (args.flags.has("name"))
+    throw new InputError(`ingest ${kind} takes no benchmark name (--name)`);
+  const baselines = stringFlag(args, "baselines") as string;
+  const suite = stringFlag(args, "suite");
+  const summaries = await ingestBaselines(
+    kind,
+    input,
+    { baselines, version: VERSION, ...(suite === undefined ? {} : { suite }) },
+    deps.reader,
+  );
+  await deps.dirs.ensure(outDir);
+  // The baseline name passed as a side label (letters, digits, ".", "_", "-"), so it is a plain
+  // file name; nothing of a benchmark's name goes into the path.
+  for (const { baseline, summary } of summaries) {
+    const file = path.join(outDir, `${baseline}.json`);
+    // One line each: these are many large files for compare to read, not for people (-o's
+    // single summary stays indented); at 1,000 benchmarks the indentation doubled the bytes.
+    await deps.writer.writeText(file, JSON.stringify(summary) + "\n");
+    deps.err(
+      `wrote ${file}: ${summary.benchmarks.length} benchmarks (${kind}, side ${summary.side}, round ${summary.round})\n`,
+    );
+  }
+  return EXIT.pass;
+}
 
 export async function ingestCommand(argv: readonly string[], deps: Machine): Promise<number> {
   const args = parseArgs(argv, {
     output: { kind: "string", short: "o" },
     baseline: { kind: "string" },
+    baselines: { kind: "string" },
+    "out-dir": { kind: "string" },
     name: { kind: "string" },
     suite: { kind: "string" },
     side: { kind: "string" },
@@ -87,6 +164,9 @@ export async function ingestCommand(argv: readonly string[], deps: Machine): Pro
     throw new InputError(
       `unknown kind ${JSON.stringify(kind)}; expected one of ${INGEST_KINDS.join(", ")}`,
     );
+  if (args.flags.has("baselines")) return ingestEveryBaseline(kind, input, args, deps);
+  if (args.flags.has("out-dir"))
+    throw new InputError("--out-dir is for --baselines GLOB; one summary goes to -o FILE");
   const baseline = stringFlag(args, "baseline");
   const format = formatKind(kind);
   if (format.input === "directory" && format.baseline !== undefined && baseline === undefined)

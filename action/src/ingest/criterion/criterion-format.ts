@@ -1,8 +1,10 @@
-// `ingest criterion DIR --baseline NAME`: a Criterion.rs output tree (./criterion-tree.ts).
+// `ingest criterion DIR --baseline NAME`: a Criterion.rs output tree (./criterion-tree.ts), and
+// `--baselines GLOB --out-dir D`: every matching baseline in one walk, one summary each.
 import { InputError } from "../../errors.ts";
 import type { DirectoryFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
-import { ingestCriterionTree } from "./criterion-tree.ts";
+import { baselineGlob, namedRuns } from "./baseline-pattern.ts";
+import { ingestCriterionTree, readCriterionBaselines } from "./criterion-tree.ts";
 
 export const criterionFormat: DirectoryFormatKind<"criterion"> = {
   name: "criterion",
@@ -50,5 +52,18 @@ export const criterionFormat: DirectoryFormatKind<"criterion"> = {
     if (baseline === undefined) throw new InputError("ingest criterion needs --baseline NAME");
     const tree = await ingestCriterionTree(dir, { ...options, baseline }, reader);
     return { benchmarks: tree.benchmarks };
+  },
+  readBaselines: async (dir, { baselines, suite }, reader) => {
+    const pattern = baselineGlob(baselines);
+    const read = await readCriterionBaselines(
+      dir,
+      pattern,
+      suite === undefined ? {} : { suite },
+      reader,
+    );
+    return namedRuns(read.keys(), dir).map((run) => ({
+      ...run,
+      benchmarks: read.get(run.baseline) ?? [],
+    }));
   },
 };
