@@ -228,6 +228,26 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     );
   });
 
+  it("refuses a shard of other commits, even with the same split", () => {
+    const other = path.join(scratch, "other-commits");
+    cpSync(shardOut(3), other, { recursive: true });
+    const head = JSON.parse(readFileSync(path.join(other, "shard.json"), "utf8")) as {
+      head: string;
+    };
+    const stale = "0".repeat(40);
+    for (const file of [
+      "shard.json",
+      ...Array.from({ length: ROUNDS }, (_, r) => `summaries/head-${r + 1}.json`),
+    ]) {
+      const at = path.join(other, file);
+      writeFileSync(at, readFileSync(at, "utf8").replaceAll(head.head, stale));
+    }
+    const line = expectInputError(mergeTo("m8", [shardOut(1), shardOut(2), other]));
+    expect(line).toMatch(
+      /shard 3\/3 measured base [0-9a-f]{12} and head 000000000000, .*: not one run/,
+    );
+  });
+
   it("refuses a summary whose shard tag is not its folder's", () => {
     const odd = path.join(scratch, "odd");
     cpSync(shardOut(2), odd, { recursive: true });

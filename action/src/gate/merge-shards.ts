@@ -98,6 +98,11 @@ function checkWhole(folders: readonly ShardFolder[], expected: MergeExpectation)
         `${label(f.shard)} split another list of benchmarks than ${label(first.shard)} (${first.dir}): its machine listed other benchmarks, or it ran another config; merging them could leave benchmarks unmeasured`,
         at,
       );
+    if (f.shard.base !== first.shard.base || f.shard.head !== first.shard.head)
+      throw new InputError(
+        `${label(f.shard)} measured base ${f.shard.base.slice(0, 12)} and head ${f.shard.head.slice(0, 12)}, ${label(first.shard)} (${first.dir}) base ${first.shard.base.slice(0, 12)} and head ${first.shard.head.slice(0, 12)}: not one run`,
+        at,
+      );
     if (f.shard.rounds !== first.shard.rounds)
       throw new InputError(
         `${label(f.shard)} ran ${f.shard.rounds} rounds, ${label(first.shard)} ${first.shard.rounds}`,
