@@ -8,9 +8,10 @@
 // points are found in commit order, and a burst of merges in one afternoon would otherwise be
 // squeezed into a sliver next to a quiet month. Dates label the axis and the tooltip.
 import uPlot from "uplot";
+import { formatInUnit, formatTick, type DisplayUnit } from "../src/site/display-units.ts";
 import type { PageCommits, PageSeries } from "../src/site/page-model.ts";
 import { el } from "./dom.ts";
-import { formatStep, formatTick, formatValue, isWorse, shortDate, shortSha } from "./format.ts";
+import { formatStep, isWorse, shortDate, shortSha } from "./format.ts";
 import type { Tooltip } from "./tooltip.ts";
 
 export const CHART_HEIGHT = 190;
@@ -31,11 +32,12 @@ export interface ChartContext {
 export function drawChart(
   box: HTMLElement,
   series: PageSeries,
+  unit: DisplayUnit,
   width: number,
   context: ChartContext,
   onFirstDraw: () => void,
 ): uPlot {
-  const { data, uSeries, bands } = chartSeries(series);
+  const { data, uSeries, bands } = chartSeries(series, unit.scale);
   const options: uPlot.Options = {
     width,
     height: CHART_HEIGHT,
@@ -51,11 +53,16 @@ export function drawChart(
         values: (_u, splits) =>
           splits.map((i) => (Number.isInteger(i) ? shortDate(context.commits.date[i]) : "")),
       },
-      { label: series.unit, size: 58, values: (_u, splits) => splits.map(formatTick) },
+      {
+        label: unit.label,
+        size: 58,
+        values: (_u, splits, _axis, _space, increment) =>
+          splits.map((v) => formatTick(v, increment, unit)),
+      },
     ],
     series: uSeries,
     bands,
-    hooks: chartHooks(series, context, markerElements(series, context), onFirstDraw),
+    hooks: chartHooks(series, unit, context, markerElements(series, unit, context), onFirstDraw),
   };
   return new uPlot(options, data, box);
 }
@@ -74,17 +81,24 @@ function baselineSegments(series: PageSeries): [number, number][] {
   return bounds.slice(1).map((end, i) => [bounds[i] as number, end]);
 }
 
-/** The values of one segment, null elsewhere (the array itself when it is the only one). */
+/**
+ * The values of one segment in the display unit, null elsewhere. Scaled before uPlot sees them,
+ * so it picks round increments in the unit the axis is labelled with (0.5 MiB, not 500,000 B).
+ */
 function within(
   values: readonly (number | null)[],
   [start, end]: [number, number],
+  scale: number,
 ): (number | null)[] {
-  if (start === 0 && end === values.length) return values as (number | null)[];
-  return values.map((v, i) => (i >= start && i < end ? v : null));
+  if (start === 0 && end === values.length && scale === 1) return values as (number | null)[];
+  return values.map((v, i) => (v !== null && i >= start && i < end ? v / scale : null));
 }
 
 /** The plotted columns (x, then CI band, median and budget when present) and their styles. */
-function chartSeries(series: PageSeries): {
+function chartSeries(
+  series: PageSeries,
+  scale: number,
+): {
   data: uPlot.AlignedData;
   uSeries: uPlot.Series[];
   bands: uPlot.Band[];
@@ -99,7 +113,7 @@ function chartSeries(series: PageSeries): {
   if (low !== null && high !== null) {
     // Drawn first, so the median lies over the band; the bounds themselves are not stroked.
     for (const segment of segments) {
-      data.push(within(high, segment), within(low, segment));
+      data.push(within(high, segment, scale), within(low, segment, scale));
       for (const label of ["CI high", "CI low"]) {
         uSeries.push({ label, stroke: "transparent", width: 0, points: { show: false } });
       }
@@ -109,12 +123,12 @@ function chartSeries(series: PageSeries): {
   // One line per baseline: a line spans the commits that did not run the benchmark (spanGaps),
   // never a superseded baseline.
   for (const segment of segments) {
-    data.push(within(series.median, segment));
+    data.push(within(series.median, segment, scale));
     // Width 1 draws as a hairline, several times cheaper to rasterize than 1.5 in software.
     uSeries.push({ label: "median", stroke: COLORS.median, width: 1, spanGaps: true });
   }
   if (series.budget !== null) {
-    data.push(series.budget as (number | null)[]);
+    data.push(within(series.budget, [0, n], scale));
     uSeries.push({
       label: "budget",
       stroke: COLORS.budget,
@@ -132,6 +146,7 @@ function chartSeries(series: PageSeries): {
 /** The chart's interaction: markers over the plot, the tooltip on hover, a pin on click. */
 function chartHooks(
   series: PageSeries,
+  unit: DisplayUnit,
   context: ChartContext,
   markers: readonly Marker[],
   onFirstDraw: () => void,
@@ -153,7 +168,7 @@ function chartHooks(
         }
       },
     ],
-    setCursor: [(u) => followCursor(u, series, context.tooltip)],
+    setCursor: [(u) => followCursor(u, series, unit, context.tooltip)],
   };
 }
 
@@ -179,7 +194,7 @@ function placeMarkers(u: uPlot, markers: readonly Marker[]): void {
   }
 }
 
-function followCursor(u: uPlot, series: PageSeries, tooltip: Tooltip): void {
+function followCursor(u: uPlot, series: PageSeries, unit: DisplayUnit, tooltip: Tooltip): void {
   const idx = u.cursor.idx;
   if (idx === null || idx === undefined || u.cursor.left === undefined) {
     tooltip.hide(u);
@@ -187,7 +202,7 @@ function followCursor(u: uPlot, series: PageSeries, tooltip: Tooltip): void {
   }
   const rect = u.over.getBoundingClientRect();
   const top = u.cursor.top ?? 0;
-  tooltip.show(series, series.start + idx, rect.left + u.cursor.left, rect.top + top, u);
+  tooltip.show(series, unit, series.start + idx, rect.left + u.cursor.left, rect.top + top, u);
 }
 
 function budgetInRange(series: PageSeries): boolean {
@@ -205,7 +220,7 @@ interface Marker {
   readonly node: HTMLElement;
 }
 
-function markerElements(series: PageSeries, context: ChartContext): Marker[] {
+function markerElements(series: PageSeries, unit: DisplayUnit, context: ChartContext): Marker[] {
   const end = series.start + series.median.length;
   const out: Marker[] = [];
   for (const change of context.environmentChanges) {
@@ -227,7 +242,7 @@ function markerElements(series: PageSeries, context: ChartContext): Marker[] {
     const step = formatStep(change.step);
     node.title =
       `change point at ${shortSha(context.commits.sha[change.index])}: ` +
-      `${formatValue(change.before, series.unit)} → ${formatValue(change.after, series.unit)} (${step})`;
+      `${formatInUnit(change.before, unit)} → ${formatInUnit(change.after, unit)} (${step})`;
     node.append(el("span", "marker-label", step));
     out.push({ index: change.index, node });
   }

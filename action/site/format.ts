@@ -1,17 +1,5 @@
-// Numbers, steps and dates as the page shows them.
-
-const NUMBER = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 4 });
-
-export function formatValue(value: number | null | undefined, unit: string): string {
-  return value === null || value === undefined ? "—" : `${NUMBER.format(value)} ${unit}`;
-}
-
-/** Axis labels: short (1.25M, 909.2K), no unit (the axis carries it), so they never run into it. */
-const TICK = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 4 });
-
-export function formatTick(value: number): string {
-  return TICK.format(value);
-}
+// Steps and dates as the page shows them; values and ticks in a series' unit are
+// action/src/site/display-units.ts.
 
 export function formatStep(step: number | null): string {
   if (step === null) return "new level";

@@ -4,6 +4,7 @@
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import type uPlot from "uplot";
+import { chooseDisplayUnit, formatInUnit, type DisplayUnit } from "../src/site/display-units.ts";
 import {
   PAGE_MODEL_VERSION,
   type PageCommits,
@@ -13,7 +14,7 @@ import {
 import { CHART_HEIGHT, drawChart, type ChartContext } from "./chart.ts";
 import { el } from "./dom.ts";
 import { nameMatcher } from "./filter.ts";
-import { formatStep, formatValue, isWorse, longDate, shortSha } from "./format.ts";
+import { formatStep, isWorse, longDate, shortSha } from "./format.ts";
 import { scheduleDrawing, type DrawTarget } from "./scheduler.ts";
 import { createTooltip } from "./tooltip.ts";
 
@@ -25,6 +26,8 @@ declare global {
 
 interface Card {
   readonly series: PageSeries;
+  /** The unit its chart, tooltip and texts show values in, chosen once from its medians. */
+  readonly unit: DisplayUnit;
   readonly node: HTMLElement;
   readonly group: Group;
   chart: uPlot | null;
@@ -104,7 +107,8 @@ function drawTargets(cards: readonly Card[], context: ChartContext): DrawTarget[
     return [
       {
         box,
-        draw: (width, done) => (card.chart = drawChart(box, card.series, width, context, done)),
+        draw: (width, done) =>
+          (card.chart = drawChart(box, card.series, card.unit, width, context, done)),
       },
     ];
   });
@@ -186,7 +190,8 @@ function groupBySuite(series: readonly PageSeries[], commits: PageCommits): Grou
       (a, b) => byText(a.id, b.id) || byText(a.unit, b.unit),
     );
     for (const s of members) {
-      const card: Card = { series: s, node: cardNode(s, commits), group, chart: null };
+      const unit = chooseDisplayUnit(s.unit, s.median);
+      const card: Card = { series: s, unit, node: cardNode(s, unit, commits), group, chart: null };
       group.cards.push(card);
       list.append(card.node);
     }
@@ -194,7 +199,7 @@ function groupBySuite(series: readonly PageSeries[], commits: PageCommits): Grou
   });
 }
 
-function cardNode(s: PageSeries, commits: PageCommits): HTMLElement {
+function cardNode(s: PageSeries, unit: DisplayUnit, commits: PageCommits): HTMLElement {
   const card = el("article", "card");
   const head = el("header", "card-head");
   head.append(el("h3", "name", s.id));
@@ -205,18 +210,18 @@ function cardNode(s: PageSeries, commits: PageCommits): HTMLElement {
       "badge direction",
       s.direction === "bigger_is_better" ? "↑ higher is better" : "↓ lower is better",
     ),
-    el("span", "badge unit", s.unit),
+    unitBadge(s, unit),
   );
   if (s.importedFrom !== null)
     badges.append(
       el("span", "badge imported", `imported from github-action-benchmark (${s.importedFrom})`),
     );
   const latest = [...s.median].reverse().find((v) => v !== null) ?? null;
-  badges.append(el("span", "badge latest", `latest ${formatValue(latest, s.unit)}`));
+  badges.append(el("span", "badge latest", `latest ${formatInUnit(latest, unit)}`));
   const budgets = (s.budget ?? []).filter((v): v is number => v !== null);
   const budget = budgets.at(-1);
   if (budget !== undefined)
-    badges.append(el("span", "badge budget", `budget ${formatValue(budget, s.unit)}`));
+    badges.append(el("span", "badge budget", `budget ${formatInUnit(budget, unit)}`));
   head.append(badges);
   card.append(head);
   // A series in the catalogue whose commits were all dropped by retention has nothing to draw.
@@ -237,12 +242,19 @@ function cardNode(s: PageSeries, commits: PageCommits): HTMLElement {
     list.append(el("span", "changes-title", "Change points: "));
     s.changes.forEach((c, i) => {
       const item = el("span", `change ${isWorse(c.step, s.direction) ? "worse" : "better"}`);
-      item.textContent = `${i > 0 ? " · " : ""}#${c.index + 1} ${formatStep(c.step)} (${formatValue(c.before, s.unit)} → ${formatValue(c.after, s.unit)})`;
+      item.textContent = `${i > 0 ? " · " : ""}#${c.index + 1} ${formatStep(c.step)} (${formatInUnit(c.before, unit)} → ${formatInUnit(c.after, unit)})`;
       list.append(item);
     });
     card.append(list);
   }
   return card;
+}
+
+/** The unit the chart is drawn in; the recorded one, when it differs, on hover. */
+function unitBadge(s: PageSeries, unit: DisplayUnit): HTMLElement {
+  const badge = el("span", "badge unit", unit.label === "" ? s.unit : unit.label);
+  if (unit.label !== s.unit) badge.title = `recorded in ${s.unit}`;
+  return badge;
 }
 
 function header(model: PageModel, env: readonly { index: number; text: string }[]): HTMLElement {

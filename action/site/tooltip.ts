@@ -1,13 +1,24 @@
 // One tooltip for the whole page: the commit under the cursor (short SHA, message, author,
 // date, the value with its interval, budget, verdict, a superseded baseline's reason, a link). A click pins it so the link can
 // be reached; a second click on the chart, a click elsewhere or Escape releases it.
+import { formatInUnit, formatNumberIn, type DisplayUnit } from "../src/site/display-units.ts";
 import type { PageCommits, PageSeries } from "../src/site/page-model.ts";
 import { el, externalLink, httpsHref } from "./dom.ts";
-import { formatValue, longDate, shortSha } from "./format.ts";
+import { longDate, shortSha } from "./format.ts";
 
 export interface Tooltip {
-  /** Shows commit `index` of `series` at viewport point (x, y); ignored while pinned elsewhere. */
-  show(series: PageSeries, index: number, x: number, y: number, owner: object): void;
+  /**
+   * Shows commit `index` of `series`, its values in `unit`, at viewport point (x, y); ignored
+   * while pinned elsewhere.
+   */
+  show(
+    series: PageSeries,
+    unit: DisplayUnit,
+    index: number,
+    x: number,
+    y: number,
+    owner: object,
+  ): void;
   hide(owner: object): void;
   /** Pins the tooltip for `owner`, or releases it if it is already pinned there. */
   togglePin(owner: object): void;
@@ -37,10 +48,10 @@ export function createTooltip(commits: PageCommits): Tooltip {
   });
 
   return {
-    show(series, index, x, y, owner) {
+    show(series, unit, index, x, y, owner) {
       if (pinnedBy !== null) return;
       shownBy = owner;
-      box.replaceChildren(...content(commits, series, index));
+      box.replaceChildren(...content(commits, series, unit, index));
       box.hidden = false;
       place(box, x, y);
     },
@@ -57,7 +68,12 @@ export function createTooltip(commits: PageCommits): Tooltip {
   };
 }
 
-function content(commits: PageCommits, series: PageSeries, index: number): HTMLElement[] {
+function content(
+  commits: PageCommits,
+  series: PageSeries,
+  unit: DisplayUnit,
+  index: number,
+): HTMLElement[] {
   const at = index - series.start;
   const value = (values: readonly (number | null)[] | null): number | null => values?.[at] ?? null;
   const head = el("div", "tip-head");
@@ -73,14 +89,13 @@ function content(commits: PageCommits, series: PageSeries, index: number): HTMLE
   const high = value(series.high);
   const interval =
     low !== null && high !== null
-      ? `  [${formatValue(low, "").trim()}, ${formatValue(high, "").trim()}]`
+      ? `  [${formatNumberIn(low, unit)}, ${formatNumberIn(high, unit)}]`
       : "";
   parts.push(
-    el("div", "tip-value", `median ${formatValue(value(series.median), series.unit)}${interval}`),
+    el("div", "tip-value", `median ${formatInUnit(value(series.median), unit)}${interval}`),
   );
   const budget = value(series.budget);
-  if (budget !== null)
-    parts.push(el("div", "tip-budget", `budget ${formatValue(budget, series.unit)}`));
+  if (budget !== null) parts.push(el("div", "tip-budget", `budget ${formatInUnit(budget, unit)}`));
   const verdict = commits.verdict[index];
   if (verdict !== null && verdict !== undefined)
     parts.push(el("div", "tip-verdict", `gate: ${verdict}`));

@@ -2,19 +2,28 @@
 // filter, tooltip, change-point, environment and superseded-baseline markers, hostile strings,
 // no network.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { InputError } from "../src/errors.ts";
 import { historySiteCommand } from "../src/cli/commands/history-site.ts";
 import { nodeMachine } from "../src/io/node-machine.ts";
 import type { Machine } from "../src/ports/machine.ts";
 import { SITE_FILES, historySiteFiles } from "../src/site/site-files.ts";
-import type { BenchHistory } from "../src/schemas/history.gen.ts";
+import type { BenchHistory, Result } from "../src/schemas/history.gen.ts";
 import type { PageModel } from "../src/site/page-model.ts";
 import { MEDIAN_PIXELS_ON_SCREEN, launchChromium, waitForAllCharts } from "./support/chromium.ts";
 import { ROOT } from "./support/cli.ts";
@@ -66,6 +75,42 @@ const LINE_PIXELS = `(id, window) => {
   return line;
 }`;
 
+/**
+ * Before the page's scripts: records every string drawn on each canvas (uPlot draws its axes'
+ * ticks and labels there, not in the DOM), for window.__canvasText(canvas).
+ */
+const RECORD_CANVAS_TEXT = `{
+  const drawn = new WeakMap();
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    const list = drawn.get(this.canvas) ?? [];
+    list.push(String(text));
+    drawn.set(this.canvas, list);
+    return fillText.call(this, text, ...rest);
+  };
+  window.__canvasText = (canvas) => drawn.get(canvas) ?? [];
+}`;
+
+/** Page-side: per card, its name and the strings drawn on its chart's canvas. */
+const CANVAS_TEXT_BY_CARD = `Object.fromEntries([...document.querySelectorAll(".card")].map((card) => [
+  card.querySelector(".name").textContent,
+  window.__canvasText(card.querySelector("canvas")),
+]))`;
+
+/**
+ * The units page's series: [unit, typical value in that unit]. Times are stored in ns; one
+ * imported series keeps its tool's "us/iter"; "widgets" is a unit the page does not know.
+ */
+const UNIT_SERIES: readonly (readonly [string, number])[] = [
+  ["ns", 15_630],
+  ["ns", 22_500_000],
+  ["B", 3.5 * 2 ** 20],
+  ["req/s", 12_300],
+  ["instructions", 15_630_000],
+  ["us/iter", 850],
+  ["widgets", 15_630_000],
+];
+
 /** Bidi controls and zero-width characters, which the page must never contain. */
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
 
@@ -86,9 +131,50 @@ function capture(): { deps: Machine; stdout: () => string } {
   };
 }
 
+/**
+ * `base` with series i in UNIT_SERIES[i]'s unit, every value of it scaled so that its first
+ * median is that series' typical value: the same shapes (noise, band, budget) at other levels.
+ */
+function withUnits(base: BenchHistory): BenchHistory {
+  const factors = new Map<number, number>();
+  for (const commit of base.commits) {
+    for (const [i, median] of commit.results) {
+      const target = UNIT_SERIES[i]?.[1];
+      if (!factors.has(i) && target !== undefined && median !== null && median > 0)
+        factors.set(i, target / median);
+    }
+  }
+  const factor = (i: number): number => factors.get(i) ?? 1;
+  const scaled = (i: number, v: number | null): number | null =>
+    v === null ? null : v * factor(i);
+  return {
+    ...base,
+    series: base.series.map((s, i) => {
+      const unit = UNIT_SERIES[i]?.[0] ?? s.unit;
+      // A rate gets better as it grows; the rest (times, sizes, counts) as they shrink.
+      const direction = unit.endsWith("/s") ? "bigger_is_better" : "smaller_is_better";
+      return { ...s, unit, direction };
+    }),
+    commits: base.commits.map((c) => ({
+      ...c,
+      results: c.results.map(([i, median, low, high, budget]): Result => [
+        i,
+        median * factor(i),
+        scaled(i, low),
+        scaled(i, high),
+        scaled(i, budget),
+      ]),
+    })),
+  };
+}
+
 /** Opens the page, records console errors, page errors and every request. */
-async function open(url: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+async function open(
+  url: string,
+  initScript?: string,
+): Promise<{ page: Page; errors: string[]; requests: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  if (initScript !== undefined) await page.addInitScript({ content: initScript });
   const errors: string[] = [];
   const requests: string[] = [];
   page.on("console", (m) => {
@@ -285,6 +371,90 @@ describe("the history page in headless Chromium", () => {
     await expect.poll(() => tooltip.getAttribute("class")).toContain("pinned");
     await page.keyboard.press("Escape");
     await expect.poll(() => tooltip.isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it("draws each series in a unit of its own: µs and ms axes, the unit in the tooltip", async () => {
+    const units = withUnits(syntheticHistory({ benchmarks: 7, commits: 40, seed: 17, steps: [] }));
+    const site = path.join(dir, "units");
+    mkdirSync(site);
+    for (const [name, content] of await historySiteFiles(units, { title: "Units" }))
+      writeFileSync(path.join(site, name), content);
+    const { page, errors } = await open(
+      pathToFileURL(path.join(site, "index.html")).href,
+      RECORD_CANVAS_TEXT,
+    );
+    // Tall enough for every card at once: the screenshot below needs no scrolling.
+    await page.setViewportSize({ width: 1280, height: 1700 });
+    await waitForAllCharts(page);
+    const name = (i: number): string => units.series[i]?.id ?? "";
+    const card = (i: number): Locator =>
+      page.locator(".card", { has: page.locator(".name", { hasText: name(i) }) });
+
+    // Each axis is labelled with the series' unit and its ticks are plain numbers in it.
+    const drawn = await page.evaluate<Record<string, string[]>>(CANVAS_TEXT_BY_CARD);
+    const expected = ["µs", "ms", "MiB", "k req/s", "M instructions", "µs", "widgets"];
+    expected.forEach((label, i) => expect(drawn[name(i)], name(i)).toContain(label));
+    const ticks = (i: number): string[] =>
+      (drawn[name(i)] ?? []).filter((t) => /^[\d,.]+$/.test(t) && !/^\d{4}-/.test(t));
+    for (const i of [0, 1, 2, 3, 4, 5]) {
+      expect(ticks(i).length, name(i)).toBeGreaterThanOrEqual(2);
+      // In the unit, not in raw ns, bytes or counts: no tick past 1,000 of it.
+      for (const tick of ticks(i))
+        expect(Number(tick.replaceAll(",", "")), name(i)).toBeLessThanOrEqual(1000);
+    }
+    const known = [0, 1, 2, 3, 4, 5].flatMap((i) => drawn[name(i)] ?? []).join(" ");
+    expect(known).not.toMatch(/\bns\b|\d[KMB]\b/);
+    // The unknown unit keeps its raw numbers, in the short ticks the page always had.
+    expect(drawn[name(6)]).toEqual(expect.arrayContaining(["16M", "18M"]));
+
+    // The card: the unit badge (the recorded unit on hover) and the latest value with its unit.
+    expect(await card(0).locator(".badge.unit").textContent()).toBe("µs");
+    expect(await card(0).locator(".badge.unit").getAttribute("title")).toBe("recorded in ns");
+    expect(await card(0).locator(".badge.latest").textContent()).toMatch(/^latest 1\d\.\d µs$/);
+    expect(await card(1).locator(".badge.latest").textContent()).toMatch(/^latest 2\d\.\d ms$/);
+    expect(await card(2).locator(".badge.latest").textContent()).toMatch(/^latest 3\.\d\d MiB$/);
+    expect(await card(3).locator(".badge.latest").textContent()).toMatch(
+      /^latest 1\d\.\dk req\/s$/,
+    );
+    expect(await card(4).locator(".badge.latest").textContent()).toMatch(
+      /^latest 1\d\.\dM instructions$/,
+    );
+    expect(await card(5).locator(".badge.latest").textContent()).toMatch(/^latest \d{3} µs$/);
+    expect(await card(6).locator(".badge.latest").textContent()).toMatch(
+      /^latest 1\d,\d{3},\d{3} widgets$/,
+    );
+    // Series 1 has a budget (1.6 × its level): named in the same unit.
+    expect(await card(1).locator(".badge.budget").textContent()).toMatch(/^budget 3\d\.\d ms$/);
+
+    // Hovering a point: the median with its unit, the interval in the same unit, the budget.
+    const tooltip = page.locator(".tooltip");
+    const hover = async (i: number): Promise<void> => {
+      const box = await card(i).locator(".u-over").boundingBox();
+      if (box === null) throw new Error(`no plot area for ${name(i)}`);
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+      await expect.poll(() => tooltip.isVisible()).toBe(true);
+    };
+    await hover(0);
+    await expect
+      .poll(() => tooltip.locator(".tip-value").textContent())
+      .toMatch(/^median 1\d\.\d µs {2}\[1\d\.\d, 1\d\.\d\]$/);
+    await hover(1);
+    await expect
+      .poll(() => tooltip.locator(".tip-value").textContent())
+      .toMatch(/^median 2\d\.\d ms {2}\[\d\d\.\d, \d\d\.\d\]$/);
+    expect(await tooltip.locator(".tip-budget").textContent()).toMatch(/^budget 3\d\.\d ms$/);
+
+    // The picture, with the tooltip open on the ms chart. docs/history.md shows one taken this
+    // way; BENCHGATE_UPDATE_DOCS_IMAGES=1 replaces it (a test run leaves tracked files alone).
+    const shot = path.join(dir, "history-units.png");
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+    if (process.env["BENCHGATE_UPDATE_DOCS_IMAGES"] === "1") {
+      mkdirSync(path.join(ROOT, "docs/images"), { recursive: true });
+      copyFileSync(shot, path.join(ROOT, "docs/images/history-units.png"));
+    }
+    expect(errors).toEqual([]);
     await page.close();
   });
 
