@@ -215,6 +215,27 @@ describe("this repository's gate workflows", () => {
   });
 });
 
+describe("the release workflow", () => {
+  // Not written by `benchgate init`, but linted and held to W1–W11 like every file above.
+  const release = repoFiles.find((f) => f.name === ".github/workflows/release.yml");
+
+  it("is among the workflows checked and linted", () => {
+    expect(release).toBeDefined();
+  });
+
+  it("runs scripts/release.ts with npm publish as a dry run, and may write nothing", () => {
+    const doc = obj(parse(release?.text ?? "") as unknown);
+    expect(doc["permissions"]).toEqual({ contents: "read" });
+    const runs = jobsOf(doc).flatMap(([, job]) =>
+      stepsOf(job).map((step) => (typeof step["run"] === "string" ? step["run"] : "")),
+    );
+    const releaseRun = runs.find((run) => run.includes("scripts/release.ts"));
+    expect(releaseRun).toMatch(/--dry-run/);
+    expect(releaseRun).not.toMatch(/--push/);
+    for (const [, job] of jobsOf(doc)) expect(job["permissions"]).toBeUndefined();
+  });
+});
+
 describe("actionlint and zizmor", () => {
   const tools = findTools();
   const missing = tools.actionlint === undefined || tools.zizmor === undefined;

@@ -3,6 +3,7 @@
 // only plain names and refs are accepted (no spaces, quotes, newlines or `${{ }}`). Pure.
 import { InputError } from "../errors.ts";
 import { MAX_SHARDS } from "../core/shard-blocks.ts";
+import { RELEASED_ACTION } from "./released-action.ts";
 
 export interface WorkflowOptions {
   /** `owner/repo[/path]@ref` (pin a 40-hex commit SHA), or `./path` in benchgate's own repository. */
@@ -22,7 +23,19 @@ export const WORKFLOW_PATHS = {
   main: ".github/workflows/benchgate-main.yml",
 } as const;
 
-export const DEFAULT_ACTION_REF = "benchgate/benchgate/action@v0";
+/** The action in benchgate's repository, without a ref. */
+export const ACTION_PATH = "benchgate/benchgate/action";
+/** The major tag scripts/release.ts moves on every release: what a build from source falls back to. */
+export const MAJOR_TAG = "v0";
+/**
+ * `benchgate init`'s default: the release commit this CLI was published with, pinned by SHA
+ * (scripts/release.ts writes it into the npm build). A build from source does not know it and
+ * falls back to the moving major tag; `init` then warns that the ref is not pinned.
+ */
+export const DEFAULT_ACTION_REF =
+  RELEASED_ACTION === undefined
+    ? `${ACTION_PATH}@${MAJOR_TAG}`
+    : `${RELEASED_ACTION.action}@${RELEASED_ACTION.sha}`;
 export const DEFAULT_RUNNER_LABELS = ["self-hosted", "linux", "x64", "benchgate"] as const;
 export const DEFAULT_BRANCH = "main";
 

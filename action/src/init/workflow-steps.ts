@@ -1,7 +1,9 @@
 // The steps the gate workflows are made of, as YAML lines: the checkouts, the build of a local
 // action from a trusted commit, the measure and report steps and the artifact between them. Pure.
 import { pinnedUses } from "./pinned-actions.ts";
+import { RELEASED_ACTION } from "./released-action.ts";
 import {
+  DEFAULT_ACTION_REF,
   HARNESS_DIR,
   isLocalActionRef,
   shardCount,
@@ -64,8 +66,12 @@ export function actionUses(options: WorkflowOptions): string {
   const ref = options.actionRef;
   // Not GitHub's `$/path`, which zizmor suggests: that is the workflow's own commit, for a pull
   // request the change itself, and it would still lack the bundle built above.
-  return isLocalActionRef(ref)
-    ? `./${HARNESS_DIR}/${ref.slice(2)} # zizmor: ignore[self-repository]`
+  if (isLocalActionRef(ref))
+    return `./${HARNESS_DIR}/${ref.slice(2)} # zizmor: ignore[self-repository]`;
+  // The release this SHA is, as a comment: people read it, and Dependabot and Renovate update
+  // the pin and the comment together.
+  return RELEASED_ACTION !== undefined && ref === DEFAULT_ACTION_REF
+    ? `${ref} # ${RELEASED_ACTION.tag}`
     : ref;
 }
 

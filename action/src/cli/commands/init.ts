@@ -30,8 +30,10 @@ Existing files are not overwritten without --force.
 
 Options:
   --dir DIR              the repository's root (default: the current directory)
-  --action-ref REF       the action: owner/repo/path@REF (default: ${DEFAULT_ACTION_REF}).
+  --action-ref REF       the action: owner/repo/path@REF (default: ${DEFAULT_ACTION_REF},
+                         ${isPinnedActionRef(DEFAULT_ACTION_REF) ? "the release this CLI was published with" : "a build from source: pin a release instead"}).
                          Pin it to a full 40-hex commit SHA: a tag can be moved to other code
+                         (docs/action.md, "Installing a release")
   --runner-labels A,B    labels of the self-hosted benchmark runner
                          (default: ${DEFAULT_RUNNER_LABELS.join(",")})
   --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
