@@ -78,6 +78,7 @@ describe("ingest on real and hand-made inputs", () => {
       "oha",
       "k6",
       "vegeta",
+      "divan",
     ]);
     expect(isIngestKind("gab")).toBe(true);
     expect(isIngestKind("toString")).toBe(false);

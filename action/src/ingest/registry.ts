@@ -5,6 +5,7 @@ import { cachegrindFormat } from "./cachegrind/cachegrind-format.ts";
 import { critcmpFormat } from "./critcmp/critcmp-format.ts";
 import { criterionFormat } from "./criterion/criterion-format.ts";
 import { customFormat } from "./custom/custom-format.ts";
+import { divanFormat } from "./divan/divan-format.ts";
 import { gabFormat } from "./gab/gab-format.ts";
 import { gungraunFormat } from "./gungraun/gungraun-format.ts";
 import { hyperfineFormat } from "./hyperfine/hyperfine-format.ts";
@@ -23,4 +24,5 @@ export const FORMAT_KINDS = [
   ohaFormat,
   k6Format,
   vegetaFormat,
+  divanFormat,
 ] as const;

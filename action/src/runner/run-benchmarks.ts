@@ -15,8 +15,7 @@ import { runStep } from "../exec/run-step.ts";
 import { runRounds } from "./run-rounds.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import { expandArgv } from "../config/placeholders.ts";
-import { criterionBuildArgv } from "../config/suites/criterion/criterion-suite.ts";
-import { gungraunBuildArgv } from "../config/suites/gungraun/gungraun-suite.ts";
+import { cargoBenchBuildArgv } from "../config/suites/cargo-bench-target.ts";
 import { prepareGungraun } from "./gungraun-runner.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { sideEnv } from "./suite-commands.ts";
@@ -218,9 +217,9 @@ async function buildSide(
     },
   );
   for (const suite of config.suites)
-    if (suite.kind === "criterion" || suite.kind === "gungraun")
+    if (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan")
       steps.push({
-        argv: suite.kind === "criterion" ? criterionBuildArgv(suite) : gungraunBuildArgv(suite),
+        argv: cargoBenchBuildArgv(suite),
         timeoutMs: config.buildTimeoutMs,
         label: `suite ${suite.name} (${side}): building bench target ${suite.bench}`,
       });
@@ -239,7 +238,7 @@ async function buildSide(
     } catch (error) {
       const missing = config.suites.find(
         (s) =>
-          (s.kind === "criterion" || s.kind === "gungraun") &&
+          (s.kind === "criterion" || s.kind === "gungraun" || s.kind === "divan") &&
           error instanceof ToolError &&
           (error.details ?? "").includes(`no bench target named \`${s.bench}\``),
       );

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
 import { ToolError } from "../errors.ts";
 import { ingest } from "../ingest/index.ts";
-import type { FileReader } from "../ports/files.ts";
+import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 import { VERSION } from "../version.ts";
 import type { DirPort } from "../ports/dirs.ts";
@@ -36,9 +36,14 @@ export interface SuiteDeps {
   readonly proc: ProcessPort;
   readonly dirs: DirPort;
   readonly reader: FileReader;
+  /** Saves a step's stdout as its output file (`output.fromStdout`); only such steps need it. */
+  readonly writer?: FileWriter;
   readonly services: ServicePort;
   readonly signal: AbortSignal;
 }
+
+/** Most of a step's stdout saved for its ingest (`output.fromStdout`: divan's table). */
+const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
 
 /** OUT/raw/<suite>: suite names are restricted by the schema, so they are safe folder names. */
 export function suiteDir(out: string, suite: SuitePlan): string {
@@ -114,16 +119,28 @@ async function runOneStep(
     await deps.dirs.ensure(path.dirname(step.stage.to));
     await deps.dirs.copyFile(step.stage.from, step.stage.to);
   }
-  await runStep(deps.proc, label, step.argv, {
+  const fromStdout = step.output.fromStdout === true && step.unread !== true;
+  const result = await runStep(deps.proc, label, step.argv, {
     cwd: run.paths.worktree,
     timeoutMs: suite.timeoutMs,
     signal: deps.signal,
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
     env: stepEnv(step, suite, run),
     ...(run.watch === undefined ? {} : { onLine: run.watch.line }),
+    // One byte over the cap tells a cut-off table from a whole one.
+    ...(fromStdout ? { keepStdoutBytes: MAX_STDOUT_BYTES + 1 } : {}),
   });
   if (step.unread === true) return [];
   const { format, path: file, baseline, missing, name } = step.output;
+  if (fromStdout) {
+    if (Buffer.byteLength(result.stdout) > MAX_STDOUT_BYTES)
+      throw new ToolError(
+        `${label} printed more than ${MAX_STDOUT_BYTES / 1024 / 1024} MiB on stdout; benchgate reads at most that`,
+      );
+    if (deps.writer === undefined)
+      throw new ToolError(`internal error: ${label} has no writer to save its stdout`);
+    await deps.writer.writeText(file, result.stdout);
+  }
   if (missing !== undefined && (await deps.reader.kindOf(file)) !== "file")
     throw new ToolError(`${label} exited 0 but ${missing}`);
   const options = { side: run.side, round: run.round, suite: suite.name, version: VERSION };

@@ -1,10 +1,10 @@
+import { cargoBenchBuildArgv } from "../config/suites/cargo-bench-target.ts";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { expand, expandArgv, shellQuote } from "../config/placeholders.ts";
 import {
   baselineName,
-  criterionBuildArgv,
   criterionRunArgv,
   type CriterionSuitePlan,
 } from "../config/suites/criterion/criterion-suite.ts";
@@ -67,7 +67,7 @@ describe("Criterion command lines", () => {
   });
 
   it("builds the bench target without running it", () => {
-    expect(criterionBuildArgv(criterion())).toEqual([
+    expect(cargoBenchBuildArgv(criterion())).toEqual([
       "cargo",
       "bench",
       "--no-run",
@@ -75,7 +75,7 @@ describe("Criterion command lines", () => {
       "demo",
     ]);
     expect(
-      criterionBuildArgv(criterion({ package: "core", features: ["simd", "serde/std"] })),
+      cargoBenchBuildArgv(criterion({ package: "core", features: ["simd", "serde/std"] })),
     ).toEqual([
       "cargo",
       "bench",
@@ -88,7 +88,7 @@ describe("Criterion command lines", () => {
       "simd,serde/std",
     ]);
     expect(
-      criterionBuildArgv(criterion({ manifestPath: "examples/demo-crate/Cargo.toml" })),
+      cargoBenchBuildArgv(criterion({ manifestPath: "examples/demo-crate/Cargo.toml" })),
     ).toEqual([
       "cargo",
       "bench",

@@ -33,6 +33,12 @@ function everyPath(value: string, key?: string): unknown {
         bench: "b",
         "manifest-path": at("/suites/3/manifest-path", "crates/g/Cargo.toml"),
       },
+      {
+        name: "d",
+        kind: "divan",
+        bench: "b",
+        "manifest-path": at("/suites/4/manifest-path", "crates/d/Cargo.toml"),
+      },
     ],
     golden: {
       checksums: at("/golden/checksums", "sums.sha256"),
@@ -86,7 +92,7 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
     },
   );
 
-  it.each(["/suites/0/manifest-path", "/suites/3/manifest-path"])(
+  it.each(["/suites/0/manifest-path", "/suites/3/manifest-path", "/suites/4/manifest-path"])(
     "refuses a manifest-path outside the repository (%s)",
     (pointer) => {
       const error = errorOf(() => validateConfig(everyPath("../x/Cargo.toml", pointer), SOURCE));
@@ -114,6 +120,7 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
     expect(described.sort()).toEqual([
       "/$defs/criterionSuite/properties/manifest-path",
       "/$defs/customSuite/properties/output",
+      "/$defs/divanSuite/properties/manifest-path",
       "/$defs/gungraunSuite/properties/manifest-path",
       "/properties/golden/properties/checksums",
       "/properties/golden/properties/outputs",
@@ -125,6 +132,7 @@ describe("validateConfig applies the path rule to every path-valued key", () => 
       "/suites/0/manifest-path",
       "/suites/2/output",
       "/suites/3/manifest-path",
+      "/suites/4/manifest-path",
     ]);
   });
 });

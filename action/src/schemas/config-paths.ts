@@ -54,7 +54,7 @@ export function configPaths(
   }
   (config.suites ?? []).forEach((suite, i) => {
     if (
-      (suite.kind === "criterion" || suite.kind === "gungraun") &&
+      (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan") &&
       suite["manifest-path"] !== undefined
     )
       paths.push({

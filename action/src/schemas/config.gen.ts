@@ -119,9 +119,23 @@ export interface BenchgateConfig {
    * @maxItems 100
    */
   suites?: [
-    CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite | LoadSuite,
+    (
+      | CriterionSuite
+      | HyperfineSuite
+      | CustomSuite
+      | GungraunSuite
+      | InstructionsSuite
+      | LoadSuite
+      | DivanSuite
+    ),
     ...(
-      CriterionSuite | HyperfineSuite | CustomSuite | GungraunSuite | InstructionsSuite | LoadSuite
+      | CriterionSuite
+      | HyperfineSuite
+      | CustomSuite
+      | GungraunSuite
+      | InstructionsSuite
+      | LoadSuite
+      | DivanSuite
     )[],
   ];
   /**
@@ -555,4 +569,35 @@ export interface LoadEnv {
 }
 export interface LoadEnv1 {
   [k: string]: string | undefined;
+}
+export interface DivanSuite {
+  name: SuiteName;
+  kind: "divan";
+  /**
+   * cargo -p PACKAGE, for a workspace.
+   */
+  package?: string;
+  /**
+   * cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).
+   */
+  "manifest-path"?: string;
+  /**
+   * The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).
+   */
+  bench: string;
+  /**
+   * @maxItems 50
+   */
+  features?: string[];
+  /**
+   * divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).
+   */
+  filter?: string;
+  /**
+   * Extra arguments for the divan binary, e.g. ["--sample-count", "200"] or ["--min-time", "1"]. Options that change the output (--list, --test, --format) are refused.
+   *
+   * @maxItems 50
+   */
+  args?: string[];
+  timeout?: Duration;
 }

@@ -244,6 +244,7 @@ export interface Entry {
     | "oha"
     | "k6"
     | "vegeta"
+    | "divan"
     | "load";
   unit: string;
   direction: "smaller_is_better" | "bigger_is_better";

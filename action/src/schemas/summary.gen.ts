@@ -111,6 +111,7 @@ export interface Benchmark {
     | "oha"
     | "k6"
     | "vegeta"
+    | "divan"
     | "load";
   /**
    * Normalized unit: ns for every time; otherwise the metric's own unit.

@@ -5,6 +5,7 @@
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import { criterionSuite } from "./criterion/criterion-suite.ts";
 import { customSuite } from "./custom/custom-suite.ts";
+import { divanSuite } from "./divan/divan-suite.ts";
 import { gungraunSuite } from "./gungraun/gungraun-suite.ts";
 import { hyperfineSuite } from "./hyperfine/hyperfine-suite.ts";
 import { instructionsSuite } from "./instructions/instructions-suite.ts";
@@ -18,6 +19,7 @@ export const SUITE_KINDS = [
   gungraunSuite,
   instructionsSuite,
   loadSuite,
+  divanSuite,
 ] as const;
 
 /** A suite entry of benchgate.yml, as the schema has checked it. */
@@ -37,7 +39,7 @@ export function suiteKind(suite: {
   return kind;
 }
 
-/** "criterion, hyperfine, custom, gungraun, instructions or load". */
+/** "criterion, hyperfine, custom, gungraun, instructions, load or divan". */
 export function suiteKindList(): string {
   const names = SUITE_KINDS.map((k) => k.name);
   return names.length < 2

@@ -91,6 +91,11 @@ export interface SuiteStep {
      * missing: the error then blames the command ("… exited 0 but did not write …").
      */
     readonly missing?: string;
+    /**
+     * The tool prints its results and writes no file (divan): the runner saves the command's
+     * stdout as `path` and reads that.
+     */
+    readonly fromStdout?: boolean;
   };
   /** Run, but its output is not read (a warm-up load before the measured ones). */
   readonly unread?: boolean;

@@ -2,21 +2,20 @@
 // `cargo bench` with `--save-baseline <side>-<round>` into the suite's own CRITERION_HOME, and
 // `ingest criterion` reads that baseline back.
 import path from "node:path";
-import { InputError } from "../../../errors.ts";
 import type { CriterionSuite } from "../../../schemas/config.gen.ts";
-import { checkRelativePath, type Argv } from "../../config-checks.ts";
+import type { Argv } from "../../config-checks.ts";
+import {
+  cargoBenchTarget,
+  cargoTargetArgs,
+  checkFilter,
+  type CargoBenchTarget,
+} from "../cargo-bench-target.ts";
 import type { Side, SuiteBase, SuiteKind } from "../suite-kind.ts";
 import { exactIdFilter } from "./exact-id-filter.ts";
 
-export interface CriterionSuitePlan extends SuiteBase {
+export interface CriterionSuitePlan extends SuiteBase, CargoBenchTarget {
   readonly kind: "criterion";
-  readonly bench: string;
-  /** cargo --manifest-path, relative to the repository root. */
-  readonly manifestPath?: string;
-  readonly package?: string;
-  readonly features: readonly string[];
   readonly filter?: string;
-  readonly args: readonly string[];
 }
 
 /** Criterion's baseline name for a side and round: `base-3`, `head-3`. */
@@ -24,24 +23,11 @@ export function baselineName(side: Side, round: number): string {
   return `${side}-${round}`;
 }
 
-function cargoTarget(suite: CriterionSuitePlan): string[] {
-  const args = ["--bench", suite.bench];
-  if (suite.manifestPath !== undefined) args.push("--manifest-path", suite.manifestPath);
-  if (suite.package !== undefined) args.push("--package", suite.package);
-  if (suite.features.length > 0) args.push("--features", suite.features.join(","));
-  return args;
-}
-
-/** Builds the bench binary once per side (the rounds then only run it). */
-export function criterionBuildArgv(suite: CriterionSuitePlan): Argv {
-  return ["cargo", "bench", "--no-run", ...cargoTarget(suite)];
-}
-
 export function criterionRunArgv(suite: CriterionSuitePlan, side: Side, round: number): Argv {
   const argv: [string, ...string[]] = [
     "cargo",
     "bench",
-    ...cargoTarget(suite),
+    ...cargoTargetArgs(suite),
     "--",
     ...suite.args,
   ];
@@ -53,32 +39,20 @@ export function criterionRunArgv(suite: CriterionSuitePlan, side: Side, round: n
 
 /** Lists the benchmarks the suite's filter selects, one `<id>: benchmark` line each. */
 export function criterionListArgv(suite: CriterionSuitePlan): Argv {
-  const argv: [string, ...string[]] = ["cargo", "bench", ...cargoTarget(suite), "--", "--list"];
+  const argv: [string, ...string[]] = ["cargo", "bench", ...cargoTargetArgs(suite), "--", "--list"];
   if (suite.filter !== undefined) argv.push(suite.filter);
   return argv;
 }
 
 export const criterionSuite: SuiteKind<CriterionSuite, CriterionSuitePlan> = {
   name: "criterion",
-  plan(raw, base, { key, source }) {
-    if (raw.filter?.startsWith("-") === true)
-      throw new InputError(
-        "the filter must not start with '-' (Criterion would read it as an option)",
-        { source, jsonPath: `${key}/filter` },
-      );
+  plan(raw, base, at) {
+    checkFilter(raw.filter, "Criterion", at);
     return {
       kind: "criterion",
       ...base,
-      bench: raw.bench,
-      ...(raw["manifest-path"] === undefined
-        ? {}
-        : {
-            manifestPath: checkRelativePath(raw["manifest-path"], `${key}/manifest-path`, source),
-          }),
-      ...(raw.package === undefined ? {} : { package: raw.package }),
-      features: [...(raw.features ?? [])],
+      ...cargoBenchTarget(raw, at),
       ...(raw.filter === undefined ? {} : { filter: raw.filter }),
-      args: [...(raw.args ?? [])],
     };
   },
   // Criterion applies the filter itself (its positional filter argument).

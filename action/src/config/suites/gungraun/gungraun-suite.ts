@@ -7,32 +7,13 @@
 // `ingest gungraun` reads them: instructions as the primary, deterministic count.
 import path from "node:path";
 import type { GungraunSuite } from "../../../schemas/config.gen.ts";
-import { checkRelativePath, type Argv } from "../../config-checks.ts";
+import { cargoBenchTarget, cargoTargetArgs, type CargoBenchTarget } from "../cargo-bench-target.ts";
 import { ownCountThresholds } from "../count-thresholds.ts";
 import type { OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
 
-export interface GungraunSuitePlan extends SuiteBase {
+export interface GungraunSuitePlan extends SuiteBase, CargoBenchTarget {
   readonly kind: "gungraun";
-  readonly bench: string;
-  /** cargo --manifest-path, relative to the repository root. */
-  readonly manifestPath?: string;
-  readonly package?: string;
-  readonly features: readonly string[];
-  readonly args: readonly string[];
   readonly counts: OwnCountThresholds;
-}
-
-function cargoTarget(suite: GungraunSuitePlan): string[] {
-  const args = ["--bench", suite.bench];
-  if (suite.manifestPath !== undefined) args.push("--manifest-path", suite.manifestPath);
-  if (suite.package !== undefined) args.push("--package", suite.package);
-  if (suite.features.length > 0) args.push("--features", suite.features.join(","));
-  return args;
-}
-
-/** Builds the bench binary once per side (and writes Cargo.lock when the crate has none). */
-export function gungraunBuildArgv(suite: GungraunSuitePlan): Argv {
-  return ["cargo", "bench", "--no-run", ...cargoTarget(suite)];
 }
 
 export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
@@ -40,19 +21,7 @@ export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
   plan: (raw, base, at) => ({
     kind: "gungraun",
     ...base,
-    bench: raw.bench,
-    ...(raw["manifest-path"] === undefined
-      ? {}
-      : {
-          manifestPath: checkRelativePath(
-            raw["manifest-path"],
-            `${at.key}/manifest-path`,
-            at.source,
-          ),
-        }),
-    ...(raw.package === undefined ? {} : { package: raw.package }),
-    features: [...(raw.features ?? [])],
-    args: [...(raw.args ?? [])],
+    ...cargoBenchTarget(raw, at),
     counts: ownCountThresholds(raw, at),
   }),
   // The harness has no filter benchgate can rely on across both versions: it runs whole.
@@ -62,7 +31,7 @@ export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
   step(plan, run) {
     const home = path.join(run.dir, run.tag);
     return {
-      argv: ["cargo", "bench", ...cargoTarget(plan), "--", ...plan.args],
+      argv: ["cargo", "bench", ...cargoTargetArgs(plan), "--", ...plan.args],
       env: {
         GUNGRAUN_HOME: home,
         GUNGRAUN_SAVE_SUMMARY: "json",

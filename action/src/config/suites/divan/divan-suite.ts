@@ -1,0 +1,87 @@
+// `kind: divan`: a Cargo bench target whose harness is divan. The bench binary is built once per
+// side (runner/run-benchmarks.ts), then each side and round runs `cargo bench --bench B --
+// [args] [filter]`. Divan writes no file: the runner saves the process's stdout (divan's table;
+// cargo and divan write everything else to stderr) as OUT/raw/<suite>/<side>-<round>.divan.txt,
+// and `ingest divan` reads it.
+import path from "node:path";
+import { InputError } from "../../../errors.ts";
+import type { DivanSuite } from "../../../schemas/config.gen.ts";
+import type { Argv } from "../../config-checks.ts";
+import {
+  cargoBenchTarget,
+  cargoTargetArgs,
+  checkFilter,
+  type CargoBenchTarget,
+} from "../cargo-bench-target.ts";
+import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
+
+export interface DivanSuitePlan extends SuiteBase, CargoBenchTarget {
+  readonly kind: "divan";
+  /** divan's positional filter: a regular expression over its `root::group::bench` paths. */
+  readonly filter?: string;
+}
+
+/**
+ * Divan options that print something other than a run's table, which ingest would then refuse
+ * after the whole run: refused in the config instead.
+ */
+const OUTPUT_OPTIONS = ["--list", "--test", "--format", "--help", "-h", "--version", "-V"];
+
+export function divanRunArgv(suite: DivanSuitePlan): Argv {
+  const argv: [string, ...string[]] = [
+    "cargo",
+    "bench",
+    ...cargoTargetArgs(suite),
+    "--",
+    ...suite.args,
+  ];
+  // divan's filter is positional; the config refuses one that starts with "-".
+  if (suite.filter !== undefined) argv.push(suite.filter);
+  return argv;
+}
+
+/**
+ * `/rebench <filter>` is a regular expression over benchgate's ids (`root/group/bench/arg`);
+ * divan matches its filter against `root::group::bench::arg`, so each `/` becomes `::`.
+ */
+export function divanFilter(text: string): string {
+  return text.replaceAll("/", "::");
+}
+
+export const divanSuite: SuiteKind<DivanSuite, DivanSuitePlan> = {
+  name: "divan",
+  plan(raw, base, at) {
+    const { key, source } = at;
+    checkFilter(raw.filter, "divan", at);
+    (raw.args ?? []).forEach((arg, i) => {
+      const option = arg.split("=")[0] as string;
+      if (OUTPUT_OPTIONS.includes(option))
+        throw new InputError(
+          `${option} makes divan print something other than a run's table, which benchgate reads`,
+          { source, jsonPath: `${key}/args/${i}` },
+        );
+    });
+    return {
+      kind: "divan",
+      ...base,
+      ...cargoBenchTarget(raw, at),
+      ...(raw.filter === undefined ? {} : { filter: raw.filter }),
+    };
+  },
+  // The /rebench filter replaces the configured one, as Criterion's does.
+  filter: (plan, _filter, text) => ({ ...plan, filter: divanFilter(text) }),
+  // An id does not tell divan's path back for sure (a `t=N` thread count is not part of it, an
+  // argument may hold a "/"): the target runs whole and the runner keeps the open benchmarks.
+  narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan, unfiltered: true }),
+  runsWhole: true,
+  step(plan, run) {
+    return {
+      argv: divanRunArgv(plan),
+      output: {
+        format: "divan",
+        path: path.join(run.dir, `${run.tag}.divan.txt`),
+        fromStdout: true,
+      },
+    };
+  },
+};
