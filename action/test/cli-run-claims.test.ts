@@ -43,8 +43,12 @@ function run(name: string, head: Record<string, (old: string) => string> = {}) {
 describe("claims on the demo crate (real Criterion)", { timeout: 600_000 }, () => {
   it("holds on the demo as it is", () => {
     const { result, report, comment } = run("holds");
-    expect(result.status, result.stderr).toBe(0);
     expect(report.claims?.[0]).toMatchObject({ verdict: "holds", fails: false, rounds: 3 });
+    // The claim never fails this gate. Head is base here, an A/A run of real timings on a shared
+    // machine, so a benchmark's noise may still, rarely, be confirmed as a change (it was once in
+    // CI, under load): that is the timing statistics' false-alarm rate, not this test's subject.
+    expect([0, 1], result.stderr).toContain(result.status);
+    expect(report.reasons.filter((r) => /claim/i.test(r))).toEqual([]);
     expect(comment).toMatch(/### Claims — 1 of 1 hold/);
   });
 
