@@ -6,6 +6,7 @@ import { codeBlock } from "./code-block.ts";
 import { formatCount } from "./format.ts";
 import {
   bulletList,
+  cappedTable,
   code,
   fixed,
   levels,
@@ -25,18 +26,12 @@ export function budgetsSection(report: BenchReport): Section {
   const ordered = [...failed, ...close, ...met];
   const closeNote = close.length === 0 ? "" : `, ${formatCount(close.length)} close`;
   const heading = `### Budgets — ${failed.length === 0 && close.length === 0 ? "all" : formatCount(met.length)} of ${formatCount(budgets.length)} met${closeNote}`;
-  const render = (rows: readonly BudgetResult[], total: number): string => {
-    const lines = [
-      heading,
-      "",
-      tableRow(["", "benchmark", "rule", "statistic", "limit", "actual", "note"]),
-      tableRow([":-:", ":--", ":--", ":--", "--:", "--:", ":--"]),
-      ...rows.map(budgetRow),
-    ];
-    if (total > rows.length)
-      lines.push("", `… ${formatCount(total - rows.length)} more; see report.json`);
-    return lines.join("\n");
+  const columns = {
+    header: ["", "benchmark", "rule", "statistic", "limit", "actual", "note"],
+    align: [":-:", ":--", ":--", ":--", "--:", "--:", ":--"],
   };
+  const render = (rows: readonly BudgetResult[], total: number): string =>
+    cappedTable([heading, ""], columns, rows.map(budgetRow), total);
   return {
     priority: 4,
     levels: levels(

@@ -94,6 +94,22 @@ export function tableRow(cells: readonly string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
+/**
+ * A section's table: its `lead` lines (heading, text), the header and alignment rows, the rows
+ * shown, and, when `total` is more than those, a line saying how many more report.json has.
+ */
+export function cappedTable(
+  lead: readonly string[],
+  columns: { readonly header: readonly string[]; readonly align: readonly string[] },
+  rows: readonly string[],
+  total: number,
+): string {
+  const lines = [...lead, tableRow(columns.header), tableRow(columns.align), ...rows];
+  if (total > rows.length)
+    lines.push("", `… ${formatCount(total - rows.length)} more; see report.json`);
+  return lines.join("\n");
+}
+
 /** Distinct levels only, so the shortening loop never spends a step on an identical rendering. */
 export function levels(...candidates: string[]): string[] {
   const out: string[] = [];

@@ -9,7 +9,15 @@ import type {
   SideRatio,
 } from "../schemas/report.gen.ts";
 import { formatCount, formatFactor, formatPercent, NO_VALUE } from "./format.ts";
-import { code, fixed, levels, tableRow, text, type Section } from "./markdown-parts.ts";
+import {
+  cappedTable,
+  code,
+  fixed,
+  levels,
+  tableRow,
+  text,
+  type Section,
+} from "./markdown-parts.ts";
 
 /** ✅ holds, ❌ false or failing, ⚠️ inconclusive, ➖ not checked (a filtered run). */
 export function claimMark(c: ClaimResult): string {
@@ -72,18 +80,12 @@ export function claimsSection(report: BenchReport): Section {
   const ordered = [...failing, ...claims.filter((c) => !c.fails)];
   const heading = claimsHeading(claims);
   const level = formatPercent(claims[0]?.level).replace(/\.0 %$/u, " %");
-  const render = (rows: readonly ClaimResult[], total: number): string => {
-    const lines = [
-      heading,
-      "",
-      tableRow(["", "claim", `measured on head (${level} interval)`, "rounds", "why"]),
-      tableRow([":-:", ":--", ":--", "--:", ":--"]),
-      ...rows.map(claimRow),
-    ];
-    if (total > rows.length)
-      lines.push("", `… ${formatCount(total - rows.length)} more; see report.json`);
-    return lines.join("\n");
+  const columns = {
+    header: ["", "claim", `measured on head (${level} interval)`, "rounds", "why"],
+    align: [":-:", ":--", ":--", "--:", ":--"],
   };
+  const render = (rows: readonly ClaimResult[], total: number): string =>
+    cappedTable([heading, ""], columns, rows.map(claimRow), total);
   return {
     priority: 4,
     levels: levels(
@@ -148,20 +150,18 @@ export function headToHeadSection(report: BenchReport): Section {
   if (pairs.length === 0) return fixed("");
   const level = formatPercent(pairs[0]?.level).replace(/\.0 %$/u, " %");
   const heading = "### Head to head";
-  const render = (limit: number): string => {
-    const lines = [
-      heading,
-      "",
-      `Each variant against the suite's first (the reference), from the rounds that ran both; ${level} intervals. Information only: this never fails the gate.`,
-      "",
-      tableRow(["suite", "benchmark", "head", "base"]),
-      tableRow([":--", ":--", ":--", ":--"]),
-      ...pairs.slice(0, limit).map(headToHeadRow),
-    ];
-    if (pairs.length > limit)
-      lines.push("", `… ${formatCount(pairs.length - limit)} more; see report.json`);
-    return lines.join("\n");
+  const lead = [
+    heading,
+    "",
+    `Each variant against the suite's first (the reference), from the rounds that ran both; ${level} intervals. Information only: this never fails the gate.`,
+    "",
+  ];
+  const columns = {
+    header: ["suite", "benchmark", "head", "base"],
+    align: [":--", ":--", ":--", ":--"],
   };
+  const render = (limit: number): string =>
+    cappedTable(lead, columns, pairs.slice(0, limit).map(headToHeadRow), pairs.length);
   return {
     priority: 1,
     levels: levels(
