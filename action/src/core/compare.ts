@@ -15,6 +15,13 @@ import {
 import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
 import { verdictOf } from "./gate-verdict.ts";
 import { analyseUnpaired } from "./unpaired.ts";
+import {
+  analyseWithHistory,
+  noiseKey,
+  type HistoryLook,
+  type HistoryNoise,
+} from "./history-noise.ts";
+import { analyseBaseHeadBase } from "./base-head-base.ts";
 import { median } from "./statistics.ts";
 import {
   nonDeterministicNote,
@@ -32,6 +39,15 @@ export const METHOD = {
   "single-run":
     "one run per side (unverified); log ratio of medians; within-run order-statistic interval; " +
     "fails only above the unverified threshold",
+  history:
+    "one run per side; log ratio of medians; run-to-run noise of each benchmark from the " +
+    "default branch's history on this runner (records between change points), moderated across " +
+    "the suite, never below own, scaled up when this job spreads wider; one-sided t-test against " +
+    "the noise floor; Benjamini-Hochberg over benchmarks",
+  aba:
+    "base, head, base in one job; log ratio of head to the mean of the two base runs; noise from " +
+    "the base runs (shared shock and own variance apart, empirical-Bayes moderated, never below " +
+    "own); one-sided t-test against the noise floor; Benjamini-Hochberg over benchmarks",
   unpaired:
     "unpaired runs (independent samples); difference of mean log medians; pooled empirical-Bayes " +
     "variance, never below own; one-sided t-test against the noise floor; Benjamini-Hochberg",
@@ -48,7 +64,15 @@ export interface CompareOptions {
   readonly now?: string;
   /** Suites with their own thresholds for deterministic counts (else the settings' ones). */
   readonly countThresholds?: ReadonlyMap<string, CountThresholds>;
+  /**
+   * Where one run per side gets its noise from: the default branch's history on this runner, or
+   * a second base run of the same job (base, head, base). Ignored by paired rounds, which
+   * measure their own.
+   */
+  readonly noise?: NoiseSource;
 }
+
+export type NoiseSource = HistoryNoise | { readonly kind: "aba" };
 
 function sideStats(observations: ReadonlyMap<number, Observation>): SideStats | null {
   if (observations.size === 0) return null;
@@ -144,7 +168,32 @@ function toSuite(s: SuiteDecision, unpaired: boolean): SuiteResult {
   };
 }
 
-function analyse(paired: PairedInput, settings: CompareSettings): SuiteAnalysis {
+/** Every benchmark has at most one run per side: the case the history's noise is for. */
+function oneRunPerSide(paired: PairedInput): boolean {
+  return paired.series.every((s) => s.base.size <= 1 && s.head.size <= 1);
+}
+
+interface Analysed extends SuiteAnalysis {
+  /** Set when the history supplied the noise. */
+  readonly history?: HistoryLook;
+}
+
+function analyse(
+  paired: PairedInput,
+  settings: CompareSettings,
+  noise: NoiseSource | undefined,
+): Analysed {
+  if (noise?.kind === "aba") {
+    const { finals, suites } = oneLook(analyseBaseHeadBase(paired.series, settings));
+    const decided = decide(paired.series, finals, suites, settings);
+    return { ...decided, mode: decided.mode === "rounds" ? "aba" : decided.mode };
+  }
+  if (noise?.kind === "history" && !settings.unpaired && oneRunPerSide(paired)) {
+    const history = analyseWithHistory(paired.series, noise, settings);
+    const { finals, suites } = oneLook(history);
+    const decided = decide(paired.series, finals, suites, settings);
+    return { ...decided, mode: decided.mode === "rounds" ? "history" : decided.mode, history };
+  }
   if (settings.unpaired) {
     const { finals, suites } = oneLook(analyseUnpaired(paired.series, settings));
     return decide(paired.series, finals, suites, settings);
@@ -242,6 +291,12 @@ function reasonsFor(
       `one run per side: results are unverified and only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
     );
   }
+  const alone = entries.filter((e) => e.unverified && e.secondary !== true).length;
+  if (mode === "history" && alone > 0) {
+    reasons.push(
+      `${plural(alone, "benchmark")} without history on this runner: unverified, only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
+    );
+  }
   if (env.mismatch)
     reasons.push(
       `base and head ran on different environments (${plural(env.differences.length, "difference")})`,
@@ -253,7 +308,7 @@ function reasonsFor(
 /** The report's `settings` block: the settings as used, and the method that was run. */
 function reportSettings(
   settings: CompareSettings,
-  analysis: SuiteAnalysis,
+  analysis: Analysed,
   paired: PairedInput,
 ): BenchReport["settings"] {
   const ordered = analysis.suites.some((s) => s.look.orderEffect !== undefined);
@@ -289,19 +344,38 @@ function reportSettings(
 }
 
 /** The report's `noise` block: how noisy the benchmarks were and what that lets the gate see. */
-function noiseSummary(all: readonly Entry[], analysis: SuiteAnalysis): BenchReport["noise"] {
+function noiseSummary(
+  all: readonly Entry[],
+  analysis: Analysed,
+  noise: NoiseSource | undefined,
+): BenchReport["noise"] {
   // Exact counts have no noise: the noise block describes what the statistics worked on.
   const entries = all.filter((e) => e.determinism?.status !== "deterministic");
   const sds = entries.map((e) => e.sd?.own).filter((x): x is number => typeof x === "number");
   const mdes = entries.map((e) => e.mde).filter((x): x is number => x !== null);
   const prior = analysis.suites.map((s) => s.look).find((l) => l.prior !== undefined)?.prior;
   const ordered = analysis.suites.find((s) => s.look.orderEffect !== undefined);
+  const history = analysis.history;
+  const records = entries
+    .map((e) => (noise?.kind === "history" ? noise.series.get(noiseKey(e))?.records : undefined))
+    .filter((x): x is number => x !== undefined);
   return {
     median_sd: sds.length > 0 ? median(sds) : null,
     prior_sd: prior === undefined ? null : Math.sqrt(prior.variance),
     prior_df: prior === undefined || !Number.isFinite(prior.df) ? null : prior.df,
     median_mde: mdes.length > 0 ? median(mdes) : null,
     period_effect: ordered?.look.orderEffect ?? null,
+    ...(history === undefined || noise?.kind !== "history"
+      ? {}
+      : {
+          history: {
+            ...noise.basis,
+            benchmarks: history.withHistory,
+            without: history.withoutHistory,
+            median_records: records.length > 0 ? median(records) : null,
+            inflation: Math.max(1, ...history.inflation.values()),
+          },
+        }),
   };
 }
 
@@ -338,7 +412,9 @@ export function compare(
   options: CompareOptions,
 ): BenchReport {
   const { settings } = options;
-  const paired = pairSummaries(base, head, { unpaired: settings.unpaired });
+  // Base, head, base has two base runs to one head run: paired by side, not by round.
+  const aba = options.noise?.kind === "aba";
+  const paired = pairSummaries(base, head, { unpaired: settings.unpaired || aba });
   const own = options.countThresholds;
   const settled = settleCounts(paired.series, settings, (suite) => {
     return (
@@ -349,7 +425,7 @@ export function compare(
     );
   });
   const rest = paired.series.filter((s) => !settled.decided.has(s.id));
-  const timed = analyse({ ...paired, series: rest }, settings);
+  const timed = analyse({ ...paired, series: rest }, settings, options.noise);
   const byId = new Map(timed.decisions.map((d) => [d.series.id, d]));
   const decisions: Decision[] = paired.series.map((s) => {
     const exact = settled.decided.get(s.id);
@@ -364,10 +440,10 @@ export function compare(
   });
   // Exact counts over two rounds or more are replicated even when no timing was tested.
   const replicated = [...settled.decided.values()].some((d) => d.rounds >= 2);
-  const analysis: SuiteAnalysis = {
+  const analysis: Analysed = {
     ...timed,
     decisions,
-    mode: replicated ? "rounds" : timed.mode,
+    mode: replicated && timed.mode === "single-run" ? "rounds" : timed.mode,
   };
   const determinismOf = (id: string): Determinism | undefined =>
     settled.decided.get(id)?.determinism ?? settled.noisy.get(id);
@@ -396,7 +472,7 @@ export function compare(
       differences: env.differences,
       warnings: env.warnings,
     },
-    noise: noiseSummary(entries, analysis),
+    noise: noiseSummary(entries, analysis, options.noise),
     ...(paired.shards === undefined ? {} : { shards: shardsBlock(paired, entries) }),
     rounds: roundNumbers.map((block) => {
       const { round, shard } = blockParts(block);

@@ -55,7 +55,8 @@ export interface SuiteDecision {
 export interface SuiteAnalysis {
   readonly decisions: readonly Decision[];
   readonly suites: readonly SuiteDecision[];
-  readonly mode: "rounds" | "single-run";
+  /** history and aba: one run per side, with the noise learnt elsewhere (compare.ts). */
+  readonly mode: "rounds" | "single-run" | "history" | "aba";
 }
 
 export function untested(

@@ -81,6 +81,29 @@ export function groupKey(series: BenchmarkSeries): string {
   return `${series.suite}\u0000${isTiming(series.unit) ? "time" : series.unit}`;
 }
 
+/**
+ * Every benchmark with values on both sides as `row` reads it, grouped by groupKey; one that `row`
+ * answers with a reason instead is set in `out` as having no usable pair.
+ */
+export function groupRows<R>(
+  series: readonly BenchmarkSeries[],
+  row: (s: BenchmarkSeries) => R | string,
+  out: Map<string, BenchmarkLook>,
+): Map<string, R[]> {
+  const groups = new Map<string, R[]>();
+  for (const s of series) {
+    if (s.base.size === 0 || s.head.size === 0) continue;
+    const r = row(s);
+    if (typeof r === "string") {
+      out.set(s.id, { kind: "no-pair", series: s, notes: [r] });
+      continue;
+    }
+    const key = groupKey(s);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return groups;
+}
+
 interface Paired extends BenchmarkRounds {
   readonly series: BenchmarkSeries;
   readonly notes: string[];

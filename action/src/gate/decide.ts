@@ -3,7 +3,7 @@
 // head-to-head ratios beside them, then our own schema as a last check) and the PR comment that
 // shows it. `compare`, `run` and the action's gate and report modes all decide here, so they
 // cannot disagree.
-import { compare } from "../core/compare.ts";
+import { compare, type NoiseSource } from "../core/compare.ts";
 import { withBudgets, withClaims, withGolden, withHeadToHead } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
 import type { CountThresholds } from "../core/counts.ts";
@@ -37,6 +37,8 @@ export interface GateInput {
   readonly smells?: SmellConfig | undefined;
   /** Suites with their own thresholds for deterministic counts. */
   readonly countThresholds?: ReadonlyMap<string, CountThresholds>;
+  /** One run per side: where its noise comes from (the history, or base-head-base). */
+  readonly noise?: NoiseSource;
   readonly now: Date;
 }
 
@@ -46,6 +48,7 @@ export function gateReport(input: GateInput): BenchReport {
     generator: GENERATOR,
     now: input.now.toISOString(),
     ...(input.countThresholds === undefined ? {} : { countThresholds: input.countThresholds }),
+    ...(input.noise === undefined ? {} : { noise: input.noise }),
   });
   const budgets = evaluateBudgets(input.budgets, {
     benchmarks: compared.benchmarks,
@@ -58,7 +61,9 @@ export function gateReport(input: GateInput): BenchReport {
   const series =
     claims.length === 0 && pairs.length === 0
       ? []
-      : pairSummaries(input.base, input.head, { unpaired: input.settings.unpaired }).series;
+      : pairSummaries(input.base, input.head, {
+          unpaired: input.settings.unpaired || input.noise?.kind === "aba",
+        }).series;
   const claimed = withClaims(
     withBudgets(compared, budgets),
     checkClaims(claims, {
@@ -93,6 +98,8 @@ export interface Measured {
   readonly golden?: readonly GoldenResult[];
   /** critcmp's text table of the same runs, folded into the comment. */
   readonly critcmpTable?: string | undefined;
+  /** One run per side: where its noise comes from (the history, or base-head-base). */
+  readonly noise?: NoiseSource | undefined;
 }
 
 export interface Decision {
@@ -118,6 +125,7 @@ export function decide(
     ...(measured.golden === undefined ? {} : { golden: measured.golden }),
     smells: judgement.smells,
     countThresholds: judgement.countThresholds,
+    ...(measured.noise === undefined ? {} : { noise: measured.noise }),
     now,
   });
   const { critcmpTable } = measured;

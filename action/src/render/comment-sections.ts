@@ -5,6 +5,8 @@ import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
 import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
 import {
+  historyAssumptions,
+  oneRunDesignPhrase,
   roundModelPhrase,
   sequentialLine,
   suiteLineLabel,
@@ -51,13 +53,21 @@ export function headerSection(
         `Run interleaved rounds for a verdict you can trust.`,
     );
   }
+  const assumptions = historyAssumptions(report);
+  if (assumptions !== "") lines.push("", "> [!NOTE]", `> ${text(assumptions)}`);
   return fixed(lines.join("\n"));
 }
 
 function modeLine(report: BenchReport): string {
   const s = report.settings;
   const parts: string[] = [];
-  if (report.mode === "rounds") {
+  const oneRun = oneRunDesignPhrase(report);
+  if (oneRun !== "") {
+    parts.push(text(oneRun));
+    parts.push(
+      `regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)}`,
+    );
+  } else if (report.mode === "rounds") {
     const order = roundModelPhrase(report);
     const rounds =
       s.design?.kind === "sequential"

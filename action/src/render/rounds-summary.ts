@@ -3,7 +3,7 @@
 // out; the callers escape it for their medium.
 
 import type { BenchReport, Entry, SuiteResult } from "../schemas/report.gen.ts";
-import { formatChange, formatCount, formatPercent } from "./format.ts";
+import { formatChange, formatCount, formatPercent, formatShort } from "./format.ts";
 
 type StopReason = NonNullable<Entry["stopped"]>["reason"];
 
@@ -98,4 +98,44 @@ export function roundModelPhrase(report: BenchReport): string {
   return report.settings.crossover
     ? "round shocks and the run-order effect fitted across each suite"
     : "paired by round, round shocks fitted across each suite";
+}
+
+/**
+ * How one run per side got its noise (mode history or aba), for the mode line; "" otherwise.
+ * The history's basis is named so a reader can check which runs it rests on.
+ */
+export function oneRunDesignPhrase(report: BenchReport): string {
+  if (report.mode === "aba") return "base, head, base in one job (noise from the two base runs)";
+  if (report.mode !== "history") return "";
+  const h = report.noise.history;
+  if (h === undefined) return "one run per side, noise from the history";
+  const span =
+    h.first !== null && h.last !== null ? `, ${h.first.slice(0, 7)}…${h.last.slice(0, 7)}` : "";
+  const records =
+    h.median_records === null
+      ? ""
+      : ` (median ${formatCount(h.median_records)} per benchmark${span})`;
+  return `one run per side, noise from ${formatCount(h.commits)} default-branch runs of this runner${records}`;
+}
+
+/**
+ * What a history-noise verdict assumes, in one sentence for the reader; "" for other modes.
+ */
+export function historyAssumptions(report: BenchReport): string {
+  const h = report.noise.history;
+  if (report.mode !== "history" || h === undefined) return "";
+  const scaled =
+    h.inflation > 1
+      ? ` This job's differences spread wider than those runs, so every variance was scaled up ×${formatShort(h.inflation)}.`
+      : "";
+  const without =
+    h.without > 0
+      ? ` ${formatCount(h.without)} benchmark${h.without === 1 ? "" : "s"} without history ${h.without === 1 ? "is" : "are"} unverified (only changes of ${formatChange(report.settings.unverified_threshold)} or more can fail).`
+      : "";
+  return (
+    "One run per side: each benchmark's noise is estimated from its recent default-branch runs " +
+    "on this runner since its last change point, assuming this job is no quieter than those runs." +
+    scaled +
+    without
+  );
 }

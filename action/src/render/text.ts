@@ -7,6 +7,8 @@
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import {
+  historyAssumptions,
+  oneRunDesignPhrase,
   roundModelPhrase,
   roundsCell,
   sequentialLine,
@@ -69,6 +71,8 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
       ),
     );
   }
+  const assumptions = historyAssumptions(report);
+  if (assumptions !== "") out.push(plain(assumptions, 600));
   if (report.reasons.length > 0) {
     out.push("", "why:", ...limited(report.reasons, 10).map((r) => `  - ${plain(r)}`));
   }
@@ -106,6 +110,9 @@ function modeLine(report: BenchReport): string {
   const s = report.settings;
   const ci = `${formatPercent(s.confidence).replace(".0 %", " %")} CI`;
   if (report.mode === "single-run") return `single run per side · ${ci}`;
+  const oneRun = oneRunDesignPhrase(report);
+  if (oneRun !== "")
+    return `${plain(oneRun)} · regressed = significant (FDR q ≤ ${formatShort(s.q)}) and at least ${formatChange(s.fail_threshold)} · ${ci}`;
   const order = roundModelPhrase(report);
   const rounds =
     s.unpaired === true

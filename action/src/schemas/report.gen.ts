@@ -41,9 +41,9 @@ export interface BenchReport {
    */
   reasons: Text[];
   /**
-   * rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold.
+   * rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.
    */
-  mode: "rounds" | "single-run";
+  mode: "rounds" | "single-run" | "history" | "aba";
   settings: {
     method: string;
     statistic: "median";
@@ -141,6 +141,47 @@ export interface BenchReport {
      * Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.
      */
     period_effect: number | null;
+    /**
+     * mode history: what the noise estimate rests on (docs/statistics.md §14).
+     */
+    history?: {
+      /**
+       * History records that were eligible: one run each, on this runner.
+       */
+      commits: number;
+      /**
+       * The oldest eligible commit.
+       */
+      first: string | null;
+      /**
+       * The newest eligible commit.
+       */
+      last: string | null;
+      /**
+       * The runner fingerprint the records had to match; null when the run recorded none.
+       */
+      fingerprint: string | null;
+      /**
+       * At most this many recent records of a series, since its last change point, were used.
+       */
+      window: number;
+      /**
+       * Benchmarks tested against their history's noise.
+       */
+      benchmarks: number;
+      /**
+       * Benchmarks with no usable history: unverified.
+       */
+      without: number;
+      /**
+       * Median number of records a benchmark's noise was estimated from.
+       */
+      median_records: number | null;
+      /**
+       * The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).
+       */
+      inflation: number;
+    };
   };
   /**
    * @maxItems 10000

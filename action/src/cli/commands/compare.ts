@@ -3,9 +3,11 @@ import { InputError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
 import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
-import { readConfigFile, readSummaryFile } from "../../ingest/read-document.ts";
+import { readConfigFile, readHistoryFile, readSummaryFile } from "../../ingest/read-document.ts";
+import { noiseSource } from "../../gate/history-noise-source.ts";
+import { RUN_NOISE_DEFAULTS } from "../../history/run-to-run-noise.ts";
 import { renderText } from "../../render/text.ts";
-import { booleanFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { ingestBaselines } from "../../ingest/index.ts";
 import { VERSION } from "../../version.ts";
@@ -20,8 +22,9 @@ export const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE
 
 Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the base and head of a
 change and decides which benchmarks really changed. Files of the same side with the same
-\`round\` are merged; base and head rounds with the same number are paired. With one file per
-side the result is labelled unverified (no replication).
+\`round\` are merged; base and head rounds with the same number are paired. With one run per
+side the result is labelled unverified (no replication), unless --history or --aba tells how
+noisy one run is (docs/statistics.md §14).
 
 Options:
   --base FILE...        summaries of the base side (one or more)
@@ -33,6 +36,12 @@ Options:
   --markdown FILE       write the PR comment markdown; - for stdout
   --config FILE         benchgate.yml (its statistics:, budgets:, claims: and smells: blocks)
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
+  --history FILE        one run per side: the default branch's history.json (gh-pages); each
+                        benchmark's run-to-run noise is estimated from its recent single-run
+                        records on head's runner (same fingerprint) since its last change point
+  --history-window N    with --history: at most N recent records per benchmark (default ${RUN_NOISE_DEFAULTS.window})
+  --aba                 base, head, base in one job: two base runs (rounds 1 and 2) and one
+                        head run; the noise comes from the two base runs
   --quiet               print nothing but errors (implied when --json or --markdown is -)
   -h, --help            show this help
 
@@ -85,6 +94,9 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
     config: { kind: "string" },
     critcmp: { kind: "string" },
     criterion: { kind: "string" },
+    history: { kind: "string" },
+    "history-window": { kind: "string" },
+    aba: { kind: "boolean" },
     quiet: { kind: "boolean" },
     help: { kind: "boolean", short: "h" },
     ...SETTING_FLAGS,
@@ -110,6 +122,13 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   }
   // Flags first: a bad flag is reported before any file is read.
   const statistics = statisticsOverrides(args);
+  const historyFile = stringFlag(args, "history");
+  const aba = booleanFlag(args, "aba");
+  if (historyFile !== undefined && aba)
+    throw new InputError("give --history or --aba, not both: they are two ways to learn the noise");
+  if (historyFile === undefined && stringFlag(args, "history-window") !== undefined)
+    throw new InputError("--history-window needs --history FILE");
+  const window = integerFlag(args, "history-window", RUN_NOISE_DEFAULTS.window, 5, 100000);
   const configFile = stringFlag(args, "config");
   const config =
     configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
@@ -130,7 +149,14 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
     critcmpFile === undefined
       ? undefined
       : await deps.reader.readText(critcmpFile, MAX_CRITCMP_BYTES);
-  const { report, markdown } = decide(judgement, { base, head, critcmpTable }, deps.clock.date());
+  const history =
+    historyFile === undefined ? undefined : await readHistoryFile(deps.reader, historyFile);
+  const noise = noiseSource({ history, window, aba }, head);
+  const { report, markdown } = decide(
+    judgement,
+    { base, head, critcmpTable, noise },
+    deps.clock.date(),
+  );
 
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");

@@ -1,0 +1,252 @@
+// One run per side with the noise learnt elsewhere (docs/statistics.md §14): from the default
+// branch's history (compare --history) or from base, head, base in one job (--aba). Seeded
+// synthetic suites whose noise is known, so each assertion has a right answer.
+import { describe, expect, it } from "vitest";
+import { compare } from "../src/core/compare.ts";
+import { resolveSettings } from "../src/core/settings.ts";
+import type { SourcedSummary } from "../src/core/pairing.ts";
+import { median } from "../src/core/statistics.ts";
+import { estimateRunNoise } from "../src/history/run-to-run-noise.ts";
+import { validateReport } from "../src/schemas/validate.ts";
+import type { BenchHistory } from "../src/schemas/history.gen.ts";
+import { syntheticSuite } from "./support/synthetic.ts";
+
+const settings = resolveSettings();
+const FINGERPRINT = "ab".repeat(8);
+
+function sha(n: number): string {
+  return n.toString(16).padStart(40, "0");
+}
+
+/** Base rounds 1…n of a synthetic suite as n single-run default-branch records. */
+function historyOf(
+  files: readonly SourcedSummary[],
+  options: { fingerprint?: string; rounds?: number } = {},
+): BenchHistory {
+  const first = files[0] as SourcedSummary;
+  const series = first.summary.benchmarks.map((b) => ({
+    suite: b.suite,
+    id: b.id,
+    unit: b.unit,
+    direction: b.direction,
+    origin: "benchgate" as const,
+  }));
+  return {
+    schema_version: 1,
+    series,
+    commits: files.map((f, i) => ({
+      sha: sha(i + 1),
+      date: "2026-01-01T00:00:00Z",
+      message: `commit ${i + 1}`,
+      author: "a",
+      recorded_at: "2026-01-01T00:00:00Z",
+      rounds: options.rounds ?? 1,
+      ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }),
+      results: f.summary.benchmarks.map(
+        (b, j) =>
+          [j, median(b.samples ?? []), null, null, null] as [number, number, null, null, null],
+      ),
+    })),
+  };
+}
+
+/** A suite of `runs` + 1 rounds: the first `runs` base runs are the history, the last pair the PR. */
+function scenario(
+  seed: number,
+  spec: { noise: number; scale?: (i: number) => number; runs?: number },
+) {
+  const runs = spec.runs ?? 30;
+  const s = syntheticSuite({
+    benchmarks: 20,
+    rounds: runs + 1,
+    samples: 9,
+    noise: spec.noise,
+    seed,
+    ...(spec.scale === undefined ? {} : { scale: spec.scale }),
+  });
+  const history = historyOf(s.base.slice(0, runs));
+  return { history, base: s.base.slice(runs), head: s.head.slice(runs) };
+}
+
+describe("one run per side, noise from the history", () => {
+  it("tests every benchmark against its history's noise and says so", () => {
+    const { history, base, head } = scenario(1, { noise: 0.02 });
+    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    expect(noise.series.size).toBe(20);
+    const report = validateReport(compare(base, head, { settings, noise }), "report");
+    expect(report.mode).toBe("history");
+    expect(report.settings.method).toMatch(/history/);
+    expect(report.benchmarks.every((e) => !e.unverified && e.p !== null && e.mde !== null)).toBe(
+      true,
+    );
+    expect(report.noise.history).toMatchObject({
+      commits: 30,
+      first: sha(1),
+      last: sha(30),
+      benchmarks: 20,
+      without: 0,
+      median_records: 30,
+    });
+    expect(report.benchmarks[0]?.notes.join(" ")).toMatch(/30 history records/);
+  });
+
+  it("raises few false alarms on unchanged code (A/A over 40 seeds)", () => {
+    let failed = 0;
+    let flagged = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const { history, base, head } = scenario(seed, { noise: 0.03 });
+      const noise = estimateRunNoise(history, { fingerprint: undefined });
+      const report = compare(base, head, { settings, noise });
+      if (report.verdict === "fail") failed++;
+      flagged += report.counts.regressed;
+    }
+    // q = 5 % bounds the expected share of false discoveries; with nothing to discover, the
+    // share of failing comparisons (some regressed at all) is at most q.
+    expect(failed).toBeLessThanOrEqual(2);
+    expect(flagged).toBeLessThanOrEqual(4);
+  });
+
+  it("finds ×2 on a quarter of the suite and nothing else", () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const { history, base, head } = scenario(seed, {
+        noise: 0.03,
+        scale: (i) => (i < 5 ? 2 : 1),
+      });
+      const noise = estimateRunNoise(history, { fingerprint: undefined });
+      const report = compare(base, head, { settings, noise });
+      const regressed = report.benchmarks.filter((e) => e.verdict === "regressed").map((e) => e.id);
+      expect(regressed.sort()).toEqual([0, 1, 2, 3, 4].map((i) => `group/bench-${i}`));
+      expect(report.verdict).toBe("fail");
+    }
+  });
+
+  it("scales the variances up when this job is noisier than its history", () => {
+    // History from a quiet machine (1 %), the PR's pair from a noisy one (8 %).
+    const quiet = syntheticSuite({ benchmarks: 20, rounds: 30, samples: 9, noise: 0.01, seed: 7 });
+    const noisy = syntheticSuite({ benchmarks: 20, rounds: 1, samples: 9, noise: 0.08, seed: 7 });
+    const noise = estimateRunNoise(historyOf(quiet.base), { fingerprint: undefined });
+    const report = compare(noisy.base, noisy.head, { settings, noise });
+    expect(report.noise.history?.inflation).toBeGreaterThan(4);
+    expect(report.counts.regressed).toBe(0);
+    expect(report.benchmarks[0]?.notes.join(" ")).toMatch(/wider than the history/);
+  });
+
+  it("leaves benchmarks without history unverified, and ignores history when rounds repeat", () => {
+    const { history, base, head } = scenario(3, { noise: 0.02 });
+    const fewer: BenchHistory = { ...history, series: history.series.slice(0, 15) };
+    fewer.commits = history.commits.map((c) => ({ ...c, results: c.results.slice(0, 15) }));
+    const noise = estimateRunNoise(fewer, { fingerprint: undefined });
+    const report = validateReport(compare(base, head, { settings, noise }), "report");
+    expect(report.mode).toBe("history");
+    expect(report.benchmarks.filter((e) => e.unverified)).toHaveLength(5);
+    expect(report.noise.history).toMatchObject({ benchmarks: 15, without: 5 });
+    expect(report.reasons.join(" ")).toMatch(/5 benchmarks without history on this runner/);
+
+    const rounds = syntheticSuite({ benchmarks: 20, rounds: 3, samples: 9, noise: 0.02, seed: 3 });
+    const paired = compare(rounds.base, rounds.head, { settings, noise });
+    expect(paired.mode).toBe("rounds");
+    expect(paired.noise.history).toBeUndefined();
+  });
+});
+
+describe("which history records count", () => {
+  const s = syntheticSuite({ benchmarks: 3, rounds: 40, samples: 5, noise: 0.02, seed: 5 });
+
+  it("only single runs on the same runner, since the last change point, at most the window", () => {
+    const mine = historyOf(s.base.slice(0, 20), { fingerprint: FINGERPRINT });
+    const other = historyOf(s.base.slice(20, 40), { fingerprint: "cd".repeat(8) });
+    const mixed: BenchHistory = {
+      ...mine,
+      commits: [...mine.commits, ...other.commits.map((c, i) => ({ ...c, sha: sha(100 + i) }))],
+    };
+    const noise = estimateRunNoise(mixed, { fingerprint: FINGERPRINT });
+    expect(noise.basis).toMatchObject({ commits: 20, first: sha(1), last: sha(20) });
+    expect([...noise.series.values()].map((n) => n.records)).toEqual([20, 20, 20]);
+    expect(
+      estimateRunNoise(mixed, { fingerprint: FINGERPRINT, window: 8 }).series.values().next().value,
+    ).toMatchObject({ records: 8, df: 7 });
+    // Medians over rounds vary less than one run: such records are not used.
+    const rounds = historyOf(s.base.slice(0, 20), { fingerprint: FINGERPRINT, rounds: 5 });
+    expect(estimateRunNoise(rounds, { fingerprint: FINGERPRINT }).series.size).toBe(0);
+    // A fingerprint no record can have matches none and is not reported.
+    const odd = estimateRunNoise(mine, { fingerprint: "not a fingerprint" });
+    expect(odd.basis.fingerprint).toBeNull();
+  });
+
+  it("starts after a step the change-point test finds, and after a superseded baseline", () => {
+    const history = historyOf(s.base.slice(0, 40));
+    // Commit 25 on, benchmark 0 runs 30 % slower: a code change, not noise.
+    history.commits = history.commits.map((c, i) => ({
+      ...c,
+      results: c.results.map((r): (typeof c.results)[number] =>
+        r[0] === 0 && i >= 24 ? [0, r[1] * 1.3, null, null, null] : r,
+      ),
+    }));
+    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    const stepped = noise.series.get(
+      JSON.stringify(["synthetic", "group/bench-0", "ns", "smaller_is_better"]),
+    );
+    expect(stepped?.records).toBe(16);
+    expect(Math.sqrt(stepped?.variance ?? 0)).toBeLessThan(0.1);
+    const marked: BenchHistory = {
+      ...historyOf(s.base.slice(0, 40)),
+      breaks: [
+        {
+          benchmark: "group/bench-1",
+          from: sha(35),
+          reason: "new method",
+          recorded_at: "2026-01-02T00:00:00Z",
+        },
+      ],
+    };
+    const cut = estimateRunNoise(marked, { fingerprint: undefined });
+    expect(
+      cut.series.get(JSON.stringify(["synthetic", "group/bench-1", "ns", "smaller_is_better"]))
+        ?.records,
+    ).toBe(6);
+  });
+});
+
+describe("base, head, base in one job", () => {
+  /** Rounds 1 and 2 of base, round 1 of head: the --aba layout. */
+  function aba(seed: number, scale?: (i: number) => number) {
+    const s = syntheticSuite({
+      benchmarks: 20,
+      rounds: 2,
+      samples: 9,
+      noise: 0.02,
+      seed,
+      ...(scale === undefined ? {} : { scale }),
+    });
+    return { base: s.base, head: s.head.slice(0, 1) };
+  }
+
+  it("finds ×2 with few false discoveries, and rarely fails an A/A comparison", () => {
+    let found = 0;
+    let falseFlags = 0;
+    let failedAa = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const { base, head } = aba(seed, (i) => (i < 4 ? 2 : 1));
+      const report = validateReport(compare(base, head, { settings, noise: { kind: "aba" } }), "r");
+      expect(report.mode).toBe("aba");
+      for (const [i, e] of report.benchmarks.entries()) {
+        if (i < 4 && e.verdict === "regressed") found++;
+        if (i >= 4 && e.verdict === "regressed") falseFlags++;
+      }
+      const same = aba(seed);
+      if (compare(same.base, same.head, { settings, noise: { kind: "aba" } }).verdict === "fail")
+        failedAa++;
+    }
+    expect(found).toBeGreaterThanOrEqual(0.8 * 160);
+    // Benjamini–Hochberg bounds the share of false ones among the flagged at q = 5 %.
+    expect(falseFlags / (found + falseFlags)).toBeLessThanOrEqual(0.05);
+    expect(failedAa).toBeLessThanOrEqual(2);
+  });
+
+  it("refuses another layout, naming the benchmark", () => {
+    const s = syntheticSuite({ benchmarks: 2, rounds: 2, samples: 5, noise: 0.02, seed: 1 });
+    expect(() => compare(s.base, s.head, { settings, noise: { kind: "aba" } })).toThrow(
+      /--aba needs two base runs and one head run of every benchmark; "group\/bench-0" has 2 base and 2 head/,
+    );
+  });
+});
