@@ -26,6 +26,7 @@ import {
 import { fitVariancePrior, moderatedVariance, type VariancePrior } from "./moderation.ts";
 import { biweightLocation } from "./robust.ts";
 import { welchDf } from "./round-model.ts";
+import { inflationOf } from "./spread-inflation.ts";
 
 interface Row {
   readonly series: BenchmarkSeries;
@@ -94,14 +95,26 @@ function analyseGroup(
   // Centring on Δ spent one of the suite's m degrees of freedom.
   const totalDf = separable ? m - 1 : m;
   const shared = separable ? (1.5 * delta * delta) / 2 : 0;
-  rows.forEach((r, i) => {
+  const variances = rows.map((r, i) => {
     const v = oneDfVariance(own[i] as number, prior, totalDf);
     const ownPart = 1.5 * v.used;
-    const se = Math.sqrt(ownPart + shared);
     const df = welchDf([
       [ownPart, v.df],
       [shared, 1],
     ]);
+    return { d: r.d, v: ownPart + shared, df, used: v };
+  });
+  // The head run is the one run nothing else shows: if it landed far off for many benchmarks
+  // (a busy moment of the machine), its differences spread wider than the base runs' noise.
+  const inflation = inflationOf(variances, settings.minBenchmarksForPeriod);
+  rows.forEach((r, i) => {
+    const { v, df, used } = variances[i] as (typeof variances)[number];
+    const se = Math.sqrt(v * inflation);
+    const notes = ["base, head, base: noise from the two base runs of this job"];
+    if (inflation > 1)
+      notes.push(
+        `the head run's differences spread ×${Math.sqrt(inflation).toFixed(2)} wider than the base runs': variance scaled up`,
+      );
     out.set(r.series.id, {
       kind: "tested",
       series: r.series,
@@ -113,8 +126,8 @@ function analyseGroup(
       pUp: upperTail(r.d, L, se, df),
       pDown: upperTail(-r.d, L, se, df),
       // On the scale of one base–head log ratio (two runs), as for paired rounds.
-      sd: { own: Math.sqrt(2 * (own[i] as number)), used: Math.sqrt(2 * v.used), df: v.df },
-      notes: ["base, head, base: noise from the two base runs of this job"],
+      sd: { own: Math.sqrt(2 * (own[i] as number)), used: Math.sqrt(2 * used.used), df: used.df },
+      notes,
     });
   });
   const first = (rows[0] as Row).series;

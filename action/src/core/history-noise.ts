@@ -11,12 +11,10 @@
 // below the benchmark's own nor the suite's typical), a one-sided t-test against the noise floor,
 // then Benjamini–Hochberg and the fail threshold as in every other design (decision.ts).
 //
-// One guard: the history describes the runner as it was, not necessarily this job. When a suite
-// has enough benchmarks, the spread of this comparison's own differences around their common
-// centre is compared with what the history predicts (the median of z², as genomic control does);
-// if this job is noisier, every variance of the suite is scaled up by that factor. A real
-// change of a few benchmarks barely moves the median, and a change of the whole suite is removed
-// by the centring, so the guard neither hides nor creates a regression.
+// Two guards. The noise of a shared machine is heavy-tailed (a run now and then lands far off),
+// so each test must also pass under the tails the history shows (heavy-tails.ts). And the
+// history describes the runner as it was, not necessarily this job: a job that spreads wider
+// has its variances scaled up (spread-inflation.ts).
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
 import {
@@ -28,12 +26,13 @@ import {
   type SuiteLook,
 } from "./look-analysis.ts";
 import { fitVariancePrior } from "./moderation.ts";
-import { biweightLocation } from "./robust.ts";
-import { tQuantile } from "./distributions.ts";
-import { median } from "./statistics.ts";
+import { inflationOf } from "./spread-inflation.ts";
+import { fitTails, tDifferenceTail } from "./heavy-tails.ts";
 
 /** One series' run-to-run variance of ln(statistic), per single run, read from the history. */
 export interface SeriesNoise {
+  /** The records' ln(statistic), oldest first: the shape of the noise is fitted to them. */
+  readonly logs: readonly number[];
   readonly variance: number;
   readonly df: number;
   /** How many records it was estimated from. */
@@ -79,6 +78,9 @@ interface Row {
   readonly series: BenchmarkSeries;
   readonly round: number;
   readonly d: number;
+  /** ln of base's and head's statistic, on the slowdown scale (positive = worse). */
+  readonly base: number;
+  readonly head: number;
   readonly noise: SeriesNoise | undefined;
 }
 
@@ -90,30 +92,16 @@ function pairOf(series: BenchmarkSeries): Row | string {
   const b = (series.base.get(round) as Observation).value;
   const h = (series.head.get(round) as Observation).value;
   const sign = series.direction === "smaller_is_better" ? 1 : -1;
-  if (b === 0 && h === 0) return { series, round, d: 0, noise: undefined };
-  if (!(b > 0) || !(h > 0)) return `round ${round} skipped: a value of zero has no ratio`;
-  return { series, round, d: sign * Math.log(h / b), noise: undefined };
+  if (!(b > 0) || !(h > 0)) return `round ${round} skipped: a value of zero has no logarithm`;
+  const base = sign * Math.log(b);
+  const head = sign * Math.log(h);
+  return { series, round, d: head - base, base, head, noise: undefined };
 }
 
-/** The median of F(1, df): what z² has as its median when the variance is right. */
-function medianOfZ2(df: number): number {
-  const q = tQuantile(0.75, df);
-  return q * q;
-}
-
-/**
- * How much wider this job's differences spread than the history says, ≥ 1; 1 when the suite is
- * too small to tell (fewer than `minBenchmarks` benchmarks with history).
- */
-function inflationOf(
-  rows: readonly { d: number; v: number; df: number }[],
-  minBenchmarks: number,
-): number {
-  if (rows.length < Math.max(2, minBenchmarks)) return 1;
-  const centre = biweightLocation(rows.map((r) => r.d));
-  const ratios = rows.map((r) => ((r.d - centre) * (r.d - centre)) / (r.v * medianOfZ2(r.df)));
-  const lambda = median(ratios);
-  return Number.isFinite(lambda) && lambda > 1 ? lambda : 1;
+/** P(one run's difference of noise ≥ x) under the history's fitted tails; 1 − … below zero. */
+function heavy(x: number, tail: { nu: number; scale: number }): number {
+  if (!(tail.scale > 0)) return x > 0 ? 0 : 1;
+  return tDifferenceTail(x / tail.scale, tail.nu);
 }
 
 function analyseGroup(
@@ -136,7 +124,12 @@ function analyseGroup(
     return { row: r, d: r.d, own: own[i] as number, v: v.used, df: v.df };
   });
   const inflation = inflationOf(used, settings.minBenchmarksForPeriod);
-  for (const u of used) {
+  const tails = fitTails(known.map((r) => (r.noise as SeriesNoise).logs));
+  const withTails = used.map((u, i) => ({
+    ...u,
+    tail: { nu: tails.nu, scale: (tails.fits[i]?.scale ?? 0) * Math.sqrt(inflation) },
+  }));
+  for (const u of withTails) {
     const noise = u.row.noise as SeriesNoise;
     const variance = u.v * inflation;
     const se = Math.sqrt(variance);
@@ -155,8 +148,10 @@ function analyseGroup(
       estimate: u.row.d,
       se,
       df: u.df,
-      pUp: upperTail(u.row.d, L, se, u.df),
-      pDown: upperTail(-u.row.d, L, se, u.df),
+      // Both tests must agree: the t-test carries the moderated variance with its df, the tail
+      // test the shape of the history's noise (heavy-tails.ts); each is scaled for this job.
+      pUp: Math.max(upperTail(u.row.d, L, se, u.df), heavy(u.row.d - L, u.tail)),
+      pDown: Math.max(upperTail(-u.row.d, L, se, u.df), heavy(-u.row.d - L, u.tail)),
       sd: { own: Math.sqrt(u.own), used: se, df: u.df },
       notes,
     });

@@ -20,18 +20,22 @@ export interface RunNoiseOptions {
   readonly fingerprint: string | undefined;
   /** At most this many recent records per series (default 30). */
   readonly window?: number;
-  /** Fewest records a series needs for an estimate (default 5). */
+  /** Fewest records a series needs for an estimate (default 20). */
   readonly minRecords?: number;
 }
 
-export const RUN_NOISE_DEFAULTS = Object.freeze({ window: 30, minRecords: 5 });
+/**
+ * Twenty records at least: fewer cannot be checked for a change of level inside them (the
+ * change-point test flags nothing below ~20 points), and they too often miss the machine's
+ * occasional far-off run, whose share the tail fit needs to see.
+ */
+export const RUN_NOISE_DEFAULTS = Object.freeze({ window: 30, minRecords: 20 });
 
 /** What a record's fingerprint looks like (history-record.ts keeps no other). */
 const FINGERPRINT = /^[0-9a-f]{16,64}$/;
 
-/** Sample variance of the logs of the positive values, or undefined below two. */
-function logVariance(values: readonly number[]): number | undefined {
-  const logs = values.filter((v) => v > 0 && Number.isFinite(v)).map((v) => Math.log(v));
+/** Sample variance of `logs`, or undefined below two. */
+function sampleVariance(logs: readonly number[]): number | undefined {
   if (logs.length < 2) return undefined;
   const m = mean(logs);
   return logs.reduce((s, x) => s + (x - m) * (x - m), 0) / (logs.length - 1);
@@ -53,8 +57,9 @@ function currentLevel(
 
 /** Every series' noise estimate from the history, for a comparison on `fingerprint`'s runner. */
 export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions): HistoryNoise {
-  const window = options.window ?? RUN_NOISE_DEFAULTS.window;
   const minRecords = Math.max(2, options.minRecords ?? RUN_NOISE_DEFAULTS.minRecords);
+  // A window shorter than the fewest records would leave every series without an estimate.
+  const window = Math.max(minRecords, options.window ?? RUN_NOISE_DEFAULTS.window);
   // A fingerprint no record can have matches none; it is not shown as if it were one.
   const fingerprint =
     options.fingerprint === undefined || FINGERPRINT.test(options.fingerprint)
@@ -92,10 +97,10 @@ export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions
       (cuts.get(index) ?? []).map((c) => c.index),
       window,
     );
-    const variance = logVariance(level);
-    const records = level.filter((v) => v > 0 && Number.isFinite(v)).length;
-    if (variance === undefined || records < minRecords) continue;
-    series.set(noiseKey(meta), { variance, df: records - 1, records });
+    const logs = level.filter((v) => v > 0 && Number.isFinite(v)).map((v) => Math.log(v));
+    const variance = sampleVariance(logs);
+    if (variance === undefined || logs.length < minRecords) continue;
+    series.set(noiseKey(meta), { logs, variance, df: logs.length - 1, records: logs.length });
   }
   const first = history.commits[eligible[0] ?? -1]?.sha ?? null;
   const last = history.commits[eligible[eligible.length - 1] ?? -1]?.sha ?? null;

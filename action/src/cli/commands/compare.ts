@@ -128,7 +128,13 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
     throw new InputError("give --history or --aba, not both: they are two ways to learn the noise");
   if (historyFile === undefined && stringFlag(args, "history-window") !== undefined)
     throw new InputError("--history-window needs --history FILE");
-  const window = integerFlag(args, "history-window", RUN_NOISE_DEFAULTS.window, 5, 100000);
+  const window = integerFlag(
+    args,
+    "history-window",
+    RUN_NOISE_DEFAULTS.window,
+    RUN_NOISE_DEFAULTS.minRecords,
+    100000,
+  );
   const configFile = stringFlag(args, "config");
   const config =
     configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
