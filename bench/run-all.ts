@@ -18,6 +18,10 @@ const steps: [string, string[]][] = [
     ["bench/detection-quality.ts"],
   ],
   ["sequential rounds replayed on the 15-round A/A suites", ["bench/sequential-replay.ts"]],
+  [
+    "one run per side: noise from the history and base-head-base, on the recorded runs",
+    ["bench/one-run-noise.ts"],
+  ],
   ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
   ["history page, 200 benchmarks × 1,000 commits, headless Chromium", ["bench/history-page.ts"]],
   [

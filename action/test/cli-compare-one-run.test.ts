@@ -1,0 +1,150 @@
+// benchgate compare with one run per side and its noise from elsewhere (docs/statistics.md §14):
+// --history history.json, --aba, and the refusals, through the real CLI process.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expectInputError, runCli } from "./support/cli.ts";
+import { syntheticSuite } from "./support/synthetic.ts";
+import { median } from "../src/core/statistics.ts";
+import { validateReport } from "../src/schemas/validate.ts";
+import type { BenchHistory, Result } from "../src/schemas/history.gen.ts";
+import type { BenchReport } from "../src/schemas/report.gen.ts";
+
+let dir: string;
+const files: Record<string, string> = {};
+
+function write(name: string, value: unknown): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value));
+  return file;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "benchgate-one-run-"));
+  // 25 rounds of base are the default branch's history; round 26 is the pull request, where
+  // benchmark 3 runs twice as long.
+  const suite = syntheticSuite({
+    benchmarks: 24,
+    rounds: 26,
+    samples: 15,
+    noise: 0.02,
+    seed: 8,
+    scale: (i) => (i === 3 ? 2 : 1),
+  });
+  const first = suite.base[0]?.summary.benchmarks ?? [];
+  const history: BenchHistory = {
+    schema_version: 1,
+    series: first.map((b) => ({ suite: b.suite, id: b.id, unit: b.unit, direction: b.direction })),
+    commits: suite.base.slice(0, 25).map((f, i) => ({
+      sha: (i + 1).toString(16).padStart(40, "0"),
+      date: "2026-11-01T00:00:00Z",
+      message: `commit ${i + 1}`,
+      author: "dev",
+      recorded_at: "2026-11-01T00:00:00Z",
+      rounds: 1,
+      results: f.summary.benchmarks.map((b, j): Result => [
+        j,
+        median(b.samples ?? []),
+        null,
+        null,
+        null,
+      ]),
+    })),
+  };
+  files.history = write("history.json", history);
+  files.base = write("base.json", { ...suite.base[25]?.summary, round: 1 });
+  files.head = write("head.json", { ...suite.head[25]?.summary, round: 1 });
+  files.base2 = write("base-2.json", { ...suite.base[24]?.summary, round: 2 });
+  files.hostile = write("hostile.json", { ...history, commits: [{ sha: "x" }] });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function report(name: string): BenchReport {
+  return validateReport(JSON.parse(readFileSync(path.join(dir, name), "utf8")), name);
+}
+
+describe("benchgate compare, one run per side", () => {
+  it("--history: tests against the history's noise, names it, and fails on the ×2", () => {
+    const json = path.join(dir, "history-report.json");
+    const md = path.join(dir, "history-comment.md");
+    const r = runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      "--head",
+      files.head as string,
+      "--history",
+      files.history as string,
+      "--json",
+      json,
+      "--markdown",
+      md,
+    ]);
+    expect(r.status, r.stderr).toBe(1);
+    const out = report("history-report.json");
+    expect(out.mode).toBe("history");
+    expect(out.noise.history).toMatchObject({ commits: 25, benchmarks: 24, without: 0 });
+    expect(out.benchmarks.filter((e) => e.verdict === "regressed").map((e) => e.id)).toEqual([
+      "group/bench-3",
+    ]);
+    const markdown = readFileSync(md, "utf8");
+    expect(markdown).toMatch(/one run per side, noise from 25 default-branch runs of this runner/);
+    expect(markdown).toMatch(/\[!NOTE\]\n> One run per side: each benchmark's noise is estimated/);
+    expect(markdown).not.toMatch(/unverified/i);
+    expect(r.stdout).toMatch(/one run per side, noise from 25 default-branch runs/);
+  });
+
+  it("without --history the same pair is the unverified single run", () => {
+    const json = path.join(dir, "single.json");
+    runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      "--head",
+      files.head as string,
+      "--json",
+      json,
+    ]);
+    expect(report("single.json").mode).toBe("single-run");
+  });
+
+  it("--aba: two base runs around the head run", () => {
+    const json = path.join(dir, "aba.json");
+    const r = runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      files.base2 as string,
+      "--head",
+      files.head as string,
+      "--aba",
+      "--json",
+      json,
+    ]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(report("aba.json").mode).toBe("aba");
+    expect(r.stdout).toMatch(/base, head, base in one job/);
+  });
+
+  it("refuses what cannot be right, in one line", () => {
+    const pair = ["--base", files.base as string, "--head", files.head as string];
+    expect(
+      expectInputError(runCli(["compare", ...pair, "--aba", "--history", files.history as string])),
+    ).toMatch(/--history or --aba, not both/);
+    expect(
+      expectInputError(
+        runCli(["compare", ...pair, "--history", files.history as string, "--history-window", "5"]),
+      ),
+    ).toMatch(/--history-window must be an integer in \[20, 100000\]/);
+    expect(expectInputError(runCli(["compare", ...pair, "--history-window", "30"]))).toMatch(
+      /--history-window needs --history FILE/,
+    );
+    expect(expectInputError(runCli(["compare", ...pair, "--aba"]))).toMatch(
+      /--aba needs two base runs and one head run/,
+    );
+    expect(
+      expectInputError(runCli(["compare", ...pair, "--history", files.hostile as string])),
+    ).toMatch(/hostile\.json/);
+  });
+});
