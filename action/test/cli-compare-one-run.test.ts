@@ -57,6 +57,7 @@ beforeAll(() => {
   files.head = write("head.json", { ...suite.head[25]?.summary, round: 1 });
   files.base2 = write("base-2.json", { ...suite.base[24]?.summary, round: 2 });
   files.hostile = write("hostile.json", { ...history, commits: [{ sha: "x" }] });
+  files.short = write("short.json", { ...history, commits: history.commits.slice(0, 10) });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -107,6 +108,20 @@ describe("benchgate compare, one run per side", () => {
       json,
     ]);
     expect(report("single.json").mode).toBe("single-run");
+    // A history too short to estimate from is said to be unused, not silently dropped.
+    const short = runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      "--head",
+      files.head as string,
+      "--history",
+      files.short as string,
+      "--json",
+      json,
+    ]);
+    expect(report("single.json").mode).toBe("single-run");
+    expect(short.stderr).toMatch(/--history not used: no benchmark has 20 usable records/);
   });
 
   it("--aba: two base runs around the head run", () => {

@@ -119,9 +119,16 @@ export function oneRunDesignPhrase(report: BenchReport): string {
 }
 
 /**
- * What a history-noise verdict assumes, in one sentence for the reader; "" for other modes.
+ * What a verdict on one run per side with borrowed noise assumes (history or base-head-base), in
+ * a sentence or two for the reader; "" for other modes.
  */
 export function historyAssumptions(report: BenchReport): string {
+  if (report.mode === "aba")
+    return (
+      "Base, head, base: the noise is learnt from the two base runs of this job, assuming the " +
+      "head run is no noisier; a head run that landed far off for a few benchmarks cannot be " +
+      "told from a regression; interleaved rounds can."
+    );
   const h = report.noise.history;
   if (report.mode !== "history" || h === undefined) return "";
   const scaled =

@@ -164,6 +164,11 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
     deps.clock.date(),
   );
 
+  // Rounds measure their own noise; the history is then not needed, and the user is told.
+  if (history !== undefined && report.mode !== "history" && !booleanFlag(args, "quiet"))
+    deps.err(
+      `benchgate: note: --history not used: ${report.mode === "single-run" ? "no benchmark has 20 usable records in it (single runs on head's runner since its last change point)" : "base and head have more than one run each, which measure their own noise"}\n`,
+    );
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");
   const emit = async (file: string, text: string): Promise<void> => {
