@@ -185,10 +185,12 @@ for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
   const peerSame = { critcmp5: 0, gab110: 0, gab200: 0, pairs: 0 };
   const shocked = tally();
   let medianRecords = 0;
+  const mdes: number[] = [];
   for (const t of same) {
     const report = t.decide(t.base, t.head);
     count(aaSame, report);
     medianRecords = report.noise.history?.median_records ?? 0;
+    if (report.noise.median_mde !== null) mdes.push(report.noise.median_mde);
     const p = peers(t.base[0] as SourcedSummary, t.head[0] as SourcedSummary);
     peerSame.critcmp5 += p.critcmp5 > 0 ? 1 : 0;
     peerSame.gab110 += p.gab110 > 0 ? 1 : 0;
@@ -234,8 +236,11 @@ for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
   }
   const aaAba = tally();
   const shockedAba = tally();
+  const abaMdes: number[] = [];
   for (const t of abaTrials) {
-    count(aaAba, t.decide(t.base, t.head));
+    const report = t.decide(t.base, t.head);
+    count(aaAba, report);
+    if (report.noise.median_mde !== null) abaMdes.push(report.noise.median_mde);
     count(
       shockedAba,
       t.decide(
@@ -255,6 +260,8 @@ for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
     runs: n,
     history: {
       median_records: medianRecords,
+      // The report's median minimum detectable effect, median over the same-round comparisons.
+      median_mde: mdes.length > 0 ? median(mdes) : null,
       aa_same_round: aaSame,
       aa_all_pairs: aaAll,
       shock_x1_10: shocked,
@@ -262,7 +269,12 @@ for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
       few_records: few,
       peers_same_round: peerSame,
     },
-    aba: { aa: aaAba, shock_x1_10: shockedAba, injected: abaInjected },
+    aba: {
+      aa: aaAba,
+      median_mde: abaMdes.length > 0 ? median(abaMdes) : null,
+      shock_x1_10: shockedAba,
+      injected: abaInjected,
+    },
   };
 }
 writeResult("one-run-noise", { command: process.argv.slice(1).join(" "), subsets, results });

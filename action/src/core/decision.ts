@@ -99,7 +99,7 @@ function tested(
   // this look's share of it), large enough that the estimate also clears the fail threshold.
   const zAlpha = tQuantile(1 - (settings.q * f.weight) / m, t.df);
   const zBeta = tQuantile(settings.power, t.df);
-  const mde = Math.max(c.L + (zAlpha + zBeta) * t.se, c.F + zBeta * t.se);
+  const mde = Math.max(c.L + (zAlpha + zBeta) * t.se, c.F + zBeta * t.se, t.mdeFloor ?? 0);
   let verdict: Verdict;
   if (q.up <= settings.q && t.estimate >= c.F) verdict = "regressed";
   else if (q.down <= settings.q && t.estimate <= -c.F) verdict = "improved";

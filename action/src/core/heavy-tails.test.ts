@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitTails, tDifferenceTail } from "./heavy-tails.ts";
+import { fitTails, tDifferenceQuantile, tDifferenceTail } from "./heavy-tails.ts";
 import { tCdf } from "./distributions.ts";
 import { gaussian, rng } from "../../test/support/synthetic.ts";
 
@@ -33,5 +33,13 @@ describe("fitting the tails to a suite's records", () => {
     expect(fit.fits).toHaveLength(40);
     // The scale follows the core of the records, not the far-off runs.
     for (const f of fit.fits) expect(f.scale).toBeLessThan(0.05);
+  });
+});
+
+describe("the quantile of the difference", () => {
+  it("inverts the tail", () => {
+    for (const nu of [1, 2.5, 7, Infinity])
+      for (const p of [1e-4, 0.01, 0.2, 0.8])
+        expect(tDifferenceTail(tDifferenceQuantile(p, nu), nu)).toBeCloseTo(p, 6);
   });
 });

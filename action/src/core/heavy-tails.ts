@@ -8,7 +8,7 @@
 // s and the level per benchmark. ν = ∞ is the normal model; a fit cannot claim lighter tails
 // than that. A comparison of one run per side then asks how often T₁ − T₂ reaches the observed
 // difference. Pure.
-import { tCdf } from "./distributions.ts";
+import { tCdf, tQuantile } from "./distributions.ts";
 
 /** The ν values tried (∞ = normal); a finer grid changes p-values by less than their error. */
 const NU_GRID = [1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 30, Infinity] as const;
@@ -121,4 +121,19 @@ export function tDifferenceTail(x: number, nu: number): number {
     sum += f * (tCdf(a, nu) - tCdf(x - a, nu)) * du;
   }
   return Math.min(1, Math.max(0, 2 * sum * (Math.PI / 2 / points)));
+}
+
+/** The x with P(T₁ − T₂ ≥ x) = p, for 0 < p < 1 (bisection on the tail, which falls with x). */
+export function tDifferenceQuantile(p: number, nu: number): number {
+  if (p >= 0.5) return -tDifferenceQuantile(1 - p, nu);
+  if (nu === Infinity) return Math.SQRT2 * tQuantile(1 - p, Infinity);
+  let lo = 0;
+  let hi = 1;
+  while (tDifferenceTail(hi, nu) > p && hi < 1e12) hi *= 4;
+  for (let i = 0; i < 60 && hi - lo > 1e-9 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (tDifferenceTail(mid, nu) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }

@@ -27,7 +27,7 @@ import {
 } from "./look-analysis.ts";
 import { fitVariancePrior } from "./moderation.ts";
 import { inflationOf } from "./spread-inflation.ts";
-import { fitTails, tDifferenceTail } from "./heavy-tails.ts";
+import { fitTails, tDifferenceQuantile, tDifferenceTail } from "./heavy-tails.ts";
 
 /** One series' run-to-run variance of ln(statistic), per single run, read from the history. */
 export interface SeriesNoise {
@@ -107,6 +107,7 @@ function heavy(x: number, tail: { nu: number; scale: number }): number {
 function analyseGroup(
   rows: readonly Row[],
   settings: CompareSettings,
+  tested: number,
   out: Map<string, BenchmarkLook>,
 ): { suite: SuiteLook; inflation: number } {
   const L = Math.log1p(settings.noiseFloor);
@@ -125,6 +126,11 @@ function analyseGroup(
   });
   const inflation = inflationOf(used, settings.minBenchmarksForPeriod);
   const tails = fitTails(known.map((r) => (r.noise as SeriesNoise).logs));
+  // What the tail test can detect, for a lone slowdown at the level Benjamini–Hochberg gives it
+  // (q/m) with the power the settings quote: the same for every benchmark of the group, × s.
+  const alone = tDifferenceQuantile(settings.q / Math.max(1, tested), tails.nu);
+  const power = tDifferenceQuantile(1 - settings.power, tails.nu);
+  const F = Math.log1p(settings.failThreshold);
   const withTails = used.map((u, i) => ({
     ...u,
     tail: { nu: tails.nu, scale: (tails.fits[i]?.scale ?? 0) * Math.sqrt(inflation) },
@@ -153,6 +159,7 @@ function analyseGroup(
       pUp: Math.max(upperTail(u.row.d, L, se, u.df), heavy(u.row.d - L, u.tail)),
       pDown: Math.max(upperTail(-u.row.d, L, se, u.df), heavy(-u.row.d - L, u.tail)),
       sd: { own: Math.sqrt(u.own), used: se, df: u.df },
+      mdeFloor: Math.max(L + u.tail.scale * (alone + power), F + u.tail.scale * power),
       notes,
     });
   }
@@ -202,12 +209,14 @@ export function analyseWithHistory(
     },
     benchmarks,
   );
+  // Every benchmark with history is one hypothesis of the Benjamini–Hochberg family.
+  const tested = [...groups.values()].flat().filter((r) => r.noise !== undefined).length;
   const suites: SuiteLook[] = [];
   const inflation = new Map<string, number>();
   let withHistory = 0;
   let withoutHistory = 0;
   for (const [key, rows] of groups) {
-    const fitted = analyseGroup(rows, settings, benchmarks);
+    const fitted = analyseGroup(rows, settings, tested, benchmarks);
     suites.push(fitted.suite);
     inflation.set(key, fitted.inflation);
     for (const r of rows) {

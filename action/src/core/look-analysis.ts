@@ -30,6 +30,11 @@ export interface TestedLook {
   readonly pDown: number;
   /** Per-round SDs: the benchmark's own (round-centred), the one used, and its df. */
   readonly sd: { own: number | undefined; used: number; df: number };
+  /**
+   * The smallest minimum detectable slowdown (log scale) another test of the same benchmark
+   * allows: one run per side must also pass the history's tail test (history-noise.ts).
+   */
+  readonly mdeFloor?: number;
   readonly notes: readonly string[];
 }
 
