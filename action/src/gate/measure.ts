@@ -1,6 +1,7 @@
 // Measuring a plan: both commits built and benchmarked in interleaved rounds (a fixed count, or
-// sequential rounds that stop once every benchmark is settled). It decides nothing; decide.ts
-// judges what it returns. The CLI's `run` and the action's gate and measure modes share it.
+// sequential rounds that stop once every benchmark is settled), or base, head, base once each.
+// It decides nothing; decide.ts judges what it returns. The CLI's `run` and the action's gate and
+// measure modes share it.
 import os from "node:os";
 import path from "node:path";
 import type { SourcedSummary } from "../core/pairing.ts";
@@ -17,6 +18,7 @@ import { InputError } from "../errors.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardOutcome } from "../runner/run-request.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
+import type { NoiseSource } from "../core/compare.ts";
 
 /** Which commits, in which repository, and where the files go. */
 export interface MeasureTarget {
@@ -45,6 +47,8 @@ export interface Measurement {
   readonly commits: Readonly<Record<Side, string>>;
   /** A sharded run: which shard, and the split every shard shares. */
   readonly shard?: ShardOutcome;
+  /** Base, head, base: the decision takes the noise from the two base runs. */
+  readonly noise?: NoiseSource;
 }
 
 /**
@@ -57,6 +61,13 @@ function comparedTogether(plan: GatePlan): (readonly [string, string])[] {
     ...(plan.headToHead ?? []).map((p) => [p.reference.id, p.other.id] as const),
   ];
 }
+
+/**
+ * Why `--aba` and `--shard` do not mix: base, head, base takes its noise from the two base runs of
+ * each benchmark on the machine that ran head between them.
+ */
+export const ABA_WITH_SHARD =
+  "--aba cannot be combined with --shard: a benchmark's two base runs and its head run must run in one job, on one machine (drop --shard, or drop --aba and give --rounds N)";
 
 /** $BENCHGATE_CACHE_DIR, else the XDG cache directory's benchgate/. */
 export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
@@ -83,6 +94,14 @@ function warnAboutRounds(plan: GatePlan, progress: Progress): void {
   const { run } = plan;
   // Counts need no noise estimate: two rounds already check that they are deterministic.
   const counted = (kind: string): boolean => kind === "gungraun" || kind === "instructions";
+  if (plan.aba) {
+    // The timings' noise is the two base runs'; a count's determinism needs two runs per side.
+    if (run.suites.some((s) => counted(s.kind)))
+      progress.warn(
+        "base, head, base: head runs once, so whether its instruction counts are deterministic is not checked (rounds check it)",
+      );
+    return;
+  }
   if (run.suites.some((s) => counted(s.kind)) && run.sequential === undefined && run.rounds < 2)
     progress.warn(
       "1 round: whether the instruction counts are deterministic is not checked (2 rounds or more check it)",
@@ -132,6 +151,8 @@ export async function measure(
     throw new InputError(
       "--shard needs a fixed number of rounds: with rounds: auto each look decides over all benchmarks at once, which separate machines cannot share between rounds (pass --rounds N)",
     );
+  // Base and head of one benchmark on two machines would be noise the base runs cannot show.
+  if (target.shard !== undefined && plan.aba) throw new InputError(ABA_WITH_SHARD);
   const progress = new Progress(
     options.quiet ? () => undefined : machine.err,
     machine.clock,
@@ -147,6 +168,7 @@ export async function measure(
         ...target,
         toolsDir: defaultToolsDir(machine.env),
         config: plan.run,
+        ...(plan.aba ? { aba: true } : {}),
         ...(planNext === undefined ? {} : { planNext }),
         ...(target.shard === undefined
           ? {}
@@ -176,6 +198,7 @@ export async function measure(
       timings,
       commits: outcome.commits,
       ...(outcome.shard === undefined ? {} : { shard: outcome.shard }),
+      ...(plan.aba ? { noise: { kind: "aba" } as const } : {}),
     };
   } finally {
     interrupts.dispose();

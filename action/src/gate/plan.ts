@@ -34,6 +34,11 @@ export interface JudgeOverrides {
 export interface PlanOverrides extends RoundsOverride, JudgeOverrides {
   /** Replaces every Criterion suite's filter and selects hyperfine commands by name. */
   readonly filter?: string;
+  /**
+   * Base, head, base in one job (`run --aba`) instead of rounds: it replaces the config's rounds
+   * (fixed or auto) as `--rounds N` does, and cannot be combined with another rounds override.
+   */
+  readonly aba?: boolean;
 }
 
 /** How results are judged: what `compare` needs, and the second half of a run. */
@@ -77,6 +82,32 @@ function suiteCountThresholds(
 /** A whole run: the suites, rounds and golden commands, and the judgement. */
 export interface GatePlan extends Judgement {
   readonly run: RunConfig;
+  /** Base, head, base once each (run.rounds is then 1); the noise comes from the two base runs. */
+  readonly aba: boolean;
+}
+
+/**
+ * The rounds override `--aba` contradicts, named as the flag, or undefined. `--rounds 1` agrees
+ * with it (one run of head); anything else asks for rounds or sequential rounds, and one of the
+ * two would silently lose.
+ */
+function abaClash(overrides: PlanOverrides): string | undefined {
+  if (overrides.rounds !== undefined && overrides.rounds !== 1)
+    return `--rounds ${overrides.rounds}`;
+  if (overrides.minRounds !== undefined) return "--min-rounds";
+  if (overrides.maxRounds !== undefined) return "--max-rounds";
+  if (overrides.timeBudgetMs !== undefined) return "--time-budget";
+  return undefined;
+}
+
+/** Refuses `--aba` with a rounds override that asks for something else. */
+export function checkAbaOverrides(overrides: PlanOverrides): void {
+  if (overrides.aba !== true) return;
+  const clash = abaClash(overrides);
+  if (clash !== undefined)
+    throw new InputError(
+      `--aba runs base, head, base once each, not rounds: drop ${clash}, or drop --aba for interleaved rounds`,
+    );
 }
 
 /** The settings written as fractions or percentages ("3%"), in benchgate.yml and as flags. */
@@ -170,17 +201,21 @@ export function gatePlanFrom(
   source: string,
   overrides: PlanOverrides,
 ): GatePlan {
-  const rounds: RoundsOverride = {
-    ...(overrides.rounds === undefined ? {} : { rounds: overrides.rounds }),
-    ...(overrides.minRounds === undefined ? {} : { minRounds: overrides.minRounds }),
-    ...(overrides.maxRounds === undefined ? {} : { maxRounds: overrides.maxRounds }),
-    ...(overrides.timeBudgetMs === undefined ? {} : { timeBudgetMs: overrides.timeBudgetMs }),
-  };
+  checkAbaOverrides(overrides);
+  const aba = overrides.aba === true;
+  const rounds: RoundsOverride = aba
+    ? { rounds: 1 }
+    : {
+        ...(overrides.rounds === undefined ? {} : { rounds: overrides.rounds }),
+        ...(overrides.minRounds === undefined ? {} : { minRounds: overrides.minRounds }),
+        ...(overrides.maxRounds === undefined ? {} : { maxRounds: overrides.maxRounds }),
+        ...(overrides.timeBudgetMs === undefined ? {} : { timeBudgetMs: overrides.timeBudgetMs }),
+      };
   const loaded = resolveRunConfig(document, source, { needSuites: true, ...rounds });
   const run = overrides.filter === undefined ? loaded : withFilter(loaded, overrides.filter);
   const judgement = judgementFrom(document, source, {
     ...(overrides.statistics === undefined ? {} : { statistics: overrides.statistics }),
     filtered: overrides.filter !== undefined,
   });
-  return Object.freeze({ run, ...judgement });
+  return Object.freeze({ run, aba, ...judgement });
 }

@@ -118,6 +118,32 @@ describe("Progress with sequential rounds", () => {
   });
 });
 
+describe("Progress with named steps (base, head, base)", () => {
+  it("labels each step by its name and estimates the rest from the steps so far", () => {
+    const { clock, advance } = fakeClock();
+    const progress = new Progress(() => undefined, clock);
+    progress.startSteps(["base (1/2)", "head", "base (2/2)"]);
+    expect(progress.roundLabel(2)).toBe("head");
+    progress.startRound();
+    advance(10_000);
+    expect(progress.finishRound(1)).toBe("base (1/2) done in 0:10, about 0:20 left");
+    progress.startRound();
+    advance(30_000);
+    expect(progress.finishRound(2)).toBe("head done in 0:30, about 0:20 left");
+    progress.startRound();
+    advance(10_000);
+    expect(progress.finishRound(3)).toBe("base (2/2) done in 0:10");
+  });
+
+  it("rounds started after steps are numbered again", () => {
+    const { clock } = fakeClock();
+    const progress = new Progress(() => undefined, clock);
+    progress.startSteps(["base (1/2)", "head", "base (2/2)"]);
+    progress.startRounds(5);
+    expect(progress.roundLabel(2)).toBe("round 2/5");
+  });
+});
+
 describe("Progress's status line (a terminal only)", () => {
   it("is cleared before every whole line, and is nothing without a terminal", () => {
     const out: string[] = [];

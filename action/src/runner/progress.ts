@@ -2,6 +2,7 @@
 // turns into garbage in a log), each with the elapsed time, and after the first round an
 // estimate of the time left from the rounds measured so far. With sequential rounds the number
 // of rounds is not known in advance: the estimate is then a range (to min-rounds, to max-rounds).
+// Base, head, base (`run --aba`) counts named steps instead of rounds ("head done in 0:05").
 // On an interactive terminal (and only there) a status line may also update in place between
 // lines: the benchmark a suite is on; every whole line clears it first.
 import type { Clock } from "../ports/clock.ts";
@@ -23,6 +24,8 @@ export class Progress {
   #roundStarted = 0;
   #rounds = 0;
   #minRounds: number | undefined;
+  /** Named steps instead of numbered rounds (base, head, base); undefined: rounds. */
+  #steps: readonly string[] | undefined;
   readonly #status: ((text: string) => void) | undefined;
   #statusShown = false;
 
@@ -69,10 +72,23 @@ export class Progress {
   startRounds(rounds: number, minRounds?: number): void {
     this.#rounds = rounds;
     this.#minRounds = minRounds;
+    this.#steps = undefined;
   }
 
-  /** "round 2/5", or with sequential rounds "round 2 of 3–8". */
+  /**
+   * Steps that each run one side once, named for what they run ("base (1/2)", "head", …): the
+   * names stand where a round's label would, in every line and in the time left.
+   */
+  startSteps(names: readonly string[]): void {
+    this.#rounds = names.length;
+    this.#minRounds = undefined;
+    this.#steps = [...names];
+  }
+
+  /** "round 2/5", with sequential rounds "round 2 of 3–8", with steps the step's name. */
   roundLabel(round: number): string {
+    const step = this.#steps?.[round - 1];
+    if (step !== undefined) return step;
     return this.#minRounds === undefined
       ? `round ${round}/${this.#rounds}`
       : `round ${round} of ${this.#minRounds}–${this.#rounds}`;

@@ -26,6 +26,18 @@ export interface SideRound {
   readonly plan: RoundPlan;
   /** Each suite's time and benchmark count in this round, both sides together. */
   readonly times: Map<string, SuiteTime>;
+  /**
+   * How progress lines name this side of this round when it is not one of interleaved rounds
+   * ("base (2/2)" of base, head, base); default: the round and the side ("round 2/5 · head").
+   */
+  readonly label?: string;
+}
+
+/** The progress lines' name of a side of a round; `first` marks the side that ran first. */
+function sideLabel(at: SideRound, progress: Progress, first = false): string {
+  if (at.label !== undefined) return at.label;
+  const { side, round } = at;
+  return `${progress.roundLabel(round)} · ${side}${first && side === roundOrder(round)[0] ? " (first)" : ""}`;
 }
 
 /** What the suites of one side gave in one round. */
@@ -114,7 +126,7 @@ async function runSuites(
   for (const suite of plan.suites) {
     const t0 = deps.clock.now();
     const watch = new SuiteProgress({
-      label: `${deps.progress.roundLabel(round)} · ${side} · ${suite.name}`,
+      label: `${sideLabel(at, deps.progress)} · ${suite.name}`,
       expected: expectedCount(suite.name, at, ledger),
       clock: deps.clock,
       write: (text) => deps.progress.line(text),
@@ -142,7 +154,7 @@ async function runSuites(
     }
     result.benchmarks.push(...kept);
     deps.progress.line(
-      `${deps.progress.roundLabel(round)} · ${side}${side === roundOrder(round)[0] ? " (first)" : ""} · ${suiteLabel(suite)}: ${plural(kept.length, "benchmark")} in ${(ms / 1000).toFixed(1)} s`,
+      `${sideLabel(at, deps.progress, true)} · ${suiteLabel(suite)}: ${plural(kept.length, "benchmark")} in ${(ms / 1000).toFixed(1)} s`,
     );
   }
   return result;
@@ -214,7 +226,7 @@ export async function runSide(
   for (const [id, suite] of suiteOf) ledger.suiteOf.set(id, suite);
   if (missing.length > 0)
     deps.progress.warn(
-      `${deps.progress.roundLabel(round)} · ${side}: ${plural(missing.length, "open benchmark")} missing from this round's output (${quoteIds(missing)})`,
+      `${sideLabel(at, deps.progress)}: ${plural(missing.length, "open benchmark")} missing from this round's output (${quoteIds(missing)})`,
     );
   return writeSummary(at, run, { startedAt, environment, benchmarks });
 }

@@ -1,8 +1,9 @@
 // `benchgate run`: the exact base and head commits in worktrees, each built once into a target
 // directory of its own, then rounds that alternate which side runs first (A B | B A | …; a fixed
 // count, or sequential rounds that stop once every benchmark is settled), every output ingested
-// and validated into one summary per side and round. The statistics happen
-// afterwards, on those files alone (the same `compare` a user can re-run by hand).
+// and validated into one summary per side and round; or, with `--aba`, base, head, base once
+// each (base-head-base-steps.ts). The statistics happen afterwards, on those files alone (the
+// same `compare` a user can re-run by hand).
 import path from "node:path";
 import { InputError, ToolError } from "../errors.ts";
 import type { GoldenOutput } from "../golden/check-golden.ts";
@@ -13,6 +14,7 @@ import type { ProcessOptions } from "../ports/process.ts";
 import { formatDuration } from "./progress.ts";
 import { runStep } from "../exec/run-step.ts";
 import { runRounds } from "./run-rounds.ts";
+import { runBaseHeadBase } from "./base-head-base-steps.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import { expandArgv } from "../config/placeholders.ts";
 import { cargoBenchBuildArgv } from "../config/suites/cargo-bench-target.ts";
@@ -62,9 +64,11 @@ export async function runBenchmarks(request: RunRequest, deps: RunDeps): Promise
   };
   const suites = config.suites.map((s) => `${s.name} (${s.kind})`).join(", ");
   const rounds =
-    config.sequential === undefined
-      ? `${config.rounds} round${config.rounds === 1 ? "" : "s"}`
-      : `sequential rounds (${config.sequential.minRounds} to ${config.rounds}${config.sequential.timeBudgetMs === undefined ? "" : `, time budget ${formatDuration(config.sequential.timeBudgetMs)}`})`;
+    request.aba === true
+      ? "base, head, base (one run each)"
+      : config.sequential === undefined
+        ? `${config.rounds} round${config.rounds === 1 ? "" : "s"}`
+        : `sequential rounds (${config.sequential.minRounds} to ${config.rounds}${config.sequential.timeBudgetMs === undefined ? "" : `, time budget ${formatDuration(config.sequential.timeBudgetMs)}`})`;
   progress.line(
     `base ${request.baseRef} = ${commits.base.slice(0, 12)}, head ${request.headRef} = ${commits.head.slice(0, 12)}; ${rounds} of ${suites}`,
   );
@@ -143,7 +147,10 @@ async function runLocked(
     }
 
     const shard = request.shard === undefined ? undefined : await planShard(request, sides, deps);
-    const measured = await runRounds(request, sides, commits, deps, shard?.plan);
+    const measured =
+      request.aba === true
+        ? await runBaseHeadBase(request, sides, commits, deps)
+        : await runRounds(request, sides, commits, deps, shard?.plan);
     const suitesRun = shard?.plan.suites ?? config.suites;
     const critcmp = await critcmpTables(suitesRun, out, measured.fullRound, deps);
     return {

@@ -48,6 +48,11 @@ export interface RunRequest {
    * min-rounds on: which benchmarks the next round measures.
    */
   readonly planNext?: RoundPlanner;
+  /**
+   * `--aba`: base, head, base, each once (base rounds 1 and 2, head round 1), instead of
+   * interleaved rounds; config.rounds is then 1, with no planner and no shard.
+   */
+  readonly aba?: boolean;
   /** `--shard I/N`: measure only this shard's part of every suite (docs/shards.md). */
   readonly shard?: Shard;
   /** Pairs of ids compared with each other on one side (claims, head to head): one shard each. */
@@ -64,7 +69,10 @@ export interface RunOutcome {
   readonly commits: Readonly<Record<Side, string>>;
   readonly summaries: Readonly<Record<Side, readonly { source: string; summary: BenchSummary }[]>>;
   readonly golden: readonly GoldenResult[];
-  /** How many rounds ran (sequential rounds may stop before config.rounds). */
+  /**
+   * How many rounds ran (sequential rounds may stop before config.rounds); with `aba`, 2 (base's
+   * two runs; head has round 1 only).
+   */
   readonly rounds: number;
   /**
    * critcmp's table of the latest round in which every benchmark ran (the last round; with

@@ -1,4 +1,4 @@
-// runRounds without cargo: a fake process port plays the tools (Criterion writes the captured
+// runRounds (and base, head, base) without cargo: a fake process port plays the tools (Criterion writes the captured
 // fixture tree's benchmarks that its filter selects, hyperfine exports its commands, the custom
 // harness writes a summary), a fake clock times them, and a fake planner stands in for the
 // statistics core's look. Files are real, in a temporary folder.
@@ -27,6 +27,7 @@ import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
 import { Progress } from "./progress.ts";
 import type { RunDeps } from "./run-request.ts";
 import { runRounds } from "./run-rounds.ts";
+import { runBaseHeadBase } from "./base-head-base-steps.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
 
 const CRITERION = path.join(FIXTURES, "criterion-0.8.2");
@@ -199,26 +200,30 @@ function scene(name: string, tools: { msPerBenchmark?: number; lose?: string } =
       );
       return { active, settled, line: `look after round ${k}: ${active.size} open` };
     };
-  const run = (config: RunConfig, planNext?: RoundPlanner) =>
-    runRounds(
-      {
-        repo: out,
-        baseRef: "main~1",
-        headRef: "main",
-        out,
-        toolsDir: path.join(out, "tools"),
-        cacheDir: out,
-        config,
-        ...(planNext === undefined ? {} : { planNext }),
-      },
-      {
-        base: { worktree: path.join(out, "wt-base"), target: path.join(out, "t-base") },
-        head: { worktree: path.join(out, "wt-head"), target: path.join(out, "t-head") },
-      },
-      { base: "a".repeat(40), head: "b".repeat(40) },
-      deps,
-    );
-  return { out, calls, lines, looks, planner, run, text: () => lines.join("") };
+  /** What a run of this scene is given. */
+  const parts = (config: RunConfig, planNext?: RoundPlanner) => ({
+    request: {
+      repo: out,
+      baseRef: "main~1",
+      headRef: "main",
+      out,
+      toolsDir: path.join(out, "tools"),
+      cacheDir: out,
+      config,
+      ...(planNext === undefined ? {} : { planNext }),
+    },
+    sides: {
+      base: { worktree: path.join(out, "wt-base"), target: path.join(out, "t-base") },
+      head: { worktree: path.join(out, "wt-head"), target: path.join(out, "t-head") },
+    },
+    commits: { base: "a".repeat(40), head: "b".repeat(40) },
+    deps,
+  });
+  const run = (config: RunConfig, planNext?: RoundPlanner) => {
+    const { request, sides, commits } = parts(config, planNext);
+    return runRounds(request, sides, commits, deps);
+  };
+  return { out, calls, lines, looks, planner, run, parts, text: () => lines.join("") };
 }
 
 const config = (extra: Partial<BenchgateConfig>): RunConfig =>
@@ -363,5 +368,52 @@ describe("runRounds with a fixed count", () => {
     expect(result.summaries.head.every((x) => !("sequential" in x.summary))).toBe(true);
     expect(s.text()).toContain("round 2/2 · head (first) · cli (hyperfine): 2 benchmarks");
     expect(s.text()).not.toContain("stopping");
+  });
+});
+
+describe("runBaseHeadBase (--aba)", () => {
+  it("runs every suite on base, head, base, saved as base rounds 1 and 2 and head round 1", async () => {
+    const s = scene("aba");
+    const { request, sides, commits, deps } = s.parts(config({ rounds: 1 }));
+    const result = await runBaseHeadBase({ ...request, aba: true }, sides, commits, deps);
+    expect(result.rounds).toBe(2);
+    expect(result.fullRound).toBe(1);
+    expect(result.summaries.base.map((x) => x.summary.round)).toEqual([1, 2]);
+    expect(result.summaries.head.map((x) => x.summary.round)).toEqual([1]);
+    for (const x of [...result.summaries.base, ...result.summaries.head])
+      expect(ids(x)).toEqual(ALL);
+    expect(readdirSync(path.join(s.out, "summaries")).sort()).toEqual([
+      "base-1.json",
+      "base-2.json",
+      "head-1.json",
+    ]);
+    // One process per suite per step, in the steps' order.
+    const order = [...new Set(s.calls.map((c) => c.round.split("-").slice(-2).join("-")))];
+    expect(order).toEqual(["base-1", "head-1", "base-2"]);
+    expect(s.calls.map((c) => c.tool)).toEqual(
+      Array.from({ length: 3 }, () => ["cargo", "hyperfine", "harness"]).flat(),
+    );
+    // The fake clock runs on: each summary ends before the next begins.
+    const [b1, b2] = result.summaries.base.map((x) => x.summary);
+    const h1 = result.summaries.head[0]?.summary;
+    expect(b1!.finished_at! <= h1!.started_at!).toBe(true);
+    expect(h1!.finished_at! <= b2!.started_at!).toBe(true);
+    const text = s.text();
+    expect(text).toContain("base (1/2) · micro (criterion): 3 benchmarks in 3.0 s\n");
+    expect(text).toContain("head · cli (hyperfine): 2 benchmarks in 2.0 s\n");
+    expect(text).toContain("base (2/2) · harness (custom): 2 benchmarks in 2.0 s\n");
+    expect(text).toContain("base (1/2) done in 0:07, about 0:14 left\n");
+    expect(text).toMatch(/base \(2\/2\) done in 0:07\n$/);
+    expect(text).not.toContain("round");
+  });
+
+  it("refuses a config with rounds or sequential rounds: the plan should have set one run", async () => {
+    const s = scene("aba-rounds");
+    for (const extra of [{ rounds: 2 }, { rounds: "auto" as const }]) {
+      const { request, sides, commits, deps } = s.parts(config(extra));
+      await expect(
+        runBaseHeadBase({ ...request, aba: true }, sides, commits, deps),
+      ).rejects.toThrow(/internal error: base, head, base runs each step once/);
+    }
   });
 });

@@ -16,7 +16,10 @@ import { roundOrder } from "./suite-commands.ts";
 
 export interface RoundsOutcome {
   readonly summaries: RunOutcome["summaries"];
-  /** How many rounds ran: the fixed count, or where sequential rounds stopped. */
+  /**
+   * How many rounds ran: the fixed count, or where sequential rounds stopped (base, head, base:
+   * 2, base's runs).
+   */
   readonly rounds: number;
   /** The latest round in which every suite ran whole (critcmp's table compares that one). */
   readonly fullRound: number;

@@ -9,8 +9,8 @@ import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { loadGatePlan } from "../../gate/load-plan.ts";
-import { defaultCacheDir } from "../../gate/measure.ts";
-import type { PlanOverrides } from "../../gate/plan.ts";
+import { ABA_WITH_SHARD, defaultCacheDir } from "../../gate/measure.ts";
+import { checkAbaOverrides, type PlanOverrides } from "../../gate/plan.ts";
 import { runGate } from "../../gate/run-gate.ts";
 import { describeShardRun, runShard } from "../../gate/run-shard.ts";
 import { parseShard } from "../../core/shard-blocks.ts";
@@ -37,6 +37,11 @@ Options:
   --max-rounds N      with auto: the most rounds (default: the config's, else 15)
   --time-budget D     with auto: how long the rounds may take, e.g. 20m (default: the
                       config's time-budget:, else none); no round starts that would end later
+  --aba               base, head, base instead of rounds, for one run per side: every suite
+                      runs on base, then on head, then on base again (saved as base rounds 1
+                      and 2, head round 1) and the two base runs tell the noise. Replaces the
+                      config's rounds; refused with --rounds other than 1, --min-rounds,
+                      --max-rounds, --time-budget and --shard
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
   --shard I/N         measure only shard I of N (docs/shards.md): every shard computes the same
                       split, runs base and head of its part on this machine and writes its
@@ -98,6 +103,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     "min-rounds": { kind: "string" },
     "max-rounds": { kind: "string" },
     "time-budget": { kind: "string" },
+    aba: { kind: "boolean" },
     filter: { kind: "string" },
     shard: { kind: "string" },
     repo: { kind: "string" },
@@ -124,10 +130,13 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     ...optional("maxRounds", optionalInteger(args, "max-rounds", 2, 100)),
     ...optional("timeBudgetMs", durationFlag(args, "time-budget")),
     ...optional("filter", stringFlag(args, "filter")),
+    ...(booleanFlag(args, "aba") ? { aba: true } : {}),
     statistics: statisticsOverrides(args),
   };
+  checkAbaOverrides(overrides);
   const shardText = stringFlag(args, "shard");
   const shard = shardText === undefined ? undefined : parseShard(shardText, "--shard");
+  if (shard !== undefined && overrides.aba === true) throw new InputError(ABA_WITH_SHARD);
   const repo = path.resolve(machine.cwd, stringFlag(args, "repo") ?? ".");
   const configFile = stringFlag(args, "config");
   const plan = await loadGatePlan(
