@@ -266,6 +266,24 @@ describe("base, head, base in one job", () => {
     expect(failedAa).toBeLessThanOrEqual(2);
   });
 
+  it("tests a benchmark against the suite's centre, so a shock of a whole run is no alarm", () => {
+    const { base, head } = aba(5, (i) => (i === 2 ? 3 : 1));
+    // The second base run landed 10 % slow for everything: the head run's shock is then
+    // uncertain, but benchmark 2 moved ×3 against the rest of the suite.
+    const shocked = scaleSamples(base, (round) => (round === 2 ? 1.1 : 1));
+    const report = compare(shocked, head, { settings, noise: { kind: "aba" } });
+    expect(report.benchmarks.filter((e) => e.verdict === "regressed").map((e) => e.id)).toEqual([
+      "group/bench-2",
+    ]);
+    // The head run 10 % slow for everything: one run cannot tell that from a slower suite; it is
+    // the suite's hypothesis, not twenty benchmarks' regressions.
+    const same = aba(6);
+    const slowHead = scaleSamples(same.head, () => 1.1);
+    const shifted = compare(same.base, slowHead, { settings, noise: { kind: "aba" } });
+    expect(shifted.counts.regressed).toBe(0);
+    expect(shifted.suites?.[0]?.shift?.change).toBeCloseTo(0.1, 1);
+  });
+
   it("refuses another layout, naming the benchmark", () => {
     const s = syntheticSuite({ benchmarks: 2, rounds: 2, samples: 5, noise: 0.02, seed: 1 });
     expect(() => compare(s.base, s.head, { settings, noise: { kind: "aba" } })).toThrow(

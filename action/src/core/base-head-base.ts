@@ -1,18 +1,22 @@
-// Base, head, base in one job (`--aba`, docs/statistics.md §14): the other way SPEC's one-run
-// projects can learn the noise. The two base runs are the same code, so their difference is
-// pure run-to-run noise; head is compared with their mean:
+// Base, head, base in one job (`--aba`, docs/statistics.md §14): the other way a project that
+// affords one run per side can learn the noise. The two base runs are the same code, so their
+// difference is pure run-to-run noise; head is compared with their mean:
 //
 //   d = ln h − (ln b₁ + ln b₂)/2,   x = ln b₁ − ln b₂
 //
 // With per-run noise σ² (own to the benchmark) and a shock τ² per run (shared by the suite),
 // Var d = 1.5σ² + 1.5τ² and E x² = 2σ² + 2τ². Across a suite of enough benchmarks the shock
 // difference of the base runs is the robust centre Δ of the x's, so each benchmark's own σ² is
-// (x − Δ)²/2 with one degree of freedom (moderated across the suite: oneDfVariance), and the head run's shock is judged by the one thing that shows a shock,
-// 1.5·Δ²/2, with one degree of freedom of its own (Welch–Satterthwaite combines the two). A job
-// whose base runs disagree as a whole therefore says so by a wide interval, not a false alarm.
-// In a small suite the shock cannot be told from the benchmarks' own noise: each keeps x²/2.
-// The first process of a job tends to run slower (docs/statistics.md §6): b₁ then reads high,
-// which biases d towards "faster", never towards a false regression.
+// (x − Δ)²/2 with one degree of freedom (moderated across the suite: oneDfVariance). The head
+// run's shock is shared by the suite: a benchmark is tested on how far it moved against the
+// suite's robust centre (free of that shock), while its estimate and interval stay the whole
+// change, with the shock's variance judged by the one thing that shows a shock, 1.5·Δ²/2, with
+// one degree of freedom of its own (Welch–Satterthwaite). The suite's common move is one more
+// hypothesis with that variance, so base runs that disagree as a whole make it a wide interval,
+// not a false alarm. In a small suite the shock cannot be told from the benchmarks' own noise:
+// each keeps x²/2 and is tested as it is. The first process of a job tends to run slower
+// (docs/statistics.md §3): b₁ then reads high, which biases d towards "faster", never towards a
+// false regression.
 import { InputError } from "../errors.ts";
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries } from "./pairing.ts";
@@ -95,21 +99,27 @@ function analyseGroup(
   // Centring on Δ spent one of the suite's m degrees of freedom.
   const totalDf = separable ? m - 1 : m;
   const shared = separable ? (1.5 * delta * delta) / 2 : 0;
-  const variances = rows.map((r, i) => {
-    const v = oneDfVariance(own[i] as number, prior, totalDf);
-    const ownPart = 1.5 * v.used;
-    const df = welchDf([
-      [ownPart, v.df],
-      [shared, 1],
-    ]);
-    return { d: r.d, v: ownPart + shared, df, used: v };
+  const parts = rows.map((r, i) => {
+    const used = oneDfVariance(own[i] as number, prior, totalDf);
+    return { d: r.d, v: 1.5 * used.used, df: used.df, used };
   });
   // The head run is the one run nothing else shows: if it landed far off for many benchmarks
   // (a busy moment of the machine), its differences spread wider than the base runs' noise.
-  const inflation = inflationOf(variances, settings.minBenchmarksForPeriod);
+  // Centred differences: the head run's shock cancels, so only the own parts are compared.
+  const inflation = inflationOf(parts, settings.minBenchmarksForPeriod);
+  // The head run's shock is shared by every benchmark: how far one benchmark moved against the
+  // suite's centre is free of it, and that is what its test asks. Its estimate (and interval)
+  // stays the whole change, and the suite's common move is one more hypothesis below.
+  const centre = separable ? biweightLocation(rows.map((r) => r.d)) : 0;
   rows.forEach((r, i) => {
-    const { v, df, used } = variances[i] as (typeof variances)[number];
-    const se = Math.sqrt(v * inflation);
+    const part = parts[i] as (typeof parts)[number];
+    const ownPart = part.v * inflation;
+    const se = Math.sqrt(ownPart + shared);
+    const df = welchDf([
+      [ownPart, part.df],
+      [shared, 1],
+    ]);
+    const relative = r.d - centre;
     const notes = ["base, head, base: noise from the two base runs of this job"];
     if (inflation > 1)
       notes.push(
@@ -123,13 +133,25 @@ function analyseGroup(
       estimate: r.d,
       se,
       df,
-      pUp: upperTail(r.d, L, se, df),
-      pDown: upperTail(-r.d, L, se, df),
+      pUp: upperTail(relative, L, Math.sqrt(ownPart), part.df),
+      pDown: upperTail(-relative, L, Math.sqrt(ownPart), part.df),
       // On the scale of one base–head log ratio (two runs), as for paired rounds.
-      sd: { own: Math.sqrt(2 * (own[i] as number)), used: Math.sqrt(2 * used.used), df: used.df },
+      sd: {
+        own: Math.sqrt(2 * (own[i] as number)),
+        used: Math.sqrt(2 * part.used.used),
+        df: part.used.df,
+      },
       notes,
     });
   });
+  const meanOwn = parts.reduce((sum, x) => sum + x.v * inflation, 0) / m;
+  const shiftParts = [
+    [shared, 1],
+    [meanOwn / m, totalDf],
+  ] as const;
+  const shiftVariance = shared + meanOwn / m;
+  const shiftDf = welchDf(shiftParts);
+  const shiftSe = Math.sqrt(shiftVariance);
   const first = (rows[0] as Row).series;
   return {
     suite: first.suite,
@@ -141,7 +163,16 @@ function analyseGroup(
     shockSd: separable ? Math.abs(delta) / Math.SQRT2 : undefined,
     shockDf: separable ? 1 : undefined,
     prior: prior === undefined ? undefined : { variance: 2 * prior.variance, df: prior.df },
-    shift: undefined,
+    shift: separable
+      ? {
+          estimate: centre,
+          se: shiftSe,
+          df: shiftDf,
+          pUp: upperTail(centre, L, shiftSe, shiftDf),
+          pDown: upperTail(-centre, L, shiftSe, shiftDf),
+          benchmarks: m,
+        }
+      : undefined,
   };
 }
 

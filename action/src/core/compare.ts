@@ -443,7 +443,9 @@ export function compare(
   const analysis: Analysed = {
     ...timed,
     decisions,
-    mode: replicated && timed.mode === "single-run" ? "rounds" : timed.mode,
+    // Base, head, base is its design whatever was timed (a suite of exact counts only has no
+    // timing to test, yet its two base runs were measured).
+    mode: aba ? "aba" : replicated && timed.mode === "single-run" ? "rounds" : timed.mode,
   };
   const determinismOf = (id: string): Determinism | undefined =>
     settled.decided.get(id)?.determinism ?? settled.noisy.get(id);
