@@ -12,6 +12,8 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { detectSmells } from "../action/src/smells/detect-smells.ts";
+import { estimateRunNoise } from "../action/src/history/run-to-run-noise.ts";
+import type { BenchHistory, Result } from "../action/src/schemas/history.gen.ts";
 import { declareSequential } from "./aa-data.ts";
 import { ROOT, median, option, writeResult } from "./support.ts";
 
@@ -120,7 +122,52 @@ try {
     fixed15Ms.push(t2 - t1);
     looks = Math.max(...r.benchmarks.map((e) => e.stopped?.after_round ?? 0)) - 2;
   }
+  // One run per side with the history's noise (docs/statistics.md §14): 30 single-run records of
+  // every benchmark, then one base and one head run; the estimate reads the history (change
+  // points, windows, variances), compare fits the tails and tests.
+  const single = syntheticSuite({ benchmarks, rounds: 31, samples: 20, noise: 0.02, seed: 3 });
+  const catalogue = (single.base[0]?.summary.benchmarks ?? []).map((b) => ({
+    suite: b.suite,
+    id: b.id,
+    unit: b.unit,
+    direction: b.direction,
+  }));
+  const history: BenchHistory = {
+    schema_version: 1,
+    series: catalogue,
+    commits: single.base.slice(0, 30).map((f, i) => ({
+      sha: (i + 1).toString(16).padStart(40, "0"),
+      date: "2026-01-01T00:00:00Z",
+      message: `record ${i + 1}`,
+      author: "bench",
+      recorded_at: "2026-01-01T00:00:00Z",
+      rounds: 1,
+      results: f.summary.benchmarks.map((b, j): Result => [
+        j,
+        median(b.samples ?? []),
+        null,
+        null,
+        null,
+      ]),
+    })),
+  };
+  const estimateMs: number[] = [];
+  const historyCompareMs: number[] = [];
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    const t0 = performance.now();
+    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    const t1 = performance.now();
+    compare(single.base.slice(30), single.head.slice(30), { settings, noise });
+    const t2 = performance.now();
+    estimateMs.push(t1 - t0);
+    historyCompareMs.push(t2 - t1);
+  }
   const result = {
+    one_run_with_history: {
+      records: 30,
+      estimate_ms_median: median(estimateMs),
+      compare_ms_median: median(historyCompareMs),
+    },
     sequential_15_rounds: {
       looks,
       compare_ms_median: median(seqMs),
