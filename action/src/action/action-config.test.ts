@@ -67,6 +67,25 @@ describe("readActionConfig", () => {
   });
 });
 
+describe("history-branch", () => {
+  const inputs = { "github-token": "t", "history-branch": "gh-pages" };
+  const report = { ...inputs, mode: "report", results: "r", "measure-result": "success" };
+
+  it("a pull request's report may name it too (it is then only read)", () => {
+    for (const event of ["pull_request", "issue_comment", "push"])
+      expect(
+        readActionConfig(reader(report), { ...ENV, GITHUB_EVENT_NAME: event }).history,
+        event,
+      ).toEqual({ branch: "gh-pages", dir: "benchgate" });
+  });
+
+  it.each(["gate", "measure"])("belongs to mode: report, not %s", (mode) => {
+    expect(() => readActionConfig(reader({ ...inputs, mode }), ENV)).toThrow(
+      "input 'history-branch' belongs to mode: report (written on pushes, read on pull requests)",
+    );
+  });
+});
+
 describe("gateTarget", () => {
   const config = readActionConfig(reader({ "github-token": "t" }), ENV);
   const pr = (headRepo: string) =>

@@ -32,7 +32,10 @@ export interface ActionConfig {
   readonly shard?: Shard;
   /** report: the measure matrix had N shards; `results` holds shard-1 … shard-N. */
   readonly shards?: number;
-  /** report on a push: also append the verdict's commit to this gh-pages history. */
+  /**
+   * report: the gh-pages history. On a push the verdict's commit is appended to it; on a pull
+   * request or a /rebench it is only read, for the noise of one run per side.
+   */
   readonly history?: {
     readonly branch: string;
     readonly dir: string;
@@ -173,7 +176,10 @@ function readShardInputs(
   };
 }
 
-/** report on a push: the gh-pages history to append to, when history-branch is set. */
+/**
+ * report: the gh-pages history, when history-branch is set: appended to on a push, only read on
+ * a pull request or a /rebench (report.ts tells which from the event).
+ */
 function readHistoryInputs(input: InputReader, mode: Mode): ActionConfig["history"] {
   const branch = optional(input, "history-branch");
   if (branch === undefined) return undefined;
@@ -186,7 +192,9 @@ function readHistoryInputs(input: InputReader, mode: Mode): ActionConfig["histor
     ...(maxCommits === undefined ? {} : { maxCommits }),
   });
   if (mode !== "report")
-    throw new InputError("input 'history-branch' belongs to mode: report (on pushes)");
+    throw new InputError(
+      "input 'history-branch' belongs to mode: report (written on pushes, read on pull requests)",
+    );
   return history;
 }
 

@@ -6,6 +6,8 @@
 // never a pass or a neutral one.
 import path from "node:path";
 import { decide, type Decision } from "../gate/decide.ts";
+import { noiseSource } from "../gate/history-noise-source.ts";
+import { RUN_NOISE_DEFAULTS } from "../history/run-to-run-noise.ts";
 import { loadGatePlan } from "../gate/load-plan.ts";
 import { writeOutputs, type OutputFiles } from "../gate/outputs.ts";
 import type { GatePlan } from "../gate/plan.ts";
@@ -23,6 +25,7 @@ import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
 import { appendHistory } from "./append-history.ts";
+import { readNoiseHistory, readsHistory } from "./noise-history.ts";
 import { publishContext } from "./gate.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";
@@ -49,11 +52,16 @@ function checkGoldenNames(plan: GatePlan, measured: MeasuredResults, results: st
     );
 }
 
-/** The verdict from the artifact, written to our own output folder. */
+/**
+ * The verdict from the artifact, written to our own output folder. On a pull request (or a
+ * /rebench) with one run per side, each benchmark's noise comes from the history branch, read
+ * only (noise-history.ts).
+ */
 async function decideFromArtifact(
   config: ActionConfig,
   target: GateTarget,
   machine: Machine,
+  reading: { readonly event: GateEvent; readonly io: StepIO },
 ): Promise<Decision & OutputFiles> {
   const results = path.resolve(config.github.workspace, config.results ?? "");
   const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
@@ -68,7 +76,17 @@ async function decideFromArtifact(
           { count: config.shards, commits: target, rounds: plan.run },
         );
   checkGoldenNames(plan, measured, results);
-  const decision = decide(plan, measured, machine.clock.date(), { marker: GATE_MARKER });
+  const history = readsHistory(reading.event)
+    ? await readNoiseHistory(config, measured, machine, reading.io)
+    : undefined;
+  const noise = noiseSource({ history }, measured.head);
+  const decision = decide(plan, { ...measured, noise }, machine.clock.date(), {
+    marker: GATE_MARKER,
+  });
+  if (history !== undefined && decision.report.mode !== "history")
+    reading.io.info(
+      `benchgate: the history was read but not used: no benchmark has ${RUN_NOISE_DEFAULTS.minRecords} usable records in it (single runs on head's runner since its last change point)`,
+    );
   // Our own copies, beside nothing the measure job wrote.
   const { out } = workspace(config);
   await machine.dirs.ensure(out);
@@ -92,14 +110,16 @@ export async function runReportMode(
     io.setOutput("verdict", "error");
     return { verdict: "error", failed: true };
   }
-  const computed = await decideFromArtifact(config, target, machine).catch(
+  const computed = await decideFromArtifact(config, target, machine, { event, io }).catch(
     async (error: unknown) => {
       await publishError(ctx, undefined, failureHeadline(error));
       throw error;
     },
   );
   const outcome = await publishVerdict(ctx, computed, undefined);
-  // A history that could not be written fails the step by itself (io.fail), after the verdict.
-  await appendHistory(config, target, computed.reportFile, machine, io, event);
+  // A pull request's run only read the history; a push records its commit. A history that
+  // could not be written fails the step by itself (io.fail), after the verdict.
+  if (!readsHistory(event))
+    await appendHistory(config, target, computed.reportFile, machine, io, event);
   return outcome;
 }
