@@ -58,6 +58,12 @@ beforeAll(() => {
   files.base2 = write("base-2.json", { ...suite.base[24]?.summary, round: 2 });
   files.hostile = write("hostile.json", { ...history, commits: [{ sha: "x" }] });
   files.short = write("short.json", { ...history, commits: history.commits.slice(0, 10) });
+  // The same head measured on a runner the history has no record of.
+  files.elsewhere = write("head-elsewhere.json", {
+    ...suite.head[25]?.summary,
+    round: 1,
+    environment: { fingerprint: "ab".repeat(8) },
+  });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -122,6 +128,18 @@ describe("benchgate compare, one run per side", () => {
     ]);
     expect(report("single.json").mode).toBe("single-run");
     expect(short.stderr).toMatch(/--history not used: no benchmark has 20 usable records/);
+    const elsewhere = runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      "--head",
+      files.elsewhere as string,
+      "--history",
+      files.history as string,
+    ]);
+    expect(elsewhere.stderr).toMatch(
+      /--history not used: it has no single-run record from head's runner \(fingerprint abab/,
+    );
   });
 
   it("--aba: two base runs around the head run", () => {
