@@ -43,11 +43,13 @@ export const METHOD = {
     "one run per side; log ratio of medians; run-to-run noise of each benchmark from the " +
     "default branch's history on this runner (records between change points), moderated across " +
     "the suite, never below own, scaled up when this job spreads wider; one-sided t-test against " +
-    "the noise floor; Benjamini-Hochberg over benchmarks",
+    "the noise floor, which must also pass under a Student-t tail fitted to the suite's records; " +
+    "Benjamini-Hochberg over benchmarks",
   aba:
-    "base, head, base in one job; log ratio of head to the mean of the two base runs; noise from " +
-    "the base runs (shared shock and own variance apart, empirical-Bayes moderated, never below " +
-    "own); one-sided t-test against the noise floor; Benjamini-Hochberg over benchmarks",
+    "base, head, base in one job; log ratio of head to the mean of the two base runs; own noise " +
+    "from the base runs (empirical-Bayes moderated, never below the suite's), each benchmark " +
+    "tested against the suite's centre and the suite's common move against the runs' shock; " +
+    "one-sided t-tests against the noise floor; Benjamini-Hochberg over benchmarks and the shift",
   unpaired:
     "unpaired runs (independent samples); difference of mean log medians; pooled empirical-Bayes " +
     "variance, never below own; one-sided t-test against the noise floor; Benjamini-Hochberg",
