@@ -13,7 +13,7 @@ import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { detectSmells } from "../action/src/smells/detect-smells.ts";
 import { estimateRunNoise } from "../action/src/history/run-to-run-noise.ts";
-import type { BenchHistory, Result } from "../action/src/schemas/history.gen.ts";
+import { singleRunHistory } from "../action/test/support/single-run-history.ts";
 import { declareSequential } from "./aa-data.ts";
 import { ROOT, median, option, writeResult } from "./support.ts";
 
@@ -126,31 +126,7 @@ try {
   // every benchmark, then one base and one head run; the estimate reads the history (change
   // points, windows, variances), compare fits the tails and tests.
   const single = syntheticSuite({ benchmarks, rounds: 31, samples: 20, noise: 0.02, seed: 3 });
-  const catalogue = (single.base[0]?.summary.benchmarks ?? []).map((b) => ({
-    suite: b.suite,
-    id: b.id,
-    unit: b.unit,
-    direction: b.direction,
-  }));
-  const history: BenchHistory = {
-    schema_version: 1,
-    series: catalogue,
-    commits: single.base.slice(0, 30).map((f, i) => ({
-      sha: (i + 1).toString(16).padStart(40, "0"),
-      date: "2026-01-01T00:00:00Z",
-      message: `record ${i + 1}`,
-      author: "bench",
-      recorded_at: "2026-01-01T00:00:00Z",
-      rounds: 1,
-      results: f.summary.benchmarks.map((b, j): Result => [
-        j,
-        median(b.samples ?? []),
-        null,
-        null,
-        null,
-      ]),
-    })),
-  };
+  const history = singleRunHistory(single.base.slice(0, 30).map((f) => f.summary));
   const estimateMs: number[] = [];
   const historyCompareMs: number[] = [];
   for (let i = 0; i < Math.min(runs, 5); i++) {

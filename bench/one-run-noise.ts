@@ -18,8 +18,9 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import { median } from "../action/src/core/statistics.ts";
 import { estimateRunNoise } from "../action/src/history/run-to-run-noise.ts";
-import type { BenchHistory, Result } from "../action/src/schemas/history.gen.ts";
+import type { BenchHistory } from "../action/src/schemas/history.gen.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
+import { singleRunHistory } from "../action/test/support/single-run-history.ts";
 import { rng } from "../action/test/support/synthetic.ts";
 import { aaSuites, mapBenchmarks, scaleBenchmark, type AaSuite } from "./aa-data.ts";
 import { critcmpRow, gabAlert } from "./peers.ts";
@@ -44,28 +45,7 @@ function as(run: SourcedSummary, side: "base" | "head", round: number): SourcedS
 
 /** Runs as single-run default-branch records, oldest first. */
 function historyOf(runs: readonly SourcedSummary[]): BenchHistory {
-  const first = runs[0] as SourcedSummary;
-  const index = new Map(first.summary.benchmarks.map((b, i) => [b.id, i]));
-  return {
-    schema_version: 1,
-    series: first.summary.benchmarks.map((b) => ({
-      suite: b.suite,
-      id: b.id,
-      unit: b.unit,
-      direction: b.direction,
-    })),
-    commits: runs.map((r, i) => ({
-      sha: (i + 1).toString(16).padStart(40, "0"),
-      date: r.summary.started_at ?? "2026-01-01T00:00:00Z",
-      message: r.source,
-      author: "recorded",
-      recorded_at: r.summary.started_at ?? "2026-01-01T00:00:00Z",
-      rounds: 1,
-      results: r.summary.benchmarks
-        .filter((b) => index.has(b.id))
-        .map((b): Result => [index.get(b.id) as number, median(b.samples ?? []), null, null, null]),
-    })),
-  };
+  return singleRunHistory(runs.map((r) => r.summary));
 }
 
 function scaled(run: SourcedSummary, factor: (id: string) => number): SourcedSummary {

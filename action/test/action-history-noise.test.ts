@@ -9,15 +9,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { median } from "../src/core/statistics.ts";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import { RUN_NOISE_DEFAULTS } from "../src/history/run-to-run-noise.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
-import { validateHistory } from "../src/schemas/validate.ts";
 import { commitAll, git, throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
 import { startGitHubServer, type GitHubServer } from "./support/github-server.ts";
+import { singleRunHistory } from "./support/single-run-history.ts";
 import { actionTestConfig, runAction, type ActionRun } from "./support/run-action.ts";
 import { issueCommentOnPull, pullRequestOpened } from "./support/webhook-payloads.ts";
 import {
@@ -130,41 +129,7 @@ function recordSha(i: number): string {
 /** Each base round of the history's run as one single-run record, as `history append` stores it. */
 function historyOfBaseRuns(): BenchHistory {
   const runs = Array.from({ length: RECORDS }, (_, i) => summary(baseRuns, `base-${i + 1}.json`));
-  const first = runs[0] as BenchSummary;
-  const series = first.benchmarks.map((b) => ({
-    suite: b.suite,
-    id: b.id,
-    unit: b.unit,
-    direction: b.direction,
-    origin: "benchgate" as const,
-  }));
-  const index = new Map(series.map((s, i) => [JSON.stringify([s.suite, s.id]), i]));
-  return validateHistory(
-    {
-      schema_version: 1,
-      series,
-      commits: runs.map((run, i) => ({
-        sha: recordSha(i + 1),
-        ref: "refs/heads/main",
-        date: run.started_at ?? "2026-01-01T00:00:00Z",
-        message: `default-branch commit ${i + 1}`,
-        author: "benchgate tests",
-        recorded_at: run.finished_at ?? "2026-01-01T00:00:00Z",
-        rounds: 1,
-        ...(run.environment?.fingerprint === undefined
-          ? {}
-          : { fingerprint: run.environment.fingerprint }),
-        results: run.benchmarks.flatMap((b) => {
-          const at = index.get(JSON.stringify([b.suite, b.id]));
-          const samples = b.samples ?? [];
-          return at === undefined || samples.length === 0
-            ? []
-            : [[at, median(samples), null, null, null] as [number, number, null, null, null]];
-        }),
-      })),
-    },
-    "the test's history",
-  );
+  return singleRunHistory(runs, { sha: recordSha });
 }
 
 /** A bare repository whose gh-pages branch holds `files` under benchgate/. */

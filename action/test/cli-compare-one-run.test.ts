@@ -5,10 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli } from "./support/cli.ts";
+import { singleRunHistory } from "./support/single-run-history.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
-import { median } from "../src/core/statistics.ts";
 import { validateReport } from "../src/schemas/validate.ts";
-import type { BenchHistory, Result } from "../src/schemas/history.gen.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 
 let dir: string;
@@ -32,26 +31,7 @@ beforeAll(() => {
     seed: 8,
     scale: (i) => (i === 3 ? 2 : 1),
   });
-  const first = suite.base[0]?.summary.benchmarks ?? [];
-  const history: BenchHistory = {
-    schema_version: 1,
-    series: first.map((b) => ({ suite: b.suite, id: b.id, unit: b.unit, direction: b.direction })),
-    commits: suite.base.slice(0, 25).map((f, i) => ({
-      sha: (i + 1).toString(16).padStart(40, "0"),
-      date: "2026-11-01T00:00:00Z",
-      message: `commit ${i + 1}`,
-      author: "dev",
-      recorded_at: "2026-11-01T00:00:00Z",
-      rounds: 1,
-      results: f.summary.benchmarks.map((b, j): Result => [
-        j,
-        median(b.samples ?? []),
-        null,
-        null,
-        null,
-      ]),
-    })),
-  };
+  const history = singleRunHistory(suite.base.slice(0, 25).map((f) => f.summary));
   files.history = write("history.json", history);
   files.base = write("base.json", { ...suite.base[25]?.summary, round: 1 });
   files.head = write("head.json", { ...suite.head[25]?.summary, round: 1 });

@@ -5,49 +5,28 @@ import { describe, expect, it } from "vitest";
 import { compare } from "../src/core/compare.ts";
 import { resolveSettings } from "../src/core/settings.ts";
 import type { SourcedSummary } from "../src/core/pairing.ts";
-import { median } from "../src/core/statistics.ts";
 import { estimateRunNoise } from "../src/history/run-to-run-noise.ts";
 import { validateReport } from "../src/schemas/validate.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
+import {
+  recordSha,
+  singleRunHistory,
+  type SingleRunHistoryOptions,
+} from "./support/single-run-history.ts";
 import { scaleSamples, syntheticSuite } from "./support/synthetic.ts";
 
 const settings = resolveSettings();
 const FINGERPRINT = "ab".repeat(8);
 
-function sha(n: number): string {
-  return n.toString(16).padStart(40, "0");
-}
-
-/** Base rounds 1…n of a synthetic suite as n single-run default-branch records. */
+/** Runs of a synthetic suite (its summaries) as single-run default-branch records. */
 function historyOf(
   files: readonly SourcedSummary[],
-  options: { fingerprint?: string; rounds?: number } = {},
+  options: SingleRunHistoryOptions = {},
 ): BenchHistory {
-  const first = files[0] as SourcedSummary;
-  const series = first.summary.benchmarks.map((b) => ({
-    suite: b.suite,
-    id: b.id,
-    unit: b.unit,
-    direction: b.direction,
-    origin: "benchgate" as const,
-  }));
-  return {
-    schema_version: 1,
-    series,
-    commits: files.map((f, i) => ({
-      sha: sha(i + 1),
-      date: "2026-01-01T00:00:00Z",
-      message: `commit ${i + 1}`,
-      author: "a",
-      recorded_at: "2026-01-01T00:00:00Z",
-      rounds: options.rounds ?? 1,
-      ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }),
-      results: f.summary.benchmarks.map(
-        (b, j) =>
-          [j, median(b.samples ?? []), null, null, null] as [number, number, null, null, null],
-      ),
-    })),
-  };
+  return singleRunHistory(
+    files.map((f) => f.summary),
+    options,
+  );
 }
 
 /** A suite of `runs` + 1 rounds: the first `runs` base runs are the history, the last pair the PR. */
@@ -81,8 +60,8 @@ describe("one run per side, noise from the history", () => {
     );
     expect(report.noise.history).toMatchObject({
       commits: 30,
-      first: sha(1),
-      last: sha(30),
+      first: recordSha(1),
+      last: recordSha(30),
       benchmarks: 20,
       without: 0,
       median_records: 30,
@@ -176,10 +155,13 @@ describe("which history records count", () => {
     const other = historyOf(s.base.slice(30, 40), { fingerprint: "cd".repeat(8) });
     const mixed: BenchHistory = {
       ...mine,
-      commits: [...mine.commits, ...other.commits.map((c, i) => ({ ...c, sha: sha(100 + i) }))],
+      commits: [
+        ...mine.commits,
+        ...other.commits.map((c, i) => ({ ...c, sha: recordSha(100 + i) })),
+      ],
     };
     const noise = estimateRunNoise(mixed, { fingerprint: FINGERPRINT });
-    expect(noise.basis).toMatchObject({ commits: 30, first: sha(1), last: sha(30) });
+    expect(noise.basis).toMatchObject({ commits: 30, first: recordSha(1), last: recordSha(30) });
     expect([...noise.series.values()].map((n) => n.records)).toEqual([30, 30, 30]);
     const windowed = estimateRunNoise(mixed, { fingerprint: FINGERPRINT, window: 22 });
     expect(windowed.series.values().next().value).toMatchObject({ records: 22, df: 21 });
@@ -216,7 +198,7 @@ describe("which history records count", () => {
       breaks: [
         {
           benchmark: "group/bench-1",
-          from: sha(18),
+          from: recordSha(18),
           reason: "new method",
           recorded_at: "2026-01-02T00:00:00Z",
         },
