@@ -6,8 +6,7 @@
 // never a pass or a neutral one.
 import path from "node:path";
 import { decide, type Decision } from "../gate/decide.ts";
-import { noiseSource } from "../gate/history-noise-source.ts";
-import { RUN_NOISE_DEFAULTS } from "../history/run-to-run-noise.ts";
+import { noiseSource, unusedHistoryReason } from "../gate/history-noise-source.ts";
 import { loadGatePlan } from "../gate/load-plan.ts";
 import { writeOutputs, type OutputFiles } from "../gate/outputs.ts";
 import type { GatePlan } from "../gate/plan.ts";
@@ -85,7 +84,7 @@ async function decideFromArtifact(
   });
   if (history !== undefined && decision.report.mode !== "history")
     reading.io.info(
-      `benchgate: the history was read but not used: no benchmark has ${RUN_NOISE_DEFAULTS.minRecords} usable records in it (single runs on head's runner since its last change point)`,
+      `benchgate: the history was read but not used: ${unusedHistoryReason(decision.report, noise)}`,
     );
   // Our own copies, beside nothing the measure job wrote.
   const { out } = workspace(config);

@@ -4,7 +4,8 @@
 import type { NoiseSource } from "../core/compare.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { estimateRunNoise } from "../history/run-to-run-noise.ts";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import { estimateRunNoise, RUN_NOISE_DEFAULTS } from "../history/run-to-run-noise.ts";
 
 export interface NoiseRequest {
   /** The default branch's history.json, already read and validated. */
@@ -28,4 +29,18 @@ export function noiseSource(
     fingerprint,
     ...(request.window === undefined ? {} : { window: request.window }),
   });
+}
+
+/**
+ * Why a history that was given did not decide the comparison (its mode is not `history`), in
+ * words for a note: compare's and the action's report say the same.
+ */
+export function unusedHistoryReason(report: BenchReport, noise: NoiseSource | undefined): string {
+  if (report.mode !== "single-run")
+    return "base and head have more than one run each, which measure their own noise";
+  if (noise?.kind === "history" && noise.basis.commits === 0)
+    return noise.basis.fingerprint === null
+      ? "it has no single-run record"
+      : `it has no single-run record from head's runner (fingerprint ${noise.basis.fingerprint})`;
+  return `no benchmark has ${RUN_NOISE_DEFAULTS.minRecords} usable records in it (single runs on head's runner since its last change point)`;
 }

@@ -4,9 +4,7 @@ import { decide } from "../../gate/decide.ts";
 import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readHistoryFile, readSummaryFile } from "../../ingest/read-document.ts";
-import { noiseSource } from "../../gate/history-noise-source.ts";
-import type { NoiseSource } from "../../core/compare.ts";
-import type { BenchReport } from "../../schemas/report.gen.ts";
+import { noiseSource, unusedHistoryReason } from "../../gate/history-noise-source.ts";
 import { RUN_NOISE_DEFAULTS } from "../../history/run-to-run-noise.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
@@ -85,17 +83,6 @@ async function criterionRounds(
       { source: tree },
     );
   return { base, head };
-}
-
-/** Why a given history did not decide the comparison, in words for the note. */
-function unusedHistory(report: BenchReport, noise: NoiseSource | undefined): string {
-  if (report.mode !== "single-run")
-    return "base and head have more than one run each, which measure their own noise";
-  if (noise?.kind === "history" && noise.basis.commits === 0)
-    return noise.basis.fingerprint === null
-      ? "it has no single-run record"
-      : `it has no single-run record from head's runner (fingerprint ${noise.basis.fingerprint})`;
-  return "no benchmark has 20 usable records in it (single runs on head's runner since its last change point)";
 }
 
 export async function compareCommand(argv: readonly string[], deps: Machine): Promise<number> {
@@ -179,7 +166,7 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
 
   // Rounds measure their own noise; the history is then not needed, and the user is told.
   if (history !== undefined && report.mode !== "history" && !booleanFlag(args, "quiet"))
-    deps.err(`benchgate: note: --history not used: ${unusedHistory(report, noise)}\n`);
+    deps.err(`benchgate: note: --history not used: ${unusedHistoryReason(report, noise)}\n`);
   const jsonFile = stringFlag(args, "json");
   const markdownFile = stringFlag(args, "markdown");
   const emit = async (file: string, text: string): Promise<void> => {
