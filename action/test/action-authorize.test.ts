@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { acceptanceMarker, readResultMarker } from "../src/github/acceptance.ts";
+import { readResultMarker, writeAcceptance } from "../src/github/acceptance.ts";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import { escapeMarkdown } from "../src/render/escape-markdown.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
@@ -409,7 +409,17 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       server.seedComment({
         issue_number: PR,
         user: "mallory",
-        body: `✅ **Regression accepted** for \`${pinned.slice(0, 12)}\` by @maya: normalize\n\n${acceptanceMarker({ sha: pinned, userId: server.user("maya").id, login: "maya", ids: ["normalize"] })}`,
+        body:
+          writeAcceptance(
+            {
+              sha: pinned,
+              userId: server.user("maya").id,
+              login: "maya",
+              ids: ["normalize"],
+              reason: "",
+            },
+            { reason: "ok", ids: "normalize" },
+          )?.body ?? "",
       });
       const checksBefore = server.state.checkRuns.length;
 
@@ -553,9 +563,12 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
       expect(reactionsOn(accept.stored.id)).toEqual(["eyes", "+1"]);
       const maya = server.user("maya");
       const record = botComments(PR).at(-1)!;
-      expect(record.body).toContain(
-        acceptanceMarker({ sha: head2, userId: maya.id, login: "maya", ids: ["normalize"] }),
+      // Exactly the layout the gate honours, and the passing check that backs it names it.
+      const written = writeAcceptance(
+        { sha: head2, userId: maya.id, login: "maya", ids: ["normalize"], reason },
+        { reason: shown, ids: "normalize" },
       );
+      expect(record.body).toBe(written?.body);
       expect(record.body).toContain(
         `<!-- benchgate:reason -->\n${shown}\n<!-- /benchgate:reason -->`,
       );
@@ -566,7 +579,10 @@ describe("mode: authorize, the bundled action on issue_comment events", { timeou
         "success",
         "Regression accepted by maya",
       ]);
-      expect(accepted.output.text).toMatch(/^Accepted regressions: normalize\n/);
+      expect(accepted.output.text).toMatch(
+        /^<!-- benchgate:accepted .* -->\nAccepted regressions: normalize\n/,
+      );
+      expect(accepted.output.text?.split("\n")[0]).toBe(written?.checkMarker(record.id));
 
       const checksBefore = server.state.checkRuns.length;
       const g = await gate("accepted", "pull_request", synchronize, { filter: "^normalize$" });

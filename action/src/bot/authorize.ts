@@ -3,7 +3,7 @@
 // before any work (never author_association; any error denies), reacts 👀 and then 🚀 or 👎, and
 // pins the PR's head SHA *now*, so a push after the command cannot change what is benchmarked.
 import type { CommentEvent } from "../github/event.ts";
-import { acceptanceBody, MAX_ACCEPTED_IDS, type Acceptance } from "../github/acceptance.ts";
+import { MAX_ACCEPTED_IDS, writeAcceptance, type Acceptance } from "../github/acceptance.ts";
 import { CHECK_NAME } from "../github/check-name.ts";
 import type { GitHubPort, Permission, PullRequest, Reaction } from "../ports/github.ts";
 import {
@@ -183,7 +183,8 @@ async function refuseAccept(
 /**
  * `/benchgate accept <sha> <reason>`: only for the head the maintainer named, and only the
  * regressions benchgate's failed check of it lists (bot/gate-result.ts). The record names them,
- * so the gate honours it for those regressions only; the passing check is on that very SHA.
+ * so the gate honours it for those regressions only; the passing check is on that very SHA and
+ * names the record and the same ids, which the gate requires before it honours the record.
  */
 async function accept(r: Request, command: Accept, pull: PullRequest): Promise<AuthorizeResult> {
   const { author } = r.event;
@@ -201,11 +202,13 @@ async function accept(r: Request, command: Accept, pull: PullRequest): Promise<A
     reason: command.reason,
   };
   const ids = acceptedIdsList(found.ids);
-  const body = acceptanceBody(acceptance, { reason: acceptanceReason(command.reason), ids });
-  if (body === undefined)
+  const writing = writeAcceptance(acceptance, { reason: acceptanceReason(command.reason), ids });
+  if (writing === undefined)
     return refuseAccept(r, sha, { kind: "too-many", count: found.ids.length });
-  await r.github.createComment(r.event.issueNumber, body);
-  const output = acceptedCheck(author.login, sha, command.reason, found.ids);
+  const record = await r.github.createComment(r.event.issueNumber, writing.body);
+  // The passing check names the record it backs: the gate honours a record only with it (C7).
+  const shown = acceptedCheck(author.login, sha, command.reason, found.ids);
+  const output = { ...shown, text: `${writing.checkMarker(record.id)}\n${shown.text ?? ""}` };
   const checkId = await r.github.createCheck(sha, CHECK_NAME, output);
   await r.github.completeCheck(checkId, "success", output);
   await react(r, "+1");

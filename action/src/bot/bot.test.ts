@@ -284,6 +284,14 @@ async function failedCheck(
   return id;
 }
 
+/** What the gate would find: the bot's record of `sha` covering `ids`, backed by its check. */
+const accepted = (gh: FakeGitHub, sha: string, ids: readonly string[]) =>
+  findAcceptance(
+    { comments: gh.comments, checks: gh.checks, botId: BOT.id, app: gh.app },
+    sha,
+    ids,
+  );
+
 const accepting = (sha = HEAD, reason = "the new <b>parser</b> is worth it") =>
   comment(`/benchgate accept ${sha} ${reason}`);
 
@@ -304,18 +312,24 @@ describe("/benchgate accept (C7)", () => {
     expect(result.why).toBe(
       `alice accepted 2 regressions of ${"a".repeat(12)} (check run ${failed})`,
     );
-    const record = findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json", "parse/@xml"]);
+    const record = accepted(gh, HEAD, ["parse/json", "parse/@xml"]);
     expect(record).toMatchObject({ sha: HEAD, login: "alice", userId: 100 });
     expect(record?.ids).toEqual(["parse/json", "parse/@xml"]);
     expect(record?.reason).not.toContain("<b>");
     // Fewer regressions later are covered; another or an additional one is not.
-    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json"])).toBeDefined();
-    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse/json", "lex"])).toBeUndefined();
-    expect(findAcceptance(gh.comments, BOT.id, HEAD, [])).toBeUndefined();
-    expect(findAcceptance(gh.comments, BOT.id, NEWER, ["parse/json"])).toBeUndefined();
+    expect(accepted(gh, HEAD, ["parse/json"])).toBeDefined();
+    expect(accepted(gh, HEAD, ["parse/json", "lex"])).toBeUndefined();
+    expect(accepted(gh, HEAD, [])).toBeUndefined();
+    expect(accepted(gh, NEWER, ["parse/json"])).toBeUndefined();
     const passed = gh.checks.filter((c) => c.conclusion === "success");
     expect(passed.map((c) => c.headSha)).toEqual([HEAD]);
-    expect(passed[0]?.text).toMatch(/^Accepted regressions: parse\/json, parse\/@<!-- -->xml\n/);
+    // The passing check names the record comment it backs, then the ids for people.
+    const recordId = gh.comments.find((c) => c.body.includes("benchgate:accept "))?.id;
+    expect(passed[0]?.text).toMatch(
+      new RegExp(
+        `^<!-- benchgate:accepted sha=a{40} record=${recordId} ids=[\\w-]+ -->\nAccepted regressions: parse/json, parse/@<!-- -->xml\n`,
+      ),
+    );
     expect(gh.reactions.map((r) => r.reaction)).toEqual(["eyes", "+1"]);
   });
 
@@ -445,11 +459,12 @@ describe("/benchgate accept (C7)", () => {
     const gh = setup("write");
     await failedCheck(gh, HEAD, ["parse"]);
     await run(gh, accepting(HEAD, "ok"));
-    expect(findAcceptance(gh.comments, BOT.id, HEAD, ["parse"])).toBeDefined();
+    expect(accepted(gh, HEAD, ["parse"])).toBeDefined();
     const forged = gh.comments.map((c) => ({
       ...c,
       author: { id: 999, login: "mallory", type: "User" },
     }));
-    expect(findAcceptance(forged, BOT.id, HEAD, ["parse"])).toBeUndefined();
+    const sources = { comments: forged, checks: gh.checks, botId: BOT.id, app: gh.app };
+    expect(findAcceptance(sources, HEAD, ["parse"])).toBeUndefined();
   });
 });

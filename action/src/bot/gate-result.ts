@@ -9,7 +9,7 @@
 // of this repository with `checks: write` could write one — but such a workflow could complete
 // a passing `benchgate` check directly, so the marker gives it nothing more; a fork's
 // pull_request workflow gets a read-only token and cannot.
-import { readResultMarker } from "../github/acceptance.ts";
+import { appOfBot, readResultMarker } from "../github/acceptance.ts";
 import { CHECK_NAME } from "../github/check-name.ts";
 import type { CheckRun, GitHubPort } from "../ports/github.ts";
 import type { AcceptRefusal } from "../render/bot-replies.ts";
@@ -49,8 +49,7 @@ async function ourApp(github: GitHubPort, botUserId: number): Promise<string | A
       `could not read the bot user: ${(error as Error).message}`,
     );
   }
-  const slug = /^([a-z0-9][a-z0-9-]{0,99})\[bot\]$/i.exec(login)?.[1];
-  return slug ?? refuse({ kind: "no-app", login });
+  return appOfBot(login) ?? refuse({ kind: "no-app", login });
 }
 
 /** The completed run that is the commit's current result: the one completed last. */

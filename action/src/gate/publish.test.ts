@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { BOT, fakeGitHub, openPull, type FakeGitHub } from "../../test/support/fake-github.ts";
 import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
 import { authorize } from "../bot/authorize.ts";
-import { readResultMarker } from "../github/acceptance.ts";
+import {
+  ACCEPTANCE_COMMENT_MARKER,
+  readResultMarker,
+  writeAcceptance,
+} from "../github/acceptance.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { publishVerdict, type PublishContext } from "./publish.ts";
@@ -38,12 +42,13 @@ function failing(regressed: readonly string[], extra: Partial<BenchReport> = {})
   return makeReport({ benchmarks, verdict: "fail", reasons: ["regressed"], ...extra });
 }
 
-/** A gate run of HEAD for PR 7: its new check run, completed. */
+/** A gate run of HEAD for PR 7: its new check run, completed, and the warnings it gave. */
 async function gateRun(gh: FakeGitHub, report: BenchReport) {
+  const warnings: string[] = [];
   const ctx: PublishContext = {
     settings: { botUserId: BOT.id },
     github: gh,
-    io: quietIO,
+    io: { ...quietIO, warning: (text) => void warnings.push(text) },
     target: { baseSha: BASE, headSha: HEAD, prNumber: 7 },
   };
   const before = gh.checks.length;
@@ -53,7 +58,7 @@ async function gateRun(gh: FakeGitHub, report: BenchReport) {
     undefined,
   );
   const [check] = gh.checks.slice(before);
-  return { outcome, check };
+  return { outcome, check, warnings };
 }
 
 async function accept(gh: FakeGitHub): Promise<string> {
@@ -137,5 +142,76 @@ describe("publishVerdict and acceptances (C7)", () => {
     await gateRun(gh, failing(["parse"]));
     expect(gh.comments.at(-1)?.body).toContain("Accepted regressions: parse");
     expect(gh.comments.at(-1)?.body).not.toContain("a maintainer can accept");
+  });
+
+  /** The bot's record comment and the passing check that backs it, after a genuine accept. */
+  function genuine(gh: FakeGitHub) {
+    const record = gh.comments.find((c) => c.body.startsWith(ACCEPTANCE_COMMENT_MARKER));
+    const check = gh.checks.find((c) => c.conclusion === "success");
+    if (record === undefined || check === undefined) throw new Error("no genuine acceptance");
+    return { record, check };
+  }
+
+  it.each([
+    [
+      "a record inside a code fence",
+      (gh: FakeGitHub) => {
+        const { record } = genuine(gh);
+        Object.assign(record, { body: `\`\`\`\n${record.body}\n\`\`\`` });
+      },
+    ],
+    [
+      "a record in a comment without the acceptance comment marker",
+      (gh: FakeGitHub) => {
+        const { record } = genuine(gh);
+        Object.assign(record, { body: record.body.replace(`${ACCEPTANCE_COMMENT_MARKER}\n`, "") });
+      },
+    ],
+    [
+      "a record by another user",
+      (gh: FakeGitHub) => {
+        const { record } = genuine(gh);
+        Object.assign(record, { author: { id: 999, login: "mallory", type: "User" } });
+      },
+    ],
+    [
+      "a record whose passing check run is missing",
+      (gh: FakeGitHub) => {
+        gh.checks.splice(gh.checks.indexOf(genuine(gh).check), 1);
+      },
+    ],
+    [
+      "a record whose check run lists other ids",
+      (gh: FakeGitHub) => {
+        const { record, check } = genuine(gh);
+        const a = { sha: HEAD, userId: 100, login: "maya", ids: ["lex"], reason: "r" };
+        const other = writeAcceptance(a, { reason: "r", ids: "lex" })?.checkMarker(record.id);
+        Object.assign(check, { text: (check.text ?? "").replace(/^.*\n/, `${other ?? ""}\n`) });
+      },
+    ],
+  ])("ignores %s: the gate still fails", async (_label, tamper) => {
+    const gh = setup();
+    await gateRun(gh, failing(["parse"]));
+    expect(await accept(gh)).toMatch(/^maya accepted 1 regression of a{12}/);
+    tamper(gh);
+    const later = await gateRun(gh, failing(["parse"]));
+    expect(later.outcome).toEqual({ verdict: "fail", failed: true });
+    expect([later.check?.conclusion, (later.check?.output as { title: string }).title]).toEqual([
+      "failure",
+      "fail",
+    ]);
+    expect(gh.comments.at(-1)?.body).not.toContain("Accepted regressions");
+  });
+
+  it("warns naming the record comment it set aside when no check of benchgate's backs it", async () => {
+    const gh = setup();
+    await gateRun(gh, failing(["parse"]));
+    await accept(gh);
+    const { record, check } = genuine(gh);
+    gh.checks.splice(gh.checks.indexOf(check), 1);
+    const later = await gateRun(gh, failing(["parse"]));
+    expect(later.warnings).toEqual([
+      `ignored 1 acceptance record(s) of ${HEAD.slice(0, 12)} (comment ${record.id}): no passing benchgate check of the bot's app backs them with the same ids`,
+    ]);
   });
 });

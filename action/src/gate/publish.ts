@@ -5,12 +5,14 @@
 // verdict still reaches the check and the summary.
 import { CHECK_NAME } from "../github/check-name.ts";
 import {
+  acceptanceRecords,
+  appOfBot,
   findAcceptance,
   MAX_ACCEPTED_IDS,
   resultMarker,
   type Acceptance,
 } from "../github/acceptance.ts";
-import type { CheckConclusion, GitHubPort, IssueComment } from "../ports/github.ts";
+import type { CheckConclusion, CheckRun, GitHubPort, IssueComment } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { acceptHint, acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
 import { checkConclusion, failureCauses, type FailureCauses } from "../core/gate-verdict.ts";
@@ -134,16 +136,17 @@ export async function publishError(
 
 /**
  * The acceptance record that covers a failed report: one the bot wrote for this SHA naming every
- * confirmed regression, when regressions are all that fail it (docs/threat-model.md, C7). A
- * broken budget, a changed golden output, a suite-wide shift or missing benchmarks are never
- * accepted; records that cannot be read accept nothing.
+ * confirmed regression, backed by the passing check the bot completed for it, when regressions
+ * are all that fail it (docs/threat-model.md, C7). A broken budget, a changed golden output, a
+ * suite-wide shift or missing benchmarks are never accepted; records that cannot be read or
+ * checked accept nothing.
  */
 async function coveringAcceptance(
   ctx: PublishContext,
   report: BenchReport,
   causes: FailureCauses,
 ): Promise<Acceptance | undefined> {
-  const { target } = ctx;
+  const { target, settings } = ctx;
   if (target.prNumber === undefined) return undefined;
   let comments: IssueComment[];
   try {
@@ -153,7 +156,30 @@ async function coveringAcceptance(
     return undefined;
   }
   if (report.verdict !== "fail" || causes.other.length > 0) return undefined;
-  return findAcceptance(comments, ctx.settings.botUserId, target.headSha, causes.regressions);
+  const { headSha } = target;
+  const records = acceptanceRecords(comments, settings.botUserId, headSha, causes.regressions);
+  // The checks are read only when there is a record to check, so most runs make no extra call.
+  if (records.length === 0) return undefined;
+  let login: string;
+  let checks: CheckRun[];
+  try {
+    login = await ctx.github.userLogin(settings.botUserId);
+    checks = await ctx.github.listChecks(headSha, CHECK_NAME);
+  } catch (error) {
+    warnOf(ctx.io)("could not read the checks that back an acceptance record", error);
+    return undefined;
+  }
+  const app = appOfBot(login);
+  const botId = settings.botUserId;
+  const accepted =
+    app === undefined
+      ? undefined
+      : findAcceptance({ comments, checks, botId, app }, headSha, causes.regressions);
+  if (accepted === undefined)
+    ctx.io.warning(
+      `ignored ${records.length} acceptance record(s) of ${headSha.slice(0, 12)} (comment ${records.map((r) => r.commentId).join(", ")}): no passing benchgate check of the bot's app backs them with the same ids${app === undefined ? ` (${login} is not an app's bot)` : ""}`,
+    );
+  return accepted;
 }
 
 /** A failed report a `/benchgate accept` could pass: confirmed regressions only, few enough. */
