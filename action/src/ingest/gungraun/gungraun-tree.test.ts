@@ -61,7 +61,7 @@ describe("readGungraunTree refuses what it cannot read as one run", () => {
   it("no summary.json: says what folder is expected and how to get the files", async () => {
     const dir = `${FIXTURES}/hyperfine-1.15`;
     expect(await asyncInputErrorOf(() => readGungraunTree(dir, {}, nodeFileReader))).toBe(
-      `${dir}: no summary.json found within 12 levels; expected the folder gungraun (target/gungraun) or iai-callgrind (target/iai) writes; run the benchmarks with --save-summary=json (or GUNGRAUN_SAVE_SUMMARY=json, IAI_CALLGRIND_SAVE_SUMMARY=json)`,
+      `${dir}: no summary.json found; expected the folder gungraun (target/gungraun) or iai-callgrind (target/iai) writes; run the benchmarks with --save-summary=json (or GUNGRAUN_SAVE_SUMMARY=json, IAI_CALLGRIND_SAVE_SUMMARY=json)`,
     );
   });
 
@@ -154,7 +154,7 @@ describe("readGungraunTree is bounded", () => {
     [
       "depth",
       { maxDepth: 3 },
-      `${home}: no summary.json found within 3 levels; expected the folder gungraun (target/gungraun) or iai-callgrind (target/iai) writes; run the benchmarks with --save-summary=json (or GUNGRAUN_SAVE_SUMMARY=json, IAI_CALLGRIND_SAVE_SUMMARY=json)`,
+      `${home}/tiny-gungraun/sum/sums/bench_collect.collect_1000: a folder more than 3 levels below ${home}, which the walk does not read; gungraun and iai-callgrind write 4 (<package>/<bench file>/<group>/<function>.<id>), so something else was written into their folder`,
     ],
   ])("%s", async (_name, limits, message) => {
     expect(
@@ -184,16 +184,30 @@ describe("readGungraunTree is bounded", () => {
     expect(read.benchmarks).toHaveLength(26);
   });
 
-  it("a summary deeper than the bound is not looked for", async () => {
+  it("a folder deeper than the bound is refused, naming it, not skipped", async () => {
+    // The run's own summaries beside a deeper tree: before, the walk returned the run's
+    // benchmarks and left the deep summary out without a word.
     const deep = path.join(tmp, "deep");
-    const dir = path.join(deep, ...Array.from({ length: 13 }, (_, i) => `d${i}`));
+    cpSync(home, deep, { recursive: true });
+    const levels = Array.from({ length: 13 }, (_, i) => `d${i}`);
+    const dir = path.join(deep, ...levels);
     mkdirSync(dir, { recursive: true });
     cpSync(
       `${home}/tiny-gungraun/sum/sums/bench_sum.small/summary.json`,
       path.join(dir, "summary.json"),
     );
-    expect(await asyncInputErrorOf(() => readGungraunTree(deep, {}, nodeFileReader))).toMatch(
-      /: no summary\.json found within 12 levels;/,
+    expect(await asyncInputErrorOf(() => readGungraunTree(deep, {}, nodeFileReader))).toBe(
+      `${dir}: a folder more than 12 levels below ${deep}, which the walk does not read; gungraun and iai-callgrind write 4 (<package>/<bench file>/<group>/<function>.<id>), so something else was written into their folder`,
     );
+    // Twelve levels are read: the same summary twelve folders down is found.
+    const twelve = path.join(tmp, "twelve");
+    const at12 = path.join(twelve, ...levels.slice(0, 12));
+    mkdirSync(at12, { recursive: true });
+    cpSync(
+      `${home}/tiny-gungraun/sum/sums/bench_sum.small/summary.json`,
+      path.join(at12, "summary.json"),
+    );
+    const read = await readGungraunTree(twelve, {}, nodeFileReader);
+    expect(read.benchmarks.map((b) => b.id)).toContain("sum::sums::bench_sum small");
   });
 });

@@ -1,9 +1,11 @@
 // Walks the folder a gungraun or iai-callgrind run writes (`target/gungraun`, `target/iai`;
 // `<package>/<bench file>/<group>/<function>.<id>/summary.json`) and reads every `summary.json`
 // in it (./gungraun-summary.ts). The tree was written by the benchmarked code's build: the walk
-// is bounded in depth, entries, files and bytes. Symlinks are never followed, and never skipped
-// either: the harnesses write none, so a symlink (or a FIFO, socket or device) anywhere the walk
-// looks is an error naming it; skipping one would drop a benchmark from the gate without a word.
+// is bounded in depth, entries, files and bytes. Nothing is skipped: a bound that is reached is an
+// error, never a part of the tree left unread, and symlinks are never followed: the harnesses
+// write none, so a symlink (or a FIFO, socket or device) anywhere the walk looks is an error
+// naming it; skipping one would drop a benchmark from the gate without a word. The same holds
+// for a folder deeper than the depth bound: it is refused, naming it, not left unlisted.
 // The FileReader reports a symlink as "other", like a FIFO or a device.
 import { InputError } from "../../errors.ts";
 import type { FileReader } from "../../ports/files.ts";
@@ -14,7 +16,10 @@ import { MiB, joinPath, parseUntrustedJson } from "../read-json.ts";
 import { SUMMARY_VERSIONS, parseGungraunSummary } from "./gungraun-summary.ts";
 
 export interface GungraunTreeLimits {
-  /** Directory levels below the folder given that are listed (the harness's layout uses 4). */
+  /**
+   * Directory levels below the folder given that are listed (the harness's layout uses 4); a
+   * folder below them is an error.
+   */
   readonly maxDepth: number;
   /** Directory entries listed in total before the walk gives up. */
   readonly maxEntries: number;
@@ -53,7 +58,7 @@ function notFileOrDir(path: string): InputError {
   );
 }
 
-/** Every summary.json within the depth bound, in a deterministic (sorted, breadth-first) order. */
+/** Every summary.json of the tree, in a deterministic (sorted, breadth-first) order. */
 async function findSummaries(
   home: string,
   reader: FileReader,
@@ -78,8 +83,17 @@ async function findSummaries(
     for (const entry of listing) {
       const path = joinPath(next.dir, entry.name);
       if (entry.kind === "other") throw notFileOrDir(path);
-      if (entry.kind === "dir" && next.depth < limits.maxDepth)
+      if (entry.kind === "dir") {
+        // A folder the walk would not list could hold summaries: refuse, never drop them.
+        if (next.depth >= limits.maxDepth)
+          throw new InputError(
+            `a folder more than ${limits.maxDepth} levels below ${home}, which the walk does not read; ` +
+              "gungraun and iai-callgrind write 4 (<package>/<bench file>/<group>/<function>.<id>), " +
+              "so something else was written into their folder",
+            { source: path },
+          );
         queue.push({ dir: path, depth: next.depth + 1 });
+      }
       if (entry.kind === "file" && entry.name === FILE_NAME) {
         found.push(path);
         if (found.length > limits.maxSummaries)
@@ -110,7 +124,7 @@ export async function readGungraunTree(
 ): Promise<FormatRead> {
   const files = await findSummaries(home, reader, limits);
   if (files.length === 0)
-    throw new InputError(`no ${FILE_NAME} found within ${limits.maxDepth} levels; ${EXPECTED}`, {
+    throw new InputError(`no ${FILE_NAME} found; ${EXPECTED}`, {
       source: home,
     });
   const suite = options.suite ?? "gungraun";

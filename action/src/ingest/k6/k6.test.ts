@@ -189,6 +189,18 @@ describe("parseK6 rejects what it cannot read", () => {
       () => edit((m) => ((m["http_reqs"] as Record<string, unknown>)["rate"] = 0)),
       "k6.json: /metrics/http_reqs/rate: a rate of 0 for 35575 requests",
     ],
+    [
+      // Before, the rate went through and the summary failed on duration_s (3.5575e+304 s).
+      "a rate far too small for the count",
+      () => edit((m) => ((m["http_reqs"] as Record<string, unknown>)["rate"] = 1e-300)),
+      "k6.json: /metrics/http_reqs/rate: a rate of 1e-300 req/s for 35575 requests means a run of 3.5575e+304 s, more than a year: not a rate k6 writes",
+    ],
+    [
+      // 35575 / 5e-324 is Infinity: before, "the run lasted Infinity s".
+      "the smallest rate a double holds",
+      () => edit((m) => ((m["http_reqs"] as Record<string, unknown>)["rate"] = 5e-324)),
+      "k6.json: /metrics/http_reqs/rate: a rate of 5e-324 req/s for 35575 requests means a run of Infinity s, more than a year: not a rate k6 writes",
+    ],
   ])("%s", (_name, data, message) => {
     expect(inputErrorOf(() => parse(data()))).toBe(message);
   });

@@ -22,6 +22,7 @@ import {
 import {
   type Latencies,
   type LoadFileOptions,
+  MAX_RUN_SECONDS,
   asCount,
   asNs,
   loadEntries,
@@ -78,6 +79,14 @@ export function parseK6(data: unknown, source: string, options: LoadFileOptions)
   if (requests === 0) fail(child(reqsAt, "count"), "the run sent no request");
   const rate = asNonNegative(field(reqs, "rate"), child(reqsAt, "rate"));
   if (rate === 0) fail(child(reqsAt, "rate"), `a rate of 0 for ${requests} requests`);
+  // The run's length is not in the export: it is count / rate, so a rate far too small for the
+  // count is the problem to name, not the length it implies.
+  const durationS = requests / rate;
+  if (!(durationS <= MAX_RUN_SECONDS))
+    fail(
+      child(reqsAt, "rate"),
+      `a rate of ${rate} req/s for ${requests} requests means a run of ${durationS} s, more than a year: not a rate k6 writes`,
+    );
 
   const failedAt = child(metricsAt, "http_req_failed");
   const failedMetric = metric(
@@ -110,7 +119,7 @@ export function parseK6(data: unknown, source: string, options: LoadFileOptions)
     {
       requests,
       successes,
-      durationS: requests / rate,
+      durationS,
       ...(latency === undefined ? {} : { latencies: latency }),
     },
     at,

@@ -16,6 +16,13 @@ import { MiB } from "../read-json.ts";
  */
 export const MAX_LOAD_FILE_BYTES = 16 * MiB;
 
+/**
+ * The longest run a load-generator file may describe: a year. Nobody loads an endpoint for longer,
+ * so a longer run is a broken file (a rate of 1e-300 req/s, a total of 1e299 s), refused here
+ * rather than carried into req/s and `duration_s` as a number no statistic can use.
+ */
+export const MAX_RUN_SECONDS = 366 * 24 * 3600;
+
 /** The endpoint's name when `--name` is not given. */
 export const DEFAULT_ENDPOINT = "load";
 
@@ -118,6 +125,8 @@ export function loadEntries(
   if (run.requests === 0)
     fail(at, "the run sent no request: there is no rate or latency to report");
   if (!(run.durationS > 0)) fail(at, `the run lasted ${run.durationS} s: no rate can be derived`);
+  if (run.durationS > MAX_RUN_SECONDS)
+    fail(at, `the run lasted ${run.durationS} s, more than a year: not a load test's length`);
   if (run.latencies !== undefined) checkOrder(run.latencies);
 
   const failed = run.requests - run.successes;

@@ -234,6 +234,11 @@ describe("parseOha rejects what oha does not write", () => {
       "oha.json: the run lasted 0 s: no rate can be derived",
     ],
     [
+      "a run longer than a year",
+      () => edit((d) => ((d["summary"] as Record<string, unknown>)["total"] = 1e299)),
+      "oha.json: the run lasted 1e+299 s, more than a year: not a load test's length",
+    ],
+    [
       "a run whose every request was cancelled at the deadline",
       () =>
         edit((d) => {
