@@ -195,6 +195,17 @@ export function judgementFrom(
   });
 }
 
+/**
+ * Everything `run` refuses in a schema-valid benchgate.yml itself, with no flag given: the
+ * ranges of its durations, unique names, each suite kind's own rules, the budgets and claims.
+ * `validate` calls it after the schema, so a file it passes is one the run config and the
+ * judgement are made from without an error; suites stay optional (`compare --config` needs none).
+ */
+export function checkConfigDocument(document: BenchgateConfig, source: string): void {
+  resolveRunConfig(document, source, { needSuites: false });
+  judgementFrom(document, source, {});
+}
+
 /** The whole plan from a schema-valid benchgate.yml and the caller's overrides. */
 export function gatePlanFrom(
   document: BenchgateConfig,

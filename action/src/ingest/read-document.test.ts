@@ -44,6 +44,34 @@ describe("parseYamlText: benchgate.yml is strict YAML", () => {
       expect(problem(text)).not.toContain("\n");
   });
 
+  it("refuses collections nested more than 64 deep, flow or block, naming the place", () => {
+    // Before, a deep flow overflowed the parser's stack: "Maximum call stack size exceeded" at a
+    // column that changed from run to run, and a block mapping 1,000 deep did the same.
+    const flow = (n: number): string => `version: 1\nx: ${"[".repeat(n)}1${"]".repeat(n)}\n`;
+    const block = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") +
+      `\n${" ".repeat(n)}v\n`;
+    const seq = (n: number): string => `${"- ".repeat(n)}1\n`;
+    // The top-level mapping is the first level: 63 more brackets, 64 mappings, 64 sequences pass.
+    expect(parseYamlText(flow(63), "b.yml")).toMatchObject({ version: 1 });
+    expect(parseYamlText(block(64), "b.yml")).toHaveProperty("k0");
+    expect(parseYamlText(seq(64), "b.yml")).toHaveLength(1);
+    for (const n of [64, 1_000, 500_000])
+      expect(problem(flow(n))).toBe(
+        "b.yml: invalid YAML (nested more than 64 levels deep at line 2, column 67)",
+      );
+    for (const n of [65, 1_000])
+      expect(problem(block(n))).toBe(
+        "b.yml: invalid YAML (nested more than 64 levels deep at line 65, column 65)",
+      );
+    expect(problem(seq(65))).toBe(
+      "b.yml: invalid YAML (nested more than 64 levels deep at line 1, column 129)",
+    );
+    // Brackets in text are not nesting.
+    const text = `version: 1\nx: "${"[".repeat(100)}"\ny: |\n  ${"{".repeat(100)}\n`;
+    expect(parseYamlText(text, "b.yml")).toMatchObject({ x: "[".repeat(100) });
+  });
+
   it("reads standard tags and plain YAML as before", () => {
     expect(parseYamlText("version: 1\nrounds: !!int 3\nx: &v [1]\ny: *v\n", "b.yml")).toEqual({
       version: 1,

@@ -1,7 +1,7 @@
 // Reading a benchgate document from a file: byte cap before reading, the strict parser's size,
 // depth and key checks before JSON.parse (or strict YAML for benchgate.yml), then the schema.
 // One InputError naming the file on any failure.
-import { parseDocument, YAMLError } from "yaml";
+import { type CST, Lexer, Parser, parseDocument, YAMLError } from "yaml";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
@@ -79,12 +79,85 @@ function yamlProblem(error: unknown): string {
   );
 }
 
+/** How deep collections may nest in benchgate.yml: as in every JSON input (readJsonFile). */
+export const MAX_YAML_DEPTH = 64;
+
+/** The lexer's zero-width tokens: document, scalar and flow-error markers. */
+const LEXER_MARKERS: ReadonlySet<string> = new Set(["\u0002", "\u0018", "\u001f"]);
+
 /**
- * Parses YAML (or JSON, a YAML subset) with alias expansion bounded against "billion laughs".
+ * The offset of the first `[` or `{` nested more than MAX_YAML_DEPTH deep, by yaml's lexer, a
+ * loop that stops there: cheap however deep the file goes. Quoted, block and plain scalars are
+ * single tokens, so a bracket inside text is not counted.
+ */
+function flowTooDeep(text: string): number | undefined {
+  let depth = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === "[" || token === "{") {
+      if (++depth > MAX_YAML_DEPTH) return offset;
+    } else if (token === "]" || token === "}") depth = Math.max(0, depth - 1);
+    if (!LEXER_MARKERS.has(token)) offset += token.length;
+  }
+  return undefined;
+}
+
+/**
+ * The offset of a collection, block or flow, nested more than MAX_YAML_DEPTH deep, walked
+ * level by level over yaml's syntax tree (its parser keeps an explicit stack).
+ */
+function collectionTooDeep(text: string): number | undefined {
+  const queue: { token: CST.Token | null | undefined; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) queue.push({ token, depth: 0 });
+  for (let i = 0; i < queue.length; i++) {
+    const { token, depth } = queue[i] as (typeof queue)[number];
+    if (token?.type === "document") queue.push({ token: token.value, depth });
+    if (
+      token?.type !== "block-map" &&
+      token?.type !== "block-seq" &&
+      token?.type !== "flow-collection"
+    )
+      continue;
+    if (depth >= MAX_YAML_DEPTH) return token.offset;
+    for (const item of token.items)
+      queue.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+/**
+ * Where benchgate.yml nests deeper than MAX_YAML_DEPTH, as "line L, column C", or undefined.
+ * yaml's composer recurses once per level: a flow some thousand levels deep, or a block mapping
+ * as deep, overflowed the stack and came back as "Maximum call stack size exceeded" at a column
+ * that changed from run to run. The flows are checked first, so the tree is never built of a
+ * flow deeper than the bound.
+ */
+function tooDeep(text: string): string | undefined {
+  // Past a flow too deep, nothing can matter: the first place too deep is before it, so the
+  // tree is built of the text up to there (at most 65 brackets deep), and blames that place.
+  const flow = flowTooDeep(text);
+  const offset =
+    flow === undefined
+      ? collectionTooDeep(text)
+      : (collectionTooDeep(text.slice(0, flow + 1)) ?? flow);
+  if (offset === undefined) return undefined;
+  const before = text.slice(0, offset);
+  return `line ${before.split("\n").length}, column ${offset - before.lastIndexOf("\n")}`;
+}
+
+/**
+ * Parses YAML (or JSON, a YAML subset) with alias expansion bounded against "billion laughs"
+ * and collections nested at most MAX_YAML_DEPTH deep.
  * A warning (an unknown tag such as `!foo`, an unsupported %YAML version) is an error too: the
  * file is strict, and a value the parser could not resolve is not what its author meant.
  */
 export function parseYamlText(text: string, source: string): unknown {
+  const deep = tooDeep(text);
+  if (deep !== undefined)
+    throw new InputError(
+      `invalid YAML (nested more than ${MAX_YAML_DEPTH} levels deep at ${deep})`,
+      { source },
+    );
   let problem: YAMLError | undefined;
   try {
     const doc = parseDocument(text, YAML_OPTIONS);

@@ -1,7 +1,14 @@
 // benchgate validate FILE... [--schema summary|report|config|history]
 import { InputError } from "../../errors.ts";
 import { MAX_BYTES, parseYamlText, readJsonFile } from "../../ingest/read-document.ts";
-import { DOCUMENT_KINDS, validateDocument, type DocumentKind } from "../../schemas/validate.ts";
+import {
+  DOCUMENT_KINDS,
+  validateConfig,
+  validateDocument,
+  type DocumentKind,
+} from "../../schemas/validate.ts";
+import type { BenchgateConfig } from "../../schemas/config.gen.ts";
+import { checkConfigDocument } from "../../gate/plan.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
@@ -13,7 +20,9 @@ cannot express (unique benchmark ids; in a history, unique series and commits). 
 --schema the kind is guessed: .yml/.yaml files are configs, JSON with a "verdict" is a report,
 JSON with "commits" a history (gh-pages history.json), other JSON a summary. In a config, every
 path (golden.checksums, golden.outputs, a suite's manifest-path or output) must be relative and
-stay inside its folder: no leading /, no ".." part, no backslash.
+stay inside its folder: no leading /, no ".." part, no backslash; and a config must pass
+what run checks in the file itself (durations from 1ms to 7 days, unique names, budgets and
+claims that parse), so a config validate passes is one run reads.
 
 Options:
   --schema KIND   summary, report, config or history
@@ -24,6 +33,13 @@ the problem).`;
 
 function isDocumentKind(value: string): value is DocumentKind {
   return (DOCUMENT_KINDS as readonly string[]).includes(value);
+}
+
+/** The schema, then what `run` refuses in the file itself (gate/plan.ts). */
+function runnableConfig(data: unknown, file: string): BenchgateConfig {
+  const config = validateConfig(data, file);
+  checkConfigDocument(config, file);
+  return config;
 }
 
 export async function validateCommand(argv: readonly string[], deps: Machine): Promise<number> {
@@ -57,7 +73,7 @@ export async function validateCommand(argv: readonly string[], deps: Machine): P
         else if ("split" in data) kind = "shard";
       }
     }
-    const doc = validateDocument(kind, data, file);
+    const doc = kind === "config" ? runnableConfig(data, file) : validateDocument(kind, data, file);
     const detail =
       "benchmarks" in doc
         ? ` (${doc.benchmarks.length} benchmarks)`
