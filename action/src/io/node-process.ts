@@ -1,37 +1,87 @@
-// ProcessPort on child_process: no shell, own process group so a timeout or Ctrl-C takes down
-// `cargo bench` *and* the bench binary it started, output teed to a log file.
-import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process";
-import { createWriteStream, type WriteStream } from "node:fs";
+// ProcessPort on child_process: no shell, its own session and process group, every process it
+// starts contained (./process-containment.ts) so a timeout or Ctrl-C takes down `cargo bench`,
+// the bench binary it started and anything that daemonized on the way; output teed to a capped
+// log. The result comes when the program has exited and nothing it started is left, not when
+// its pipes close: a grandchild that keeps stdout open must not hold the run forever.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import type { ProcessOptions, ProcessPort, ProcessResult } from "../ports/process.ts";
+import type {
+  EscapedProcess,
+  ProcessOptions,
+  ProcessPort,
+  ProcessResult,
+} from "../ports/process.ts";
+import { openCappedLog, type CappedLog } from "./capped-log.ts";
+import { systemContainment, type Containment, type StepBox } from "./process-containment.ts";
+import type { ProcEntry } from "./proc-table.ts";
 
 /** How long a child gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;
+/** Once every process benchgate can find is gone, how long the pipes may take to close. */
+export const PIPE_DRAIN_MS = 2000;
 const STDERR_TAIL_BYTES = 16 * 1024;
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+
+/** As a result names them: the command name without control characters. */
+export function escapedOf(entries: readonly ProcEntry[]): EscapedProcess[] {
+  return entries.map((p) => ({
+    pid: p.pid,
+    // eslint-disable-next-line no-control-regex
+    command: p.command.replace(/[\u0000-\u001f\u007f]/g, "?"),
+  }));
 }
 
-function openLog(file: string | undefined): WriteStream | undefined {
-  return file === undefined ? undefined : createWriteStream(file, { flags: "a" });
+/** What held the pipes when no process benchgate could find was left. */
+export const UNSEEN_PIPE_HOLDER: EscapedProcess = {
+  pid: null,
+  command: "a process benchgate could not find that held its stdout or stderr open",
+};
+
+/**
+ * Resolves true once both output pipes have closed, or false after `ms` (then they are destroyed,
+ * so the run does not wait on a process that escaped every mechanism).
+ */
+export function pipesClosed(child: Child, ms: number): Promise<boolean> {
+  const open = (): boolean => !child.stdout.closed || !child.stderr.closed;
+  if (!open()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(false);
+    }, ms);
+    const check = (): void => {
+      if (open()) return;
+      clearTimeout(timer);
+      resolve(true);
+    };
+    child.stdout.once("close", check);
+    child.stderr.once("close", check);
+  });
 }
 
-export const nodeProcess: ProcessPort = (argv, options: ProcessOptions) =>
-  new Promise<ProcessResult>((resolve, reject) => {
-    const [program, ...args] = argv;
-    if (program === undefined) {
-      reject(new Error("empty command"));
-      return;
-    }
-    const started = performance.now();
-    if (options.signal?.aborted === true) {
-      resolve({
+/** Spawns the box's argv as the leader of a new session and process group. */
+export function spawnBoxed(box: StepBox, cwd: string): Child {
+  const [program, ...args] = box.argv;
+  const child = spawn(program ?? "", args, {
+    cwd,
+    env: box.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  if (child.pid !== undefined) box.adopt(child.pid);
+  return child;
+}
+
+/** A ProcessPort whose steps are contained by `containment` (default: the machine's best). */
+export function makeNodeProcess(
+  containment: () => Promise<Containment> = systemContainment,
+): ProcessPort {
+  return async (argv, options) => {
+    if (argv[0] === undefined) throw new Error("empty command");
+    if (options.signal?.aborted === true)
+      return {
         exitCode: null,
         signal: null,
         timedOut: false,
@@ -39,26 +89,41 @@ export const nodeProcess: ProcessPort = (argv, options: ProcessOptions) =>
         stdout: "",
         stderrTail: "",
         durationMs: 0,
-      });
-      return;
-    }
-    const log = openLog(options.logFile);
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    const stops = watchForStop(child, options);
+      };
+    const box = await (await containment()).box(argv, options.env, options.cwd);
+    return runBoxed(box, options).finally(() => box.release());
+  };
+}
+
+export const nodeProcess: ProcessPort = makeNodeProcess();
+
+function runBoxed(box: StepBox, options: ProcessOptions): Promise<ProcessResult> {
+  return new Promise<ProcessResult>((resolve, reject) => {
+    const started = performance.now();
+    const log = options.logFile === undefined ? undefined : openCappedLog(options.logFile);
+    const child = spawnBoxed(box, options.cwd);
+    const stops = watchForStop(child, box, options);
     const output = collectOutput(child, options, log);
     child.on("error", (error) => {
       stops.release();
-      log?.end();
-      reject(error);
+      void box.killAll().then(async () => {
+        await log?.end();
+        reject(error);
+      });
     });
-    child.on("close", (code, signal) => {
-      stops.exited();
-      const finish = (): void =>
+    child.on("exit", (code, signal) => {
+      stops.release();
+      void (async () => {
+        // Whatever is still alive now outlived the program: an escape, unless we were stopping
+        // everything anyway.
+        const left = stops.timedOut || stops.aborted ? [] : box.members();
+        const survivors = await box.killAll();
+        const closed = await pipesClosed(child, PIPE_DRAIN_MS);
+        await log?.end();
+        const escaped = [
+          ...escapedOf([...left, ...survivors.filter((s) => !left.some((l) => l.pid === s.pid))]),
+          ...(closed ? [] : [UNSEEN_PIPE_HOLDER]),
+        ];
         resolve({
           exitCode: code,
           signal,
@@ -67,28 +132,30 @@ export const nodeProcess: ProcessPort = (argv, options: ProcessOptions) =>
           stdout: output.stdout(),
           stderrTail: output.stderrTail(),
           durationMs: performance.now() - started,
+          ...(escaped.length === 0 ? {} : { escaped }),
         });
-      if (log === undefined) finish();
-      else log.end(finish);
+      })();
     });
   });
+}
 
 interface StopWatch {
   /** Whether the child was stopped because its time ran out, or because of the signal. */
   readonly timedOut: boolean;
   readonly aborted: boolean;
-  /** The child could not start: drop the timer and the abort listener. */
+  /** The child exited or could not start: drop the timers and the abort listener. */
   release(): void;
-  /** The child exited: also finish off its group if we stopped it, and the pending SIGKILL. */
-  exited(): void;
 }
 
-/** Stops the child's process group on timeout or abort: SIGTERM, then SIGKILL after a grace. */
-function watchForStop(child: ChildProcess, options: ProcessOptions): StopWatch {
+/**
+ * Stops every process of the step on timeout or abort: SIGTERM, then SIGKILL after a grace. The
+ * SIGKILL also reaches a main process that ignores SIGTERM, whose exit then ends the step.
+ */
+function watchForStop(child: Child, box: StepBox, options: ProcessOptions): StopWatch {
   let killTimer: NodeJS.Timeout | undefined;
   const stop = (): void => {
-    killGroup(child.pid, "SIGTERM");
-    killTimer ??= setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+    if (child.pid !== undefined) box.signalAll("SIGTERM");
+    killTimer ??= setTimeout(() => void box.killAll(), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => {
     watch.timedOut = true;
@@ -104,12 +171,6 @@ function watchForStop(child: ChildProcess, options: ProcessOptions): StopWatch {
     aborted: false,
     release: (): void => {
       clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-    },
-    exited: (): void => {
-      clearTimeout(timer);
-      // The group may still hold grandchildren (a bench binary that ignored SIGTERM).
-      if (watch.timedOut || watch.aborted) killGroup(child.pid, "SIGKILL");
       if (killTimer !== undefined) clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
     },
@@ -122,9 +183,9 @@ function watchForStop(child: ChildProcess, options: ProcessOptions): StopWatch {
  * `keepStdoutBytes` of stdout and the last STDERR_TAIL_BYTES of stderr for the result.
  */
 function collectOutput(
-  child: ChildProcessByStdio<null, Readable, Readable>,
+  child: Child,
   options: ProcessOptions,
-  log: WriteStream | undefined,
+  log: CappedLog | undefined,
 ): { stdout(): string; stderrTail(): string } {
   const keep = options.keepStdoutBytes ?? 0;
   const stdout: Buffer[] = [];

@@ -1,56 +1,37 @@
 // ServicePort on Node and Linux: the service is spawned without a shell as the leader of a new
-// process group, its usage is read from /proc, readiness is one `fetch`, and a free port is one
-// that the kernel hands out for 127.0.0.1:0.
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+// session and process group, contained like every step (./process-containment.ts) so whatever
+// leaves its group is still found, its usage is read from /proc, readiness is one `fetch` that
+// follows no redirect, and a free port is one that the kernel hands out for 127.0.0.1:0.
 import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
+import { describeEscapes } from "../exec/run-step.ts";
 import type {
   RunningService,
   ServiceExit,
   ServiceOptions,
   ServicePort,
+  ServiceStop,
   ServiceUsage,
 } from "../ports/services.ts";
+import { openCappedLog } from "./capped-log.ts";
+import {
+  escapedOf,
+  pipesClosed,
+  PIPE_DRAIN_MS,
+  spawnBoxed,
+  UNSEEN_PIPE_HOLDER,
+} from "./node-process.ts";
+import {
+  KILL_WAIT_MS,
+  systemContainment,
+  type Containment,
+  type StepBox,
+} from "./process-containment.ts";
+import { groupMembers } from "./proc-table.ts";
 
 const OUTPUT_TAIL_BYTES = 16 * 1024;
-/** After SIGKILL the kernel needs a moment to take the group down; longer means something is wrong. */
-const KILL_WAIT_MS = 5000;
 const POLL_MS = 25;
-
-interface ProcStat {
-  readonly pid: number;
-  readonly state: string;
-  readonly pgrp: number;
-}
-
-/** /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses. */
-function parseStat(text: string): ProcStat | undefined {
-  const close = text.lastIndexOf(")");
-  if (close < 0) return undefined;
-  const pid = Number.parseInt(text, 10);
-  const [state, , pgrp] = text.slice(close + 2).split(" ");
-  if (state === undefined || pgrp === undefined || !Number.isInteger(pid)) return undefined;
-  return { pid, state, pgrp: Number(pgrp) };
-}
-
-/** The live (not zombie) processes of the group that `leader` leads. */
-async function groupMembers(leader: number): Promise<number[]> {
-  const members: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    let text: string;
-    try {
-      text = await readFile(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue; // gone since readdir
-    }
-    const stat = parseStat(text);
-    if (stat !== undefined && stat.pgrp === leader && stat.state !== "Z") members.push(stat.pid);
-  }
-  return members;
-}
 
 /** VmRSS and VmHWM of one process, in bytes (the kernel writes kB). */
 function memoryOf(status: string): { rss: number; hwm: number } {
@@ -62,13 +43,13 @@ function memoryOf(status: string): { rss: number; hwm: number } {
 }
 
 async function usageOf(leader: number): Promise<ServiceUsage | undefined> {
-  const members = await groupMembers(leader);
+  const members = groupMembers(leader);
   if (members.length === 0) return undefined;
   let rssBytes = 0;
   let peakRssBytes = 0;
   let openFiles = 0;
   let processes = 0;
-  for (const pid of members) {
+  for (const { pid } of members) {
     try {
       const memory = memoryOf(await readFile(`/proc/${pid}/status`, "utf8"));
       const fds = await readdir(`/proc/${pid}/fd`);
@@ -94,65 +75,89 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 async function waitForEmptyGroup(pid: number, ms: number): Promise<boolean> {
   const deadline = performance.now() + ms;
   for (;;) {
-    if ((await groupMembers(pid)).length === 0) return true;
+    if (groupMembers(pid).length === 0) return true;
     if (performance.now() >= deadline) return false;
     await delay(POLL_MS);
   }
 }
 
-function start(argv: readonly string[], options: ServiceOptions): Promise<RunningService> {
-  const [program, ...args] = argv;
-  if (program === undefined) return Promise.reject(new Error("empty command"));
-  return new Promise((resolve, reject) => {
-    const log =
-      options.logFile === undefined
-        ? undefined
-        : createWriteStream(options.logFile, { flags: "a" });
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let tail = "";
-    let exit: ServiceExit | undefined;
-    const exited = new Promise<ServiceExit>((done) => {
-      child.on("exit", (exitCode, signal) => {
-        exit = { exitCode, signal };
-        done(exit);
-      });
-    });
-    const keep = (chunk: Buffer): void => {
-      log?.write(chunk);
-      tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL_BYTES);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    child.on("close", () => log?.end());
-    child.on("error", (error) => {
-      log?.end();
-      reject(error);
-    });
-    child.on("spawn", () => {
-      const pid = child.pid as number;
-      let stopping: Promise<ServiceExit> | undefined;
-      const stop = async (graceMs: number): Promise<ServiceExit> => {
-        signalGroup(pid, "SIGTERM");
-        if (!(await waitForEmptyGroup(pid, graceMs))) {
-          signalGroup(pid, "SIGKILL");
-          if (!(await waitForEmptyGroup(pid, KILL_WAIT_MS)))
-            throw new Error(`process group ${pid} survived SIGKILL for ${KILL_WAIT_MS} ms`);
-        }
-        return exit ?? (await exited);
-      };
-      resolve({
-        pid,
-        exited: () => exit,
-        outputTail: () => tail,
-        stop: (graceMs) => (stopping ??= stop(graceMs)),
-      });
+/**
+ * The group first, gracefully (that is how a server is asked to stop); then every process of the
+ * box still alive has left the group, escaped, and is killed; then the pipes, which an unseen
+ * process may still hold.
+ */
+async function stopBoxed(
+  box: StepBox,
+  child: ReturnType<typeof spawnBoxed>,
+  graceMs: number,
+): Promise<Omit<ServiceStop, "exit">> {
+  const pid = child.pid as number;
+  signalGroup(pid, "SIGTERM");
+  if (!(await waitForEmptyGroup(pid, graceMs))) {
+    signalGroup(pid, "SIGKILL");
+    await waitForEmptyGroup(pid, KILL_WAIT_MS);
+  }
+  const left = box.members();
+  const survivors = await box.killAll();
+  if (survivors.length > 0)
+    throw new Error(
+      `${describeEscapes(escapedOf(survivors))} survived SIGKILL for ${KILL_WAIT_MS} ms`,
+    );
+  const closed = await pipesClosed(child, PIPE_DRAIN_MS);
+  return { escaped: [...escapedOf(left), ...(closed ? [] : [UNSEEN_PIPE_HOLDER])] };
+}
+
+async function start(
+  argv: readonly string[],
+  options: ServiceOptions,
+  containment: () => Promise<Containment>,
+): Promise<RunningService> {
+  if (argv[0] === undefined) throw new Error("empty command");
+  const box = await (await containment()).box(argv, options.env, options.cwd);
+  const log = options.logFile === undefined ? undefined : openCappedLog(options.logFile);
+  const child = spawnBoxed(box, options.cwd);
+  let tail = "";
+  let exit: ServiceExit | undefined;
+  const exited = new Promise<ServiceExit>((done) => {
+    child.on("exit", (exitCode, signal) => {
+      exit = { exitCode, signal };
+      done(exit);
     });
   });
+  const keep = (chunk: Buffer): void => {
+    log?.write(chunk);
+    tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL_BYTES);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const finish = async (): Promise<void> => {
+    await log?.end();
+    await box.release();
+  };
+  await new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", (error) => {
+      void box
+        .killAll()
+        .then(finish)
+        .then(() => reject(error));
+    });
+  });
+  let stopping: Promise<ServiceStop> | undefined;
+  const stop = async (graceMs: number): Promise<ServiceStop> => {
+    try {
+      const { escaped } = await stopBoxed(box, child, graceMs);
+      return { exit: exit ?? (await exited), escaped };
+    } finally {
+      await finish();
+    }
+  };
+  return {
+    pid: child.pid as number,
+    exited: () => exit,
+    outputTail: () => tail,
+    stop: (graceMs) => (stopping ??= stop(graceMs)),
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -171,8 +176,16 @@ async function freePort(): Promise<number> {
 
 async function probe(url: string, timeoutMs: number): Promise<string | undefined> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    // Not followed: a redirect may point off the loop-back, to anything the runner can reach.
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+    });
     await response.body?.cancel();
+    if (response.status >= 300 && response.status < 400) {
+      const to = (response.headers.get("location") ?? "").slice(0, 200);
+      return `status ${response.status}, a redirect to ${JSON.stringify(to)} (not followed)`;
+    }
     return response.ok ? undefined : `status ${response.status}`;
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
@@ -181,17 +194,23 @@ async function probe(url: string, timeoutMs: number): Promise<string | undefined
   }
 }
 
-export const nodeServices: ServicePort = {
-  start,
-  freePort,
-  probe,
-  usage: usageOf,
-  survivors: async (pid) => (await groupMembers(pid)).length,
-  sleep: async (ms, signal) => {
-    try {
-      await delay(ms, undefined, signal === undefined ? {} : { signal });
-    } catch {
-      // Aborted: the caller checks its signal.
-    }
-  },
-};
+/** A ServicePort whose services are contained by `containment` (default: the machine's best). */
+export function makeNodeServices(
+  containment: () => Promise<Containment> = systemContainment,
+): ServicePort {
+  return {
+    start: (argv, options) => start(argv, options, containment),
+    freePort,
+    probe,
+    usage: usageOf,
+    sleep: async (ms, signal) => {
+      try {
+        await delay(ms, undefined, signal === undefined ? {} : { signal });
+      } catch {
+        // Aborted: the caller checks its signal.
+      }
+    },
+  };
+}
+
+export const nodeServices: ServicePort = makeNodeServices();

@@ -1,14 +1,19 @@
 // Running a program without a shell, in our words. The real implementation is io/node-process.ts;
 // the runner and git steps only sequence calls and never touch child_process directly.
+// Nothing a program starts outlives it: when it ends (or its time runs out), every process it
+// left behind is killed, and those still alive after it ended by itself are named in the result.
 
 export interface ProcessOptions {
   readonly cwd: string;
   /** The whole environment of the child (not merged with ours). */
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
-  /** Aborting (Ctrl-C) stops the child and its descendants. */
+  /** Aborting (Ctrl-C) stops the child and all its descendants. */
   readonly signal?: AbortSignal;
-  /** Both output streams are appended here, so a failure can be read in full afterwards. */
+  /**
+   * Both output streams are appended here, so a failure can be read in full afterwards; capped
+   * (the start of the file and each process's last output, with a note of the bytes dropped).
+   */
   readonly logFile?: string;
   /** Keep up to this many bytes of stdout in the result (default 0: discard). */
   readonly keepStdoutBytes?: number;
@@ -26,9 +31,26 @@ export interface ProcessResult {
   /** The last few KiB of stderr, for error messages. */
   readonly stderrTail: string;
   readonly durationMs: number;
+  /**
+   * Processes the child started that were still alive after it ended by itself (a daemon, a
+   * worker in a process group of its own, a background job): all killed since. Absent or empty
+   * when nothing was left, and after a timeout or an abort, which kill everything anyway.
+   */
+  readonly escaped?: readonly EscapedProcess[];
 }
 
-/** Runs argv without a shell. Rejects only when the program cannot be started. */
+/** A process that outlived the program that started it; benchgate killed it. */
+export interface EscapedProcess {
+  /** null: a process benchgate could not see still held the output pipes (they were closed). */
+  readonly pid: number | null;
+  /** Its command name (control characters replaced), or what held the pipes. */
+  readonly command: string;
+}
+
+/**
+ * Runs argv without a shell and resolves once it has ended and nothing it started is left; the
+ * timeout holds whatever its descendants do. Rejects only when the program cannot be started.
+ */
 export type ProcessPort = (
   argv: readonly string[],
   options: ProcessOptions,

@@ -13,7 +13,7 @@ import { MAX_GOLDEN_STDOUT_BYTES, runGolden } from "../golden/run-golden.ts";
 import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { ProcessPort, ProcessResult } from "../ports/process.ts";
-import { InterruptedError } from "../exec/run-step.ts";
+import { escapeFailure, InterruptedError } from "../exec/run-step.ts";
 import { expandArgv, type Placeholders } from "../config/placeholders.ts";
 import { joinInside } from "../config/config-checks.ts";
 
@@ -29,8 +29,8 @@ const MAX_CHECKSUMS_BYTES = 4 * 1024 * 1024;
 
 /**
  * The process port the golden commands run through: a program that cannot start names the likely
- * cause (a binary no build: step made), and Ctrl-C stops the run instead of being recorded as a
- * killed command.
+ * cause (a binary no build: step made), Ctrl-C stops the run instead of being recorded as a
+ * killed command, and a command that leaves a process running is a tool failure.
  */
 function goldenProcess(proc: ProcessPort): ProcessPort {
   return async (argv, options) => {
@@ -45,6 +45,8 @@ function goldenProcess(proc: ProcessPort): ProcessPort {
       );
     }
     if (result.aborted) throw new InterruptedError("interrupted during the golden commands");
+    if ((result.escaped ?? []).length > 0)
+      throw new ToolError(escapeFailure(`golden command ${argv.join(" ")}`, result.escaped ?? []));
     return result;
   };
 }

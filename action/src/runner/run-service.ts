@@ -2,10 +2,12 @@
 // on a free port, wait until it answers, read its memory and open files, run each endpoint's load,
 // read them again once the connections have closed, and stop it. Whatever goes wrong (it never
 // becomes ready, it exits mid-run, the load generator is missing) ends in one ToolError that says
-// so with the server's last output, and the server's whole process group is gone afterwards.
+// so with the server's last output, and every process the server started is gone afterwards. A
+// process that outlived the server's group (a daemon, a worker in a group of its own) is an
+// escape: killed, and the one error of the run, naming it.
 import type { ServiceStep, SuiteStep } from "../config/suites/suite-kind.ts";
-import { InterruptedError, stderrTail } from "../exec/run-step.ts";
-import { ToolError } from "../errors.ts";
+import { escapeFailure, InterruptedError, stderrTail } from "../exec/run-step.ts";
+import { failureHeadline, ToolError } from "../errors.ts";
 import type { RunningService, ServicePort, ServiceUsage } from "../ports/services.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 
@@ -199,25 +201,31 @@ export async function runServiceStep(served: ServiceStep, run: ServedRun): Promi
     failure = error;
     throw error;
   } finally {
-    await stopService(served, service, run, failure === undefined);
+    await stopService(served, service, run, failure);
   }
 }
 
-/** Stops the group; a group that survives is an error unless another one is already on its way. */
+/**
+ * Stops the server and everything it started. An escape is the run's error even when another one
+ * is on its way (that one goes in the details: an escaped daemon is why a server "exited before it
+ * answered"); a process that survives SIGKILL is an error unless another one is on its way.
+ */
 async function stopService(
   served: ServiceStep,
   service: RunningService,
   run: ServedRun,
-  report: boolean,
+  failure: unknown,
 ): Promise<void> {
-  let problem: string | undefined;
+  let stopped;
   try {
-    await service.stop(served.service.stopGraceMs);
-    const left = await run.deps.services.survivors(service.pid);
-    if (left > 0) problem = `${left} of its processes survived SIGKILL`;
+    stopped = await service.stop(served.service.stopGraceMs);
   } catch (error) {
-    problem = (error as Error).message;
+    if (failure !== undefined) return;
+    throw new ToolError(`${run.label} could not be stopped: ${(error as Error).message}`);
   }
-  if (problem !== undefined && report)
-    throw new ToolError(`${run.label} could not be stopped: ${problem}`);
+  if (stopped.escaped.length > 0)
+    throw new ToolError(
+      `${escapeFailure(run.label, stopped.escaped)} (full log: ${run.logFile})`,
+      failure === undefined ? {} : { details: `before that: ${failureHeadline(failure)}` },
+    );
 }
