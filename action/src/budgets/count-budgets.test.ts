@@ -313,6 +313,20 @@ describe("budgets on counts", () => {
     );
   });
 
+  it("an exact count that stays 0 was checked: its regression is 0, not an empty value", () => {
+    // A result without a value reads as "checked nothing" (render/budget-state.ts).
+    const zero = makeEntry({
+      ...(fixtureEntries().find((e) => e.id === LARGE) as Entry),
+      base: { value: 0, per_round: [0, 0] },
+      head: { value: 0, per_round: [0, 0] },
+      change: null,
+      ci: null,
+    });
+    const [result] = evaluate([{ benchmark: LARGE, max_regression: "5%" }], [zero]);
+    expect(result).toMatchObject({ ok: true, actual: 0 });
+    expect(result?.message).toMatch(/^exact count 0 → 0 instructions: not a regression/);
+  });
+
   it("a non-deterministic count is checked like a timing: head median, CI lower bound", () => {
     const noisy = makeEntry({
       ...(fixtureEntries().find((e) => e.id === LARGE) as Entry),

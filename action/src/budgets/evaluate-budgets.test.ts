@@ -171,6 +171,38 @@ describe("evaluateBudgets", () => {
     expect(filtered.at(-1)?.message).toMatch(/not checked: this run was filtered/);
   });
 
+  it("a result that checked nothing has no actual value, and only such a result", () => {
+    // The comment shows these as not checked, never as met (render/budget-state.ts): a filtered
+    // run's rule whose benchmarks did not run, max_regression of a new benchmark or of a
+    // comparison without an interval. None of them fails the gate.
+    const rules = parseBudgets([
+      { benchmark: "kept", median: "< 1s", max_regression: "5%" },
+      { benchmark: "not-run", median: "< 1s" },
+      { benchmark: "new", max_regression: "5%" },
+      { benchmark: "no-ci", max_regression: "5%" },
+    ]);
+    const results = evaluateBudgets(rules, {
+      benchmarks: [
+        entry("kept"),
+        entry("new", { base: null, change: null, ci: null, verdict: "new" }),
+        entry("no-ci", { ci: null, verdict: "inconclusive" }),
+      ],
+      filtered: true,
+    });
+    expect(results.map((r) => [r.benchmark, r.statistic, r.ok, r.actual])).toEqual([
+      ["kept", "median", true, 12e6],
+      ["kept", "max_regression", true, 0.02],
+      ["not-run", "median", true, null],
+      ["new", "max_regression", true, null],
+      ["no-ci", "max_regression", true, null],
+    ]);
+    expect(results.slice(2).map((r) => r.message)).toEqual([
+      'budget rule 2 ("not-run") not checked: this run was filtered and measured none of its benchmarks',
+      "new on head: no base to regress from",
+      "not checked: this comparison has no confidence interval for the change",
+    ]);
+  });
+
   it("a benchmark missing on head fails its absolute budget; a new one skips max_regression", () => {
     const rules = parseBudgets([{ benchmark: "*", median: "< 1s", max_regression: "5%" }]);
     const results = evaluateBudgets(rules, {

@@ -286,6 +286,9 @@ function checksOf(
  * report order. A rule that matches no benchmark yields one failed result per limit, so a
  * typo cannot silently disable a budget — unless the run was filtered, when it is unchecked.
  * So does a key that checks none of the benchmarks the rule matches (a misspelt metric).
+ * A result carries the number it checked in `actual`; one that checked nothing (unchecked in a
+ * filtered run, max_regression with no base or no interval) has `actual: null`, and is shown as
+ * not checked, never as met (render/budget-state.ts).
  */
 export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput): BudgetResult[] {
   const rounds = indexSummaries(input.headSummaries ?? []);

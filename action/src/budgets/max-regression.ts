@@ -89,10 +89,12 @@ function checkExactRegression(
   const worse =
     entry.direction === "smaller_is_better" ? to.value > from.value : to.value < from.value;
   if (entry.change === null) {
-    // A count that appears from 0 (or, bigger-is-better, vanishes) has no relative change.
+    // A count that appears from 0 (or, bigger-is-better, vanishes) has no relative change. One
+    // that did not get worse was checked all the same: its regression is 0 (0 → 0) or −100 %
+    // (bigger-is-better, from 0 to more), and `actual` says so (a null one means unchecked).
     return {
       ...base,
-      actual: null,
+      actual: worse ? null : to.value === from.value ? 0 : -1,
       ok: !worse,
       message: worse
         ? `exact count ${counted}: a regression no percentage bounds${caveat}`

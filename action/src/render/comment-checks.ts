@@ -1,7 +1,10 @@
 // The comment's check sections: budgets, golden outputs, smells and critcmp's own table.
-// Failures come first, then budgets close to their limit (⚠️, within the rule's close band); every name, rule, message and diff comes from files a PR can change.
+// Failures come first, then budgets close to their limit (⚠️, within the rule's close band), then
+// the ones that checked nothing (➖, never shown as met); every name, rule, message and diff comes
+// from files a PR can change.
 
 import type { BenchReport, BudgetResult, GoldenResult, Smell } from "../schemas/report.gen.ts";
+import { budgetCountLine, budgetsByState, budgetState } from "./budget-state.ts";
 import { codeBlock } from "./code-block.ts";
 import { formatCount } from "./format.ts";
 import {
@@ -20,12 +23,9 @@ import {
 export function budgetsSection(report: BenchReport): Section {
   const budgets = report.budgets;
   if (budgets.length === 0) return fixed("");
-  const failed = budgets.filter((b) => !b.ok);
-  const close = budgets.filter((b) => b.ok && b.close === true);
-  const met = budgets.filter((b) => b.ok && b.close !== true);
-  const ordered = [...failed, ...close, ...met];
-  const closeNote = close.length === 0 ? "" : `, ${formatCount(close.length)} close`;
-  const heading = `### Budgets — ${failed.length === 0 && close.length === 0 ? "all" : formatCount(met.length)} of ${formatCount(budgets.length)} met${closeNote}`;
+  const { broken, close, unchecked, met } = budgetsByState(budgets);
+  const ordered = [...broken, ...close, ...unchecked, ...met];
+  const heading = `### Budgets — ${budgetCountLine(budgets, formatCount)}`;
   const columns = {
     header: ["", "benchmark", "rule", "statistic", "limit", "actual", "note"],
     align: [":-:", ":--", ":--", ":--", "--:", "--:", ":--"],
@@ -36,18 +36,21 @@ export function budgetsSection(report: BenchReport): Section {
     priority: 4,
     levels: levels(
       render(ordered.slice(0, 50), ordered.length),
-      render([...failed, ...close].slice(0, 10), failed.length + close.length),
-      failed.length === 0
+      render([...broken, ...close].slice(0, 10), broken.length + close.length),
+      broken.length === 0
         ? heading
-        : `${heading}; see report.json for the ${formatCount(failed.length)} broken`,
+        : `${heading}; see report.json for the ${formatCount(broken.length)} broken`,
     ),
   };
 }
 
+/** ❌ broken, ⚠️ close, ➖ not checked (./budget-state.ts), ✅ met. */
+const BUDGET_MARKS = { broken: "❌", close: "⚠️", unchecked: "➖", met: "✅" } as const;
+
 function budgetRow(b: BudgetResult): string {
   const unit = b.unit;
   return tableRow([
-    b.ok ? (b.close === true ? "⚠️" : "✅") : "❌",
+    BUDGET_MARKS[budgetState(b)],
     code(b.benchmark, 100),
     text(b.rule, 80),
     text(b.statistic, 32),

@@ -381,6 +381,31 @@ describe("renderComment content", () => {
     expect(body.indexOf("❌ <code>render-table</code>")).toBeLessThan(body.indexOf("✅ Unchanged"));
   });
 
+  it("shows a budget that checked nothing as not checked, never as met", () => {
+    // Before: "### Budgets — all of 3 met" and ✅ on the two rules that measured nothing.
+    const unchecked = { statistic: "median", limit: 1e9, unit: "ns", actual: null, ok: true };
+    const report = makeReport({
+      budgets: [
+        { benchmark: "a", rule: "median < 1s", ...unchecked, actual: 5e8 },
+        {
+          benchmark: "b/*",
+          rule: "median < 1s",
+          ...unchecked,
+          message: 'budget rule 2 ("b/*") not checked: this run was filtered',
+        },
+        { benchmark: "c", rule: "max_regression 5%", ...unchecked, limit: 0.05 },
+      ],
+    });
+    const body = renderComment(report);
+    expect(body).toContain("### Budgets — 1 of 3 met, 2 not checked\n");
+    const rows = tableRows(body).filter((r) => /<code>[abc]/.test(r));
+    expect(rows.map((r) => r.split(" | ")[0])).toEqual(["| ➖", "| ➖", "| ✅"]);
+    expect(rows[0]).toContain("not checked: this run was filtered");
+    expect(renderComment(makeReport({ budgets: [report.budgets[0]!] }))).toContain(
+      "### Budgets — all 1 met\n",
+    );
+  });
+
   it("fences a hostile golden diff and critcmp table so they cannot break out", () => {
     const report = checksReport();
     const golden = report.golden[1];

@@ -236,3 +236,26 @@ describe("renderText", () => {
     expect(out).toContain("… 110 more rows; see report.json");
   });
 });
+
+describe("renderText budgets", () => {
+  it("lists a budget that checked nothing as not checked, and never counts it as met", () => {
+    const report = makeReport({
+      budgets: [
+        { benchmark: "a", rule: "median < 1s", statistic: "median", actual: 5e8, ok: true },
+        {
+          benchmark: "new",
+          rule: "max_regression 5%",
+          statistic: "max_regression",
+          actual: null,
+          ok: true,
+          message: "new on head: no base to regress from",
+        },
+      ],
+    });
+    const lines = renderText(report).split("\n");
+    expect(lines).toContain("budgets: 1 of 2 met, 1 not checked");
+    expect(lines).toContain(
+      "  - new: max_regression 5% (max_regression), actual — (not checked: new on head: no base to regress from)",
+    );
+  });
+});

@@ -8,6 +8,7 @@
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import {
   historyAssumptions,
+  historySetAsideLine,
   oneRunDesignPhrase,
   roundModelPhrase,
   roundsCell,
@@ -29,6 +30,7 @@ import {
   formatPercent,
   formatValue,
 } from "./format.ts";
+import { budgetCountLine, budgetsByState, budgetState } from "./budget-state.ts";
 import { ratioPhrase, type Quoting } from "./ratio-sections.ts";
 import { sanitizeText } from "./sanitize-text.ts";
 import { defuseWorkflowCommands } from "./workflow-commands.ts";
@@ -73,6 +75,8 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
   }
   const assumptions = historyAssumptions(report);
   if (assumptions !== "") out.push(plain(assumptions, 600));
+  const setAside = historySetAsideLine(report);
+  if (setAside !== "") out.push(plain(setAside, 800));
   if (report.reasons.length > 0) {
     out.push("", "why:", ...limited(report.reasons, 10).map((r) => `  - ${plain(r)}`));
   }
@@ -233,19 +237,17 @@ function level(value: number | undefined): string {
 
 function budgetLines(report: BenchReport, paint: Paint): string[] {
   if (report.budgets.length === 0) return [];
-  const broken = report.budgets.filter((b) => !b.ok);
-  const close = report.budgets.filter((b) => b.ok && b.close === true);
-  const met = report.budgets.length - broken.length - close.length;
-  const closeNote = close.length === 0 ? "" : `, ${formatCount(close.length)} close`;
-  const out = [
-    `budgets: ${formatCount(met)} of ${formatCount(report.budgets.length)} met${closeNote}`,
-  ];
-  const shown = [...broken, ...close].slice(0, 10);
+  const { broken, close, unchecked } = budgetsByState(report.budgets);
+  const out = [`budgets: ${budgetCountLine(report.budgets, formatCount)}`];
+  const shown = [...broken, ...close, ...unchecked].slice(0, 10);
   for (const b of shown) {
     const limit = b.limit === undefined ? "" : ` limit ${plain(formatValue(b.limit, b.unit))}`;
     const actual = b.actual === undefined ? "" : `, actual ${plain(formatValue(b.actual, b.unit))}`;
     const line = `${plain(b.benchmark, 60)}: ${plain(b.rule, 80)} (${plain(b.statistic, 32)})${limit}${actual}`;
-    out.push(b.ok ? paint("warn", `  ~ ${line} (close)`) : paint("regressed", `  ✗ ${line}`));
+    const state = budgetState(b);
+    if (state === "broken") out.push(paint("regressed", `  ✗ ${line}`));
+    else if (state === "close") out.push(paint("warn", `  ~ ${line} (close)`));
+    else out.push(`  - ${line} (not checked: ${plain(b.message ?? "nothing measured", 160)})`);
   }
   return out;
 }
