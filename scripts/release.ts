@@ -13,10 +13,16 @@
 //      --action-ref (action/src/init/released-action.ts, rewritten in the scratch copy only),
 //      packs it (package.json `files`: the CLI bundle and its licence notices), and runs
 //      `npm publish` on the tarball, with --dry-run as CI does (publishing needs credentials);
-//   6. with --push REMOTE, pushes the two tags (the major tag moves: forced).
+//   6. with --push REMOTE, pushes the two tags in one atomic push: the version tag without force
+//      (a published vX.Y.Z never moves), the major tag compare-and-swap from the commit the
+//      remote showed (it moves on every release, but never over a move it has not seen).
 //
-// A version tag pushed by hand onto the source commit is accepted and moved to the release
-// commit, so a tag push can start a release; a tag anywhere else is refused.
+// With --push, the remote's tags are read first (`git ls-remote --tags`), before the tests and
+// the build: a remote that already has vX.Y.Z, whatever commit it names, is refused in one line
+// (exit 1; "already released" when it is the commit the local tag names), so a second release
+// from a clone without the tag cannot move the published one. A local version tag on the source
+// commit (tagged by hand) is accepted and moved to the release commit, locally; a local tag
+// anywhere else is refused.
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { writeFileSync } from "node:fs";
@@ -89,6 +95,51 @@ function releasedActionSource(template: string, action: string, sha: string, tag
   );
 }
 
+/**
+ * `git ls-remote --tags` output by tag name: the ref's value, and the commit it names (an
+ * annotated tag's peeled `^{}` line, else the value itself).
+ */
+export function remoteTags(listing: string): Map<string, { value: string; commit: string }> {
+  const tags = new Map<string, { value: string; commit: string }>();
+  const peeled = new Map<string, string>();
+  for (const line of listing.split("\n")) {
+    const m = /^([0-9a-f]{40,64})\trefs\/tags\/(.+?)(\^\{\})?$/.exec(line);
+    if (m === null) continue;
+    const [, sha = "", name = "", peel] = m;
+    if (peel === undefined) tags.set(name, { value: sha, commit: sha });
+    else peeled.set(name, sha);
+  }
+  for (const [name, commit] of peeled) {
+    const tag = tags.get(name);
+    if (tag !== undefined) tags.set(name, { value: tag.value, commit });
+  }
+  return tags;
+}
+
+/**
+ * Refuses when `remote` already has the version tag, whatever commit it names (one line; "already
+ * released" when it is the commit the local tag names); otherwise what the remote's major tag
+ * holds now ("" when it has none), the only value the push may replace.
+ */
+function unpublished(p: {
+  readonly git: (...args: string[]) => string;
+  readonly remote: string;
+  readonly tag: string;
+  readonly majorTag: string;
+  readonly localTag: string;
+}): string {
+  const { remote, tag } = p;
+  const refs = [`refs/tags/${tag}`, `refs/tags/${p.majorTag}`];
+  const tags = remoteTags(p.git("ls-remote", "--tags", remote, ...refs));
+  const published = tags.get(tag);
+  if (published === undefined) return tags.get(p.majorTag)?.value ?? "";
+  throw new ReleaseError(
+    published.commit === p.localTag
+      ? `${tag} is already released on ${remote} (${published.commit}): a version is released once; nothing pushed`
+      : `${remote} already has the tag ${tag} (at ${published.commit}): a published version tag never moves; release a new version`,
+  );
+}
+
 export interface ReleaseOptions {
   readonly repo: string;
   readonly version: string;
@@ -126,17 +177,19 @@ export function release(options: ReleaseOptions): ReleaseResult {
     );
   if (git("ls-tree", "--name-only", source, "dist") !== "")
     throw new ReleaseError(`${source} already holds dist/: it is a release commit, not a source`);
-  const existing = spawnSync(
+  const localTag = spawnSync(
     "git",
     ["-C", repo, "rev-parse", "-q", "--verify", `${tag}^{commit}`],
     {
       encoding: "utf8",
     },
-  );
-  if (existing.status === 0 && existing.stdout.trim() !== source)
-    throw new ReleaseError(
-      `tag ${tag} already names ${existing.stdout.trim()}, not ${source}: released before?`,
-    );
+  ).stdout.trim();
+  const majorLease =
+    options.push === undefined
+      ? undefined
+      : unpublished({ git, remote: options.push, tag, majorTag, localTag });
+  if (localTag !== "" && localTag !== source)
+    throw new ReleaseError(`tag ${tag} already names ${localTag}, not ${source}: released before?`);
 
   if (options.skipTests !== true) {
     log(`tests at ${source}`);
@@ -212,8 +265,16 @@ export function release(options: ReleaseOptions): ReleaseResult {
 
     if (options.push !== undefined) {
       log(`push ${tag} and ${majorTag} to ${options.push}`);
-      git("push", options.push, `+refs/tags/${tag}:refs/tags/${tag}`);
-      git("push", options.push, `+refs/tags/${majorTag}:refs/tags/${majorTag}`);
+      // Atomic: both tags or neither. No `+`: git itself refuses a vX.Y.Z that appeared on the
+      // remote since it was read; the major tag moves only from the commit read then.
+      git(
+        "push",
+        "--atomic",
+        `--force-with-lease=refs/tags/${majorTag}:${majorLease ?? ""}`,
+        options.push,
+        `refs/tags/${tag}:refs/tags/${tag}`,
+        `refs/tags/${majorTag}:refs/tags/${majorTag}`,
+      );
     }
     // The release commit and its tags as a file, for publishing from another machine.
     git(

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildNodeBundle } from "../../scripts/build.ts";
 import { resolveActionEntry } from "../../scripts/release-action-entry.ts";
+import { remoteTags } from "../../scripts/release.ts";
 import { buildSiteBundle } from "../src/site/build-site-bundle.ts";
 import { ROOT } from "./support/cli.ts";
 
@@ -176,6 +177,20 @@ function scratchSource(dir: string): string {
   return ok("git", ["rev-parse", "HEAD"], dir);
 }
 
+describe("remoteTags", () => {
+  it("reads git ls-remote --tags: a lightweight tag's commit, an annotated one's peeled commit", () => {
+    const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(40));
+    const listing = `${a}\trefs/tags/v0\n${b}\trefs/tags/v0.1.0\n${c}\trefs/tags/v0.1.0^{}\n`;
+    expect(remoteTags(listing)).toEqual(
+      new Map([
+        ["v0", { value: a, commit: a }],
+        ["v0.1.0", { value: b, commit: c }],
+      ]),
+    );
+    expect(remoteTags("")).toEqual(new Map());
+  });
+});
+
 describe("scripts/release.ts against a local bare repository", () => {
   const source = path.join(scratch, "source");
   const remote = path.join(scratch, "remote.git");
@@ -274,6 +289,47 @@ describe("scripts/release.ts against a local bare repository", () => {
     expect(pr).toContain(`uses: benchgate/benchgate/action@${released.release}`);
     expect(sh(bin, ["init", "--help"], repo).stdout).toContain(
       "the release this CLI was published with",
+    );
+  });
+
+  it("refuses, before building, a second release from a clone without the tag: the remote's tags do not move", () => {
+    // A second machine: a fresh clone of the same source, without the tags the first release made
+    // (sparse and sharing the source's objects: the release reads the commit, not the files, so
+    // the script runs from the source checkout with --repo).
+    const clone = path.join(scratch, "second-clone");
+    ok("git", ["clone", "--quiet", "--no-tags", "--sparse", "--shared", source, clone], scratch);
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(clone, "node_modules"), "dir");
+    const published = ok("git", ["ls-remote", "--tags", remote], scratch);
+    const secondOut = path.join(scratch, "second-out");
+    const second = sh(
+      process.execPath,
+      [
+        path.join(source, "scripts/release.ts"),
+        ...["--repo", clone, "--version", VERSION, "--skip-tests", "--dry-run"],
+        ...["--push", remote, "--out", secondOut],
+      ],
+      clone,
+    );
+    expect(second.status, second.stderr).toBe(1);
+    expect(second.stderr).toBe(
+      `release: error: ${remote} already has the tag v${VERSION} (at ${released.release}): a published version tag never moves; release a new version\n`,
+    );
+    expect(ok("git", ["ls-remote", "--tags", remote], scratch)).toBe(published);
+    expect(ok("git", ["rev-parse", `v${VERSION}^{commit}`], remote)).toBe(released.release);
+    // Refused before the build: nothing was made.
+    expect(existsSync(secondOut)).toBe(false);
+    expect(ok("git", ["tag", "--list"], clone)).toBe("");
+  });
+
+  it("says a version is already released when the remote's tag is the one this checkout made", () => {
+    const again = sh(
+      process.execPath,
+      ["scripts/release.ts", "--version", VERSION, "--skip-tests", "--push", remote, "--out", out],
+      source,
+    );
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe(
+      `release: error: v${VERSION} is already released on ${remote} (${released.release}): a version is released once; nothing pushed\n`,
     );
   });
 
