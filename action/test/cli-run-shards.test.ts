@@ -7,11 +7,21 @@
 // reach the same verdicts, benchmark by benchmark; merged in any order, the report is the same.
 // A missing shard and overlapping shards are errors. A second part runs real Criterion: the
 // demo crate's benchmarks split over two shards by exact-id filters, each measured exactly once.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
+import type { BenchShard } from "../src/schemas/shard.gen.ts";
 import type { BenchSummary, Benchmark } from "../src/schemas/summary.gen.ts";
 import { expectInputError, ROOT, runCli, runRepo, type CliResult } from "./support/cli.ts";
 import { demoTestConfig, TEST_CACHE } from "./support/demo-test-config.ts";
@@ -106,7 +116,30 @@ function mergeTo(name: string, dirs: readonly string[], extra: readonly string[]
   ]);
 }
 
-const read = (file: string): BenchReport => JSON.parse(readFileSync(file, "utf8")) as BenchReport;
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
+const read = (file: string): BenchReport => readJson<BenchReport>(file);
+
+/**
+ * A copy of a shard's folder at `to`, with its shard.json and every summary rewritten by
+ * `edit`: a forged or damaged artifact.
+ */
+function editedCopy(
+  from: string,
+  to: string,
+  edit: {
+    readonly shard?: (doc: BenchShard) => BenchShard;
+    readonly summary?: (doc: BenchSummary) => BenchSummary;
+  },
+): string {
+  cpSync(from, to, { recursive: true });
+  const rewrite = <T>(file: string, change: ((doc: T) => T) | undefined): void => {
+    if (change !== undefined) writeFileSync(file, JSON.stringify(change(readJson<T>(file))));
+  };
+  rewrite(path.join(to, "shard.json"), edit.shard);
+  for (const name of readdirSync(path.join(to, "summaries")))
+    rewrite(path.join(to, "summaries", name), edit.summary);
+  return to;
+}
 const verdicts = (r: BenchReport): Record<string, string> =>
   Object.fromEntries(r.benchmarks.map((b) => [b.id, b.verdict]));
 /** The report without what differs between runs by design: when, where, on which shard. */
@@ -208,20 +241,10 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     const twice = expectInputError(mergeTo("m5", [shardOut(1), shardOut(1), shardOut(2)]));
     expect(twice).toMatch(/shard 1\/3 is given twice/);
     // A copy of shard 1 that says it is shard 3: its benchmarks are shard 1's.
-    const forged = path.join(scratch, "forged");
-    cpSync(shardOut(1), forged, { recursive: true });
-    const retag = (file: string, edit: (doc: Record<string, unknown>) => void): void => {
-      const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-      edit(doc);
-      writeFileSync(file, JSON.stringify(doc));
-    };
-    retag(path.join(forged, "shard.json"), (d) => (d["index"] = 3));
-    for (const side of ["base", "head"])
-      for (let r = 1; r <= ROUNDS; r++)
-        retag(
-          path.join(forged, `summaries/${side}-${r}.json`),
-          (d) => (d["shard"] = { index: 3, count: 3 }),
-        );
+    const forged = editedCopy(shardOut(1), path.join(scratch, "forged"), {
+      shard: (d) => ({ ...d, index: 3 }),
+      summary: (d) => ({ ...d, shard: { index: 3, count: 3 } }),
+    });
     const overlap = expectInputError(mergeTo("m6", [shardOut(1), shardOut(2), forged]));
     expect(overlap).toMatch(
       /was measured by shard 1\/3 .* and shard 3\/3: the shards' outputs overlap/,
@@ -256,6 +279,31 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     writeFileSync(file, JSON.stringify({ ...doc, shard: { index: 1, count: 3 } }));
     const line = expectInputError(mergeTo("m7", [shardOut(1), odd, shardOut(3)]));
     expect(line).toMatch(/says it is shard 1\/3, but its folder holds shard 2\/3/);
+  });
+
+  it("refuses a shard whose summaries hold none of the units its shard.json says it measured", () => {
+    const partial = editedCopy(shardOut(2), path.join(scratch, "partial"), {
+      summary: (d) => ({ ...d, benchmarks: [] }),
+    });
+    const { units } = readJson<BenchShard>(path.join(partial, "shard.json"));
+    expect(units.mine).toBeGreaterThanOrEqual(1);
+    const line = expectInputError(mergeTo("m9", [shardOut(1), partial, shardOut(3)]));
+    expect(line).toMatch(
+      new RegExp(`shard 2/3 measured none of its ${units.mine} units? \\(missing: suite "s\\d"`),
+    );
+    expect(existsSync(path.join(scratch, "m9/report.json"))).toBe(false);
+  });
+
+  it("refuses a lone shard relabelled 1/1: its shard.json says it is one of 3", () => {
+    const lone = editedCopy(shardOut(1), path.join(scratch, "lone"), {
+      shard: (d) => ({ ...d, index: 1, count: 1 }),
+      summary: (d) => ({ ...d, shard: { index: 1, count: 1 } }),
+    });
+    const line = expectInputError(mergeTo("m10", [lone]));
+    expect(line).toMatch(
+      /says it is shard 1\/1, but its units were dealt to 3 shards: it is one shard of a larger split/,
+    );
+    expect(existsSync(path.join(scratch, "m10/report.json"))).toBe(false);
   });
 
   it("refuses --shard with sequential rounds, and a malformed --shard", () => {
@@ -311,5 +359,83 @@ describe("a sharded run of real Criterion benchmarks", { timeout: 900_000 }, () 
     expect(report.benchmarks.map((b) => b.id).sort()).toEqual(all.sort());
     expect(report.golden).toHaveLength(2);
     expect(readFileSync(path.join(root, "merged/comment.md"), "utf8")).toMatch(/Shards/);
+  });
+});
+
+describe("a filtered sharded run", { timeout: 600_000 }, () => {
+  // The filter keeps `a` alone, so the budget on `c` (a hyperfine command) names a benchmark the
+  // run never ran: unchecked, not broken, in a sharded run as in one on one machine. `a` is an
+  // exact instruction count (Valgrind) of a program both sides run alike, so both runs reach
+  // the same verdict whatever the machine's load, and the same budget results to the digit.
+  const FILTERED = `version: 1
+rounds: 2
+suites:
+  - name: cli
+    kind: hyperfine
+    warmup: 1
+    runs: 5
+    commands:
+      - name: b
+        command: sleep 0.01
+      - name: c
+        command: sleep 0.01
+  - name: counts
+    kind: instructions
+    commands:
+      - name: a
+        command: ["/bin/true"]
+budgets:
+  - benchmark: a
+    instructions: "< 1G"
+  - benchmark: c
+    median: "< 1s"
+`;
+
+  it("decides like the same filtered unsharded run: budgets of benchmarks it never ran are not checked", () => {
+    const root = path.join(scratch, "filtered");
+    const dir = path.join(root, "repo");
+    mkdirSync(dir, { recursive: true });
+    git(dir, ["init", "--quiet"]);
+    writeFileSync(path.join(dir, "benchgate.yml"), FILTERED);
+    commitAll(dir, "base");
+    writeFileSync(path.join(dir, "README"), "head changes nothing the benchmarks run\n");
+    commitAll(dir, "head");
+    const cache = path.join(root, "cache");
+    const filter = ["--filter", "^a$"];
+    const wholeOut = path.join(root, "whole");
+    const whole = runRepo({ dir, out: wholeOut, cache }, filter);
+    expect(whole.status, whole.stderr).toBe(0);
+    const outs = [1, 2].map((i) => path.join(root, `shard-${i}`));
+    outs.forEach((out, i) => {
+      const r = runRepo({ dir, out, cache }, [...filter, "--shard", `${i + 1}/2`]);
+      expect(r.status, r.stderr).toBe(0);
+      const shard = readJson<BenchShard>(path.join(out, "shard.json"));
+      expect(shard.filter).toBe("^a$");
+      expect(shard.units.dealt).toEqual([{ shard: 1, members: [{ suite: "counts", id: "a" }] }]);
+    });
+    const m = runCli(["merge", ...outs, "--repo", dir, "--out", path.join(root, "merged")]);
+    expect(m.status, m.stderr).toBe(0);
+    const single = read(path.join(wholeOut, "report.json"));
+    const merged = read(path.join(root, "merged/report.json"));
+    expect(merged.verdict).toBe("pass");
+    expect(merged.verdict).toBe(single.verdict);
+    expect(verdicts(merged)).toEqual(verdicts(single));
+    expect(verdicts(merged)).toEqual({ a: "unchanged" });
+    expect(merged.budgets).toEqual(single.budgets);
+    expect(merged.budgets.find((b) => b.benchmark === "c")).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/not checked: this run was filtered/) as unknown,
+    });
+    expect(merged.reasons).toEqual(single.reasons);
+    // A shard of another filter is not part of this run.
+    const other = editedCopy(outs[1] as string, path.join(root, "other-filter"), {
+      shard: (d) => ({ ...d, filter: "^b$" }),
+    });
+    const line = expectInputError(
+      runCli(["merge", outs[0] as string, other, "--repo", dir, "--out", path.join(root, "m2")]),
+    );
+    expect(line).toMatch(
+      /shard 2\/2 ran with --filter "\^b\$", but shard 1\/2 \(.*\) ran with --filter "\^a\$": not one run/,
+    );
   });
 });

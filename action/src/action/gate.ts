@@ -48,6 +48,7 @@ export async function measureShard(
   const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
   return runShard(plan, { ...measureAt(config, target, machine), shard }, machine, {
     quiet: false,
+    filter: config.filter,
   });
 }
 

@@ -65,14 +65,20 @@ async function decideFromArtifact(
   const results = path.resolve(config.github.workspace, config.results ?? "");
   const plan = await loadGatePlan(planSource(config, target), planOverrides(config), machine);
   // The rounds the trusted config asked for (a fixed count, or rounds: auto's design); with a
-  // matrix, as many shards as the workflow (not the artifacts) says, each in shard-<i>/.
+  // matrix, as many shards as the workflow (not the artifacts) says, each in shard-<i>/, all
+  // run with the filter this job was given.
   const measured =
     config.shards === undefined
       ? await readMeasuredResults(machine.reader, results, target, plan.run)
       : await readShardFolders(
-          machine.reader,
+          machine,
           Array.from({ length: config.shards }, (_, i) => path.join(results, `shard-${i + 1}`)),
-          { count: config.shards, commits: target, rounds: plan.run },
+          {
+            count: config.shards,
+            commits: target,
+            rounds: plan.run,
+            filter: config.filter ?? null,
+          },
         );
   checkGoldenNames(plan, measured, results);
   const history = readsHistory(reading.event)

@@ -4,11 +4,14 @@
 // never a pass on the shards that came back, and so is a benchmark two shards measured or a
 // shard that split another list of benchmarks. The folders may be given in any order: they are
 // sorted by shard, so the merged report is the same. Each folder is read as hostile data, as the
-// report job reads a measure job's artifact (measured-results.ts).
+// report job reads a measure job's artifact (measured-results.ts), and each shard must have
+// measured exactly the units it was dealt (shard-units.ts): a shard that came back with part of
+// its benchmarks is as much an error as a shard that did not come back.
 import path from "node:path";
 import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
+import type { Machine } from "../ports/machine.ts";
 import { readShardFile } from "../ingest/read-document.ts";
 import type { BenchShard } from "../schemas/shard.gen.ts";
 import type { GateTarget } from "./publish.ts";
@@ -18,6 +21,7 @@ import {
   type ExpectedRounds,
   type MeasuredResults,
 } from "./measured-results.ts";
+import { checkDealt, checkMeasured } from "./shard-units.ts";
 
 export const SHARD_FILE = "shard.json";
 
@@ -35,7 +39,12 @@ export interface MergeExpectation {
   readonly count?: number;
   readonly commits?: GateTarget;
   readonly rounds?: ExpectedRounds;
+  /** The filter the run had (trusted), or null for none: the shards must have run with it. */
+  readonly filter?: string | null;
 }
+
+/** What reading and checking the folders needs: the files, and sha256 to check each split. */
+export type ShardReading = Pick<Machine, "reader" | "sha256">;
 
 /** A shard folder's shard.json alone (the merge reads the base commit from it first). */
 export async function readShardManifest(reader: FileReader, dir: string): Promise<BenchShard> {
@@ -72,6 +81,9 @@ export async function readShardFolder(
 }
 
 const label = (s: BenchShard): string => `shard ${s.index}/${s.count}`;
+const filterOf = (s: BenchShard): string | null => s.filter ?? null;
+const withFilter = (filter: string | null): string =>
+  filter === null ? "without a filter" : `with --filter ${JSON.stringify(filter.slice(0, 200))}`;
 
 /** The same count, split, commits and rounds everywhere; every index once. */
 function checkWhole(folders: readonly ShardFolder[], expected: MergeExpectation): void {
@@ -106,6 +118,13 @@ function checkWhole(folders: readonly ShardFolder[], expected: MergeExpectation)
     if (f.shard.rounds !== first.shard.rounds)
       throw new InputError(
         `${label(f.shard)} ran ${f.shard.rounds} rounds, ${label(first.shard)} ${first.shard.rounds}`,
+        at,
+      );
+    // Another filter is another set of units, and another set of budgets left unchecked.
+    const filter = expected.filter === undefined ? filterOf(first.shard) : expected.filter;
+    if (filterOf(f.shard) !== filter)
+      throw new InputError(
+        `${label(f.shard)} ran ${withFilter(filterOf(f.shard))}, but ${expected.filter === undefined ? `${label(first.shard)} (${first.dir}) ran ${withFilter(filter)}` : `this report is for a run ${withFilter(filter)}`}: not one run`,
         at,
       );
   }
@@ -145,10 +164,15 @@ function checkDisjoint(folders: readonly ShardFolder[]): void {
 export function mergeShardFolders(
   folders: readonly ShardFolder[],
   expected: MergeExpectation,
+  sha256: ShardReading["sha256"],
 ): MeasuredResults & { readonly shards: readonly BenchShard[] } {
   checkWhole(folders, expected);
   const sorted = [...folders].sort((a, b) => a.shard.index - b.shard.index);
   checkDisjoint(sorted);
+  for (const f of sorted) {
+    checkDealt(f.shard, path.join(f.dir, SHARD_FILE), sha256);
+    checkMeasured(f.shard, [...f.base, ...f.head], f.dir);
+  }
   const goldenless = sorted.find((f) => f.shard.index !== 1 && f.shard.golden.length > 0);
   if (goldenless !== undefined)
     throw new InputError(
@@ -169,11 +193,11 @@ export function mergeShardFolders(
 
 /** Reads every folder, then merges them. */
 export async function readShardFolders(
-  reader: FileReader,
+  reading: ShardReading,
   dirs: readonly string[],
   expected: MergeExpectation,
 ): Promise<MeasuredResults & { readonly shards: readonly BenchShard[] }> {
   const folders: ShardFolder[] = [];
-  for (const dir of dirs) folders.push(await readShardFolder(reader, dir, expected));
-  return mergeShardFolders(folders, expected);
+  for (const dir of dirs) folders.push(await readShardFolder(reading.reader, dir, expected));
+  return mergeShardFolders(folders, expected, reading.sha256);
 }

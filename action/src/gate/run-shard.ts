@@ -27,7 +27,14 @@ export async function runShard(
   plan: GatePlan,
   target: MeasureTarget & { readonly shard: NonNullable<MeasureTarget["shard"]> },
   machine: Machine,
-  options: { readonly quiet: boolean },
+  options: {
+    readonly quiet: boolean;
+    /**
+     * The filter the plan was narrowed by (`--filter`, the action's filter input): it changes
+     * which units there are, so shard.json records it for `merge` to compare and to judge by.
+     */
+    readonly filter?: string | undefined;
+  },
 ): Promise<ShardRun> {
   const measurement = await measure(plan, target, machine, options);
   const { progress, critcmp, shard: outcome } = measurement;
@@ -42,6 +49,7 @@ export async function runShard(
       base: measurement.commits.base,
       head: measurement.commits.head,
       rounds: measurement.rounds,
+      ...(options.filter === undefined ? {} : { filter: options.filter }),
       units: outcome.units,
       golden: [...measurement.golden],
     } satisfies BenchShard,

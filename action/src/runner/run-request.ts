@@ -15,6 +15,7 @@ import type { Progress } from "./progress.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
+import type { ShardSplit } from "./shard-plan.ts";
 
 export interface RunDeps {
   readonly proc: ProcessPort;
@@ -62,7 +63,8 @@ export interface RunRequest {
 /** What a shard measured, and the digest of the split every shard of the run must share. */
 export interface ShardOutcome extends Shard {
   readonly digest: string;
-  readonly units: { readonly total: number; readonly mine: number };
+  /** How many units, this shard's, and every unit with the shard it was dealt to. */
+  readonly units: ShardSplit["units"];
 }
 
 export interface RunOutcome {

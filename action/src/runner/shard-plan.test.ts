@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SuitePlan } from "../config/run-config.ts";
 import { InputError } from "../errors.ts";
 import { parseShard } from "../core/shard-blocks.ts";
-import { splitSuites } from "./shard-plan.ts";
+import { canonicalSplit, splitSuites } from "./shard-plan.ts";
 
 const criterion = (name: string): SuitePlan => ({
   kind: "criterion",
@@ -108,6 +108,33 @@ describe("splitSuites", () => {
       // A chain of pairs is one unit: 49 − 3 joins.
       expect(parts[0]?.units.total).toBe(46);
     }
+  });
+
+  it("lists every unit with its shard, joined benchmarks as one unit: merge recomputes the split from it", () => {
+    const pairs = [["parse/0", "cmd/3"]] as const;
+    const parts = splits(3, pairs);
+    for (const [i, p] of parts.entries()) {
+      // Every shard lists the same units, and its own are the ones it runs.
+      expect(p.units.dealt).toEqual(parts[0]?.units.dealt);
+      expect(canonicalSplit(3, p.units.dealt)).toBe(p.canonical);
+      const own = p.units.dealt.filter((u) => u.shard === i + 1);
+      expect(own).toHaveLength(p.units.mine);
+      const ids = own.flatMap((u) => u.members.flatMap((m) => (m.id === undefined ? [] : [m.id])));
+      expect(ids.sort()).toEqual([...(p.plan.active ?? [])].sort());
+      const whole = own.flatMap((u) => u.members.filter((m) => m.id === undefined));
+      expect(whole.map((m) => m.suite).sort()).toEqual([...p.mine.whole].sort());
+    }
+    const dealt = parts[0]?.units.dealt ?? [];
+    expect(dealt).toHaveLength(48);
+    const joined = dealt.filter((u) => u.members.length > 1);
+    expect(joined.map((u) => u.members)).toEqual([
+      [
+        { suite: "micro", id: "parse/0" },
+        { suite: "cli", id: "cmd/3" },
+      ],
+    ]);
+    // The same units dealt over another count are another split.
+    expect(canonicalSplit(1, dealt)).not.toBe(parts[0]?.canonical);
   });
 
   it("changes the split's text when a machine lists other benchmarks", () => {

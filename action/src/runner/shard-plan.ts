@@ -6,11 +6,36 @@
 // on one side (a claim's pair, head-to-head variants) form one unit: their per-round ratio needs
 // one machine. Base and head of a unit always run on the same shard, since a shard runs both.
 // Pure: lists in, a round plan out. The digest lets `benchgate merge` prove that every shard
-// split the same list (a machine that listed other benchmarks would leave some unmeasured).
+// split the same list (a machine that listed other benchmarks would leave some unmeasured); the
+// list of dealt units, which shard.json carries, lets it recompute that digest and check that each
+// shard measured exactly its own units.
 import type { SuitePlan } from "../config/run-config.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
+import type { BenchShard } from "../schemas/shard.gen.ts";
 import type { RoundPlan } from "./rounds-state.ts";
+
+/** A unit of the run and the shard it was dealt to (shard.json's `units.dealt`). */
+export type DealtUnit = BenchShard["units"]["dealt"][number];
+/** A benchmark of a unit (`suite` and `id`), or the suite a unit runs whole (`suite` alone). */
+export type UnitMember = DealtUnit["members"][number];
+
+/** A member's key: the text the split's digest is computed over. */
+export function memberKey(member: UnitMember): string {
+  return JSON.stringify(member.id === undefined ? [member.suite] : [member.suite, member.id]);
+}
+
+/**
+ * The split as text, hashed for shard.json's `split`: the shard count and every member of every
+ * unit with its shard, sorted, so the order the units were dealt in does not matter. `merge`
+ * recomputes it from `units.dealt`: a shard relabelled to another count no longer matches it.
+ */
+export function canonicalSplit(count: number, dealt: readonly DealtUnit[]): string {
+  const assignment = dealt
+    .flatMap((u) => u.members.map((m) => [memberKey(m), u.shard] as const))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify(["benchgate-shards-v1", count, assignment]);
+}
 
 /** Suites whose benchmarks are known before they run, and can be run one by one. */
 function listedIds(
@@ -60,7 +85,12 @@ export interface ShardSplit {
   readonly plan: RoundPlan;
   /** Every unit of the run and the shard it went to, as text: hash it for the digest. */
   readonly canonical: string;
-  readonly units: { readonly total: number; readonly mine: number };
+  readonly units: {
+    readonly total: number;
+    readonly mine: number;
+    /** Every unit and the shard it went to, in the order they were dealt (shard.json's). */
+    readonly dealt: DealtUnit[];
+  };
   /** This shard's benchmarks known in advance, and the suites it runs whole. */
   readonly mine: { readonly ids: number; readonly whole: readonly string[] };
   /** Suites that could not be narrowed to exact ids: they run with their own filter. */
@@ -79,23 +109,23 @@ export function splitSuites(
   shard: Shard,
 ): ShardSplit {
   const unitOfId = new Map<string, string>();
-  const units: string[] = [];
+  const units: { readonly key: string; readonly member: UnitMember }[] = [];
+  const addUnit = (member: UnitMember): string => {
+    const key = memberKey(member);
+    units.push({ key, member });
+    return key;
+  };
   for (const suite of suites) {
     const ids = listedIds(suite, listed);
-    if (ids === undefined) units.push(JSON.stringify([suite.name]));
-    else
-      for (const id of ids) {
-        const key = JSON.stringify([suite.name, id]);
-        unitOfId.set(id, key);
-        units.push(key);
-      }
+    if (ids === undefined) addUnit({ suite: suite.name });
+    else for (const id of ids) unitOfId.set(id, addUnit({ suite: suite.name, id }));
   }
   const groups = new Groups();
   for (const [a, b] of together) {
     const [ua, ub] = [unitOfId.get(a), unitOfId.get(b)];
     if (ua !== undefined && ub !== undefined) groups.join(ua, ub);
   }
-  const leaders = [...new Set(units.map((u) => groups.find(u)))].sort(
+  const leaders = [...new Set(units.map((u) => groups.find(u.key)))].sort(
     (a, b) => unitHash(a) - unitHash(b) || (a < b ? -1 : a > b ? 1 : 0),
   );
   const shardOfLeader = new Map(leaders.map((key, i) => [key, (i % shard.count) + 1]));
@@ -121,14 +151,22 @@ export function splitSuites(
     if (narrowed.unfiltered === true) unfiltered.push(suite.name);
     planned.push(narrowed.plan);
   }
-  const assignment = [...units].sort().map((u) => [u, shardOf(u)]);
+  // Joined units count once: they are dealt out as one, with all their members.
+  const unitOf = new Map<string, DealtUnit>();
+  for (const { key, member } of units) {
+    const leader = groups.find(key);
+    const unit = unitOf.get(leader);
+    if (unit === undefined) unitOf.set(leader, { shard: shardOf(key), members: [member] });
+    else unit.members.push(member);
+  }
+  const dealt = leaders.flatMap((key) => unitOf.get(key) ?? []);
   return {
     plan: { suites: planned, active, whole: new Set(whole) },
-    canonical: JSON.stringify(["benchgate-shards-v1", shard.count, assignment]),
-    // Joined units count once: they are dealt out as one.
+    canonical: canonicalSplit(shard.count, dealt),
     units: {
-      total: leaders.length,
-      mine: leaders.filter((key) => shardOfLeader.get(key) === shard.index).length,
+      total: dealt.length,
+      mine: dealt.filter((u) => u.shard === shard.index).length,
+      dealt,
     },
     mine: { ids: active.size, whole },
     unfiltered,

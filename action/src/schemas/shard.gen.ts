@@ -15,11 +15,21 @@ export interface BenchShard {
   head: string;
   rounds: number;
   /**
-   * Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) count as one.
+   * The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.
+   */
+  filter?: string;
+  /**
+   * Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.
    */
   units: {
     total: number;
     mine: number;
+    /**
+     * Every unit of the run, in the order the units were dealt out, each with its shard.
+     *
+     * @maxItems 100000
+     */
+    dealt: DealtUnit[];
   };
   /**
    * The golden outputs checked on head: shard 1's; empty on the others.
@@ -27,6 +37,23 @@ export interface BenchShard {
    * @maxItems 1000
    */
   golden: GoldenResult[];
+}
+export interface DealtUnit {
+  shard: number;
+  /**
+   * The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.
+   *
+   * @minItems 1
+   * @maxItems 100000
+   */
+  members: [UnitMember, ...UnitMember[]];
+}
+/**
+ * A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).
+ */
+export interface UnitMember {
+  suite: string;
+  id?: string;
 }
 export interface GoldenResult {
   name: string;

@@ -17644,7 +17644,10 @@ return errors === 0;
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const shard = validate94;
-const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) count as one.","type":"object","additionalProperties":false,"required":["total","mine"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}}};
+const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
+const pattern104 = new RegExp("^[^-]", "u");
+const schema252 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
+const schema253 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17659,15 +17662,230 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.ok === undefined) && (missing0 = "ok"))){
+if(((data.shard === undefined) && (missing0 = "shard")) || ((data.members === undefined) && (missing0 = "members"))){
 validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "name") || (key0 === "ok")) || (key0 === "expected")) || (key0 === "actual")) || (key0 === "exit_code")) || (key0 === "diff")) || (key0 === "message"))){
+if(!((key0 === "shard") || (key0 === "members"))){
 validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.shard !== undefined){
+let data0 = data.shard;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 64 || isNaN(data0)){
+validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.members !== undefined){
+let data1 = data.members;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100000){
+validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+if(data1.length < 1){
+validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if((data2.suite === undefined) && (missing1 = "suite")){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs9 = errors;
+for(const key1 in data2){
+if(!((key1 === "suite") || (key1 === "id"))){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs9 === errors){
+if(data2.suite !== undefined){
+let data3 = data2.suite;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data3 === "string"){
+if(func2(data3) > 256){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.id !== undefined){
+let data4 = data2.id;
+const _errs12 = errors;
+const _errs14 = errors;
+const _errs15 = errors;
+if("__proto__" !== data4){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid4 = _errs15 === errors;
+if(valid4){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data4 === "string"){
+if(func2(data4) > 1024){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.ok === undefined) && (missing0 = "ok"))){
+validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "name") || (key0 === "ok")) || (key0 === "expected")) || (key0 === "actual")) || (key0 === "exit_code")) || (key0 === "diff")) || (key0 === "message"))){
+validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17679,18 +17897,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 256){
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17703,7 +17921,7 @@ if(valid0){
 if(data.ok !== undefined){
 const _errs4 = errors;
 if(typeof data.ok !== "boolean"){
-validate95.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate97.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -17718,12 +17936,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern16.test(data2)){
-validate95.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17739,12 +17957,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern16.test(data3)){
-validate95.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17758,7 +17976,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate95.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema117.properties.exit_code.type},message:"must be integer,null"}];
+validate97.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema117.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -17773,12 +17991,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 8192){
-validate95.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate97.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17795,12 +18013,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func2(data6) > 2048){
-validate95.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17819,14 +18037,14 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate95.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -18013,69 +18231,75 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.units !== undefined){
-let data7 = data.units;
+if(data.filter !== undefined){
+let data7 = data.filter;
 const _errs15 = errors;
 if(errors === _errs15){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(typeof data7 === "string"){
+if(func2(data7) > 1000){
+validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 1){
+validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern104.test(data7)){
+validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.units !== undefined){
+let data8 = data.units;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
-if(((data7.total === undefined) && (missing1 = "total")) || ((data7.mine === undefined) && (missing1 = "mine"))){
+if((((data8.total === undefined) && (missing1 = "total")) || ((data8.mine === undefined) && (missing1 = "mine"))) || ((data8.dealt === undefined) && (missing1 = "dealt"))){
 validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs17 = errors;
-for(const key1 in data7){
-if(!((key1 === "total") || (key1 === "mine"))){
+const _errs19 = errors;
+for(const key1 in data8){
+if(!(((key1 === "total") || (key1 === "mine")) || (key1 === "dealt"))){
 validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs17 === errors){
-if(data7.total !== undefined){
-let data8 = data7.total;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000 || isNaN(data8)){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs18 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data7.mine !== undefined){
-let data9 = data7.mine;
+if(_errs19 === errors){
+if(data8.total !== undefined){
+let data9 = data8.total;
 const _errs20 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs20){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 100000 || isNaN(data9)){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data9 < 0 || isNaN(data9)){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18086,6 +18310,70 @@ var valid1 = _errs20 === errors;
 else {
 var valid1 = true;
 }
+if(valid1){
+if(data8.mine !== undefined){
+let data10 = data8.mine;
+const _errs22 = errors;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 100000 || isNaN(data10)){
+validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs22 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data8.dealt !== undefined){
+let data11 = data8.dealt;
+const _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100000){
+validate94.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+const _errs26 = errors;
+if(!(validate95(data11[i0], {instancePath:instancePath+"/units/dealt/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs26 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs24 === errors;
+}
+else {
+var valid1 = true;
+}
+}
 }
 }
 }
@@ -18095,32 +18383,32 @@ validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs15 === errors;
+var valid0 = _errs17 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.golden !== undefined){
-let data10 = data.golden;
-const _errs22 = errors;
-if(errors === _errs22){
-if(Array.isArray(data10)){
-if(data10.length > 1000){
+let data13 = data.golden;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data13)){
+if(data13.length > 1000){
 validate94.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid2 = true;
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-const _errs24 = errors;
-if(!(validate95(data10[i0], {instancePath:instancePath+"/golden/" + i0,parentData:data10,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+var valid3 = true;
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+const _errs29 = errors;
+if(!(validate97(data13[i1], {instancePath:instancePath+"/golden/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs24 === errors;
-if(!valid2){
+var valid3 = _errs29 === errors;
+if(!valid3){
 break;
 }
 }
@@ -18131,10 +18419,11 @@ validate94.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -17,10 +17,13 @@ export const MERGE_HELP = `Usage: benchgate merge DIR... [options]
 
 Decides once over a sharded run: each DIR is the --out folder of one \`benchgate run --shard I/N\`
 (one per shard, in any order). Every shard must be there exactly once, all from the same split of
-the same commits and rounds, and no benchmark may come from two shards; otherwise merge stops with
-an error (a missing or failed shard is never a pass on the shards that came back). The decision is
-the one \`run\` makes, over all benchmarks at once: one false-discovery family, one round model in
-which each shard's rounds are blocks of their own (they ran on different machines).
+the same commits, rounds and --filter; each must have measured exactly the units it was dealt
+(shard.json lists them), and no benchmark may come from two shards; otherwise merge stops with an
+error (a missing, failed or partial shard is never a pass on the rest). The decision is the one
+\`run\` makes, over all benchmarks at once: one false-discovery family, one round model in which
+each shard's rounds are blocks of their own (they ran on different machines). After a filtered
+run, budgets and claims of benchmarks outside the filter are left unchecked, as \`run --filter\`
+leaves them.
 
 Options:
   --config FILE       benchgate.yml to judge by; default: benchgate.yml as committed in the base
@@ -34,7 +37,7 @@ Options:
 ${SETTING_FLAGS_HELP}
 
 Exit codes: 0 pass or inconclusive, 1 the gate failed, 2 bad usage, an invalid folder, or a set
-of shards that is incomplete, overlapping or from different runs, 3 a tool failed.`;
+of shards that is incomplete, partial, overlapping or from different runs, 3 a tool failed.`;
 
 export async function mergeCommand(argv: readonly string[], machine: Machine): Promise<number> {
   const args = parseArgs(argv, {
@@ -58,19 +61,21 @@ export async function mergeCommand(argv: readonly string[], machine: Machine): P
     stringFlag(args, "shards") === undefined
       ? undefined
       : integerFlag(args, "shards", 0, 1, MAX_SHARDS);
-  const expected = count === undefined ? {} : { count };
-  // The base commit the shards measured names the config, as `run` reads it from base.
+  // The base commit the shards measured names the config, as `run` reads it from base; their
+  // filter narrows the plan as `run --filter` does, so budgets and claims of benchmarks outside
+  // it are left unchecked, not broken. Every other shard must have run with the same filter.
   const first = await readShardManifest(machine.reader, dirs[0] as string);
+  const expected = count === undefined ? {} : { count };
   const configFile = stringFlag(args, "config");
   const repo = path.resolve(machine.cwd, stringFlag(args, "repo") ?? ".");
   const plan = await loadGatePlan(
     configFile === undefined
       ? { kind: "commit", repo, ref: first.base }
       : { kind: "file", file: configFile },
-    { statistics },
+    { statistics, ...(first.filter === undefined ? {} : { filter: first.filter }) },
     machine,
   );
-  const merged = await readShardFolders(machine.reader, dirs, expected);
+  const merged = await readShardFolders(machine, dirs, expected);
   const decision = decide(plan, merged, machine.clock.date());
   const out = path.resolve(machine.cwd, stringFlag(args, "out") ?? ".benchgate/merged");
   await machine.dirs.ensure(out);

@@ -152,7 +152,10 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
   const target = { repo, baseRef, headRef, out, cacheDir: path.resolve(machine.cwd, cacheDir) };
   const rel = (p: string): string => path.relative(machine.cwd, p) || ".";
   if (shard !== undefined) {
-    const run = await runShard(plan, { ...target, shard }, machine, { quiet });
+    const run = await runShard(plan, { ...target, shard }, machine, {
+      quiet,
+      filter: overrides.filter,
+    });
     machine.out(`${describeShardRun(run)}\n`);
     if (!quiet)
       machine.out(`
