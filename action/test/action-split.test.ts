@@ -2,14 +2,14 @@
 // mode: measure (the self-hosted job that runs the change's code: no API call at all), then in
 // mode: report (the GitHub-hosted job with the write token: it reads the measure job's folder as
 // hostile data and decides with the base commit's config). One real measurement of the demo's
-// head patch (×3 `normalize`, a changed --help line); the report runs reuse its folder, as
-// downloaded artifacts, and tamper with copies of it.
+// head patch (a changed --help line; `normalize` at ×30, support/git-repo.ts NORMALIZE_30X); the
+// report runs reuse its folder, as downloaded artifacts, and tamper with copies of it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
-import { git, throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
+import { git, NORMALIZE_30X, throwAwayRepo, type ThrowAwayRepo } from "./support/git-repo.ts";
 import { startGitHubServer, type GitHubServer } from "./support/github-server.ts";
 import { actionTestConfig, runAction, type ActionRun } from "./support/run-action.ts";
 import { issueCommentOnPull, pullRequestOpened, push } from "./support/webhook-payloads.ts";
@@ -38,9 +38,12 @@ beforeAll(async () => {
   repo = throwAwayRepo(path.join(scratch, "repo"), {
     base: { [CONFIG]: actionTestConfig() },
     headPatch: true,
-    // The change loosens the statistics so that nothing could fail: the report job must judge
-    // with the base commit's config, whatever the change or its artifact say.
+    // The change loosens the statistics (a 1000 % fail threshold): the report job must judge
+    // with the base commit's config, whatever the change or its artifact say, and the report's
+    // settings show which one judged. normalize ×30, not the patch's ×3, so that the base
+    // config's rule confirms it with three rounds on a busy machine too.
     head: {
+      ...NORMALIZE_30X,
       [CONFIG]: `${actionTestConfig()}\nstatistics:\n  fail-threshold: 10\n`,
     },
   });
