@@ -189,6 +189,12 @@ describe("publishVerdict and acceptances (C7)", () => {
         Object.assign(check, { text: (check.text ?? "").replace(/^.*\n/, `${other ?? ""}\n`) });
       },
     ],
+    [
+      "a record whose checks cannot be listed (fail closed)",
+      (gh: FakeGitHub) => {
+        gh.listChecksError = new Error("502 Bad Gateway");
+      },
+    ],
   ])("ignores %s: the gate still fails", async (_label, tamper) => {
     const gh = setup();
     await gateRun(gh, failing(["parse"]));
