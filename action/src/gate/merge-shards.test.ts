@@ -3,6 +3,9 @@
 // none or only some of its units, a benchmark of no shard's units, a shard relabelled 1/1 and
 // shards of different filters are errors, never a decision over the rest (docs/shards.md).
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SuitePlan } from "../config/run-config.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
@@ -10,7 +13,13 @@ import { InputError } from "../errors.ts";
 import { splitSuites } from "../runner/shard-plan.ts";
 import type { BenchShard } from "../schemas/shard.gen.ts";
 import type { Benchmark, BenchSummary } from "../schemas/summary.gen.ts";
-import { mergeShardFolders, type MergeExpectation, type ShardFolder } from "./merge-shards.ts";
+import { nodeFileReader } from "../io/node-files.ts";
+import {
+  mergeShardFolders,
+  readShardManifest,
+  type MergeExpectation,
+  type ShardFolder,
+} from "./merge-shards.ts";
 import { checkMeasured } from "./shard-units.ts";
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
@@ -163,6 +172,30 @@ describe("mergeShardFolders: what each shard measured against what it was dealt"
   it("refuses a shard whose unit counts are not those of its list", () => {
     const line = refusal([folder({ ...one, units: { ...one.units, mine: 0 } }), folder(two)]);
     expect(line).toMatch(/shard 1\/2 says it had 0 of 5 units, but it lists \d of 5/);
+  });
+
+  it("reads the shard.json of a split of 20,000 benchmarks, each listed with its shard", async () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `group_${i % 50}/function_${i}/${i}`);
+    const criterion: SuitePlan = {
+      kind: "criterion",
+      name: "micro",
+      timeoutMs: 60_000,
+      bench: "micro",
+      features: [],
+      args: [],
+    };
+    const split = splitSuites([criterion], new Map([["micro", ids]]), [], { index: 1, count: 4 });
+    const shard = { ...manifest(1, 4), units: split.units };
+    const dir = mkdtempSync(path.join(os.tmpdir(), "benchgate-shard-"));
+    try {
+      const text = JSON.stringify(shard, null, 2) + "\n";
+      expect(text.length).toBeGreaterThan(1024 * 1024);
+      writeFileSync(path.join(dir, "shard.json"), text);
+      const read = await readShardManifest(nodeFileReader, dir);
+      expect(read.units.dealt).toHaveLength(20_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses shards that ran with different filters, or with another than the report's", () => {

@@ -36,7 +36,8 @@ function listed(members: readonly UnitMember[]): string {
  */
 export function checkDealt(shard: BenchShard, file: string, sha256: Sha256): void {
   const { dealt } = shard.units;
-  const beyond = Math.max(0, ...dealt.map((u) => u.shard));
+  // A fold, not Math.max(...list): the list may hold 100,000 units, too many arguments.
+  const beyond = dealt.reduce((most, u) => Math.max(most, u.shard), 0);
   if (beyond > shard.count)
     throw new InputError(
       `says it is ${label(shard)}, but its units were dealt to ${beyond} shards: it is one shard of a larger split, not a whole run; merge the folders of every shard of that split`,

@@ -26,7 +26,9 @@ export const MAX_BYTES: Readonly<Record<DocumentKind, number>> = Object.freeze({
   config: 1024 * 1024,
   // 200 benchmarks × 1,000 commits is about 10 MiB; room for far larger suites and longer pasts.
   history: 256 * 1024 * 1024,
-  shard: 1024 * 1024,
+  // shard.json lists every unit of the run (about 180 bytes each with 30-character ids): 32 MiB
+  // holds the schema's 100,000 units of such names; 1 MiB stopped at about 5,700.
+  shard: 32 * 1024 * 1024,
 });
 
 export async function readJsonFile(
