@@ -80,7 +80,10 @@ export function makeNodeProcess(
 ): ProcessPort {
   return async (argv, options) => {
     if (argv[0] === undefined) throw new Error("empty command");
-    if (options.signal?.aborted === true)
+    const box = await (await containment()).box(argv, options.env, options.cwd);
+    // Checked after the box is made (which may wait on the file system), just before the spawn.
+    if (options.signal?.aborted === true) {
+      await box.release();
       return {
         exitCode: null,
         signal: null,
@@ -90,7 +93,7 @@ export function makeNodeProcess(
         stderrTail: "",
         durationMs: 0,
       };
-    const box = await (await containment()).box(argv, options.env, options.cwd);
+    }
     return runBoxed(box, options).finally(() => box.release());
   };
 }
