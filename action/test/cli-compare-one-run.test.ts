@@ -12,6 +12,12 @@ import type { BenchReport } from "../src/schemas/report.gen.ts";
 
 let dir: string;
 const files: Record<string, string> = {};
+/** The runner every record and run of this file was measured on. */
+const RUNNER = "cd".repeat(8);
+
+function onRunner<T extends object>(summary: T): T & { environment: { fingerprint: string } } {
+  return { ...summary, environment: { fingerprint: RUNNER } };
+}
 
 function write(name: string, value: unknown): string {
   const file = path.join(dir, name);
@@ -31,11 +37,16 @@ beforeAll(() => {
     seed: 8,
     scale: (i) => (i === 3 ? 2 : 1),
   });
-  const history = singleRunHistory(suite.base.slice(0, 25).map((f) => f.summary));
+  const history = singleRunHistory(
+    suite.base.slice(0, 25).map((f) => f.summary),
+    { fingerprint: RUNNER },
+  );
   files.history = write("history.json", history);
-  files.base = write("base.json", { ...suite.base[25]?.summary, round: 1 });
-  files.head = write("head.json", { ...suite.head[25]?.summary, round: 1 });
-  files.base2 = write("base-2.json", { ...suite.base[24]?.summary, round: 2 });
+  files.base = write("base.json", onRunner({ ...suite.base[25]?.summary, round: 1 }));
+  files.head = write("head.json", onRunner({ ...suite.head[25]?.summary, round: 1 }));
+  files.base2 = write("base-2.json", onRunner({ ...suite.base[24]?.summary, round: 2 }));
+  // The same head with no runner fingerprint: no record can be shown to come from its runner.
+  files.unknown = write("head-unknown.json", { ...suite.head[25]?.summary, round: 1 });
   files.hostile = write("hostile.json", { ...history, commits: [{ sha: "x" }] });
   files.short = write("short.json", { ...history, commits: history.commits.slice(0, 10) });
   // The same head measured on a runner the history has no record of.
@@ -119,6 +130,21 @@ describe("benchgate compare, one run per side", () => {
     ]);
     expect(elsewhere.stderr).toMatch(
       /--history not used: it has no single-run record from head's runner \(fingerprint abab/,
+    );
+    const unknown = runCli([
+      "compare",
+      "--base",
+      files.base as string,
+      "--head",
+      files.unknown as string,
+      "--history",
+      files.history as string,
+      "--json",
+      json,
+    ]);
+    expect(report("single.json").mode).toBe("single-run");
+    expect(unknown.stderr).toMatch(
+      /--history not used: head's results record no runner fingerprint, so no record can be shown to come from its runner/,
     );
   });
 

@@ -2,7 +2,13 @@
 // and writes outputs. A regression is a verdict in the report, never an exception.
 import type { BenchReport, Entry, SideStats, SuiteResult } from "../schemas/report.gen.ts";
 import type { CompareSettings } from "./settings.ts";
-import { decide, type Decision, type SuiteAnalysis, type SuiteDecision } from "./decision.ts";
+import {
+  decide,
+  singleRunFloor,
+  type Decision,
+  type SuiteAnalysis,
+  type SuiteDecision,
+} from "./decision.ts";
 import { checkEnvironments, type EnvironmentCheck } from "./environment.ts";
 import { blockParts } from "./shard-blocks.ts";
 import { checkShardEnvironments } from "./shard-environments.ts";
@@ -178,6 +184,30 @@ function oneRunPerSide(paired: PairedInput): boolean {
 interface Analysed extends SuiteAnalysis {
   /** Set when the history supplied the noise. */
   readonly history?: HistoryLook;
+  /** Why a history that was given could not be used, when the reason lies in its values. */
+  readonly historySetAside?: string;
+}
+
+/** |x| below this has a finite exp(x): a change the report can state as a number. */
+const LARGEST_LOG_CHANGE = 700;
+
+/**
+ * Whether every number a decision states can be written as a finite change. A history whose
+ * records lie as far apart as 1e-300 and 1e300 passes its schema yet gives a variance whose
+ * interval has no finite bound: that history cannot decide, and the caller says so.
+ */
+function presentable(decisions: readonly Decision[]): boolean {
+  const ok = (x: number | undefined): boolean =>
+    x === undefined || (Number.isFinite(x) && Math.abs(x) < LARGEST_LOG_CHANGE);
+  return decisions.every(
+    (d) =>
+      ok(d.estimate) &&
+      ok(d.mde) &&
+      ok(d.interval?.[0]) &&
+      ok(d.interval?.[1]) &&
+      ok(d.sd.used) &&
+      (d.p === undefined || Number.isFinite(d.p)),
+  );
 }
 
 function analyse(
@@ -194,7 +224,18 @@ function analyse(
     const history = analyseWithHistory(paired.series, noise, settings);
     const { finals, suites } = oneLook(history);
     const decided = decide(paired.series, finals, suites, settings);
-    return { ...decided, mode: decided.mode === "rounds" ? "history" : decided.mode, history };
+    if (!presentable(decided.decisions))
+      return {
+        ...analyse(paired, settings, undefined),
+        historySetAside:
+          "the history was set aside: its records lie so far apart that the noise estimate has no finite interval",
+      };
+    return {
+      ...decided,
+      decisions: decided.decisions.map((d) => singleRunFloor(d, settings)),
+      mode: decided.mode === "rounds" ? "history" : decided.mode,
+      history,
+    };
   }
   if (settings.unpaired) {
     const { finals, suites } = oneLook(analyseUnpaired(paired.series, settings));
@@ -307,6 +348,17 @@ function reasonsFor(
   return reasons;
 }
 
+/** What the reader must know about a history that was given: set aside, or far wider than this job. */
+function historyReasons(analysis: Analysed): string[] {
+  if (analysis.historySetAside !== undefined) return [analysis.historySetAside];
+  const wide = [...(analysis.history?.spread.values() ?? [])].filter((s) => s.overstated);
+  if (wide.length === 0) return [];
+  const widest = Math.min(...wide.map((s) => s.lambda));
+  return [
+    `the history's noise is far above this job's own spread (its differences spread ${(100 * Math.sqrt(widest)).toFixed(0)} % of what the history predicts): the history may hold disturbed runs or another machine's; regressions it hides are caught only by the single-run rule`,
+  ];
+}
+
 /** The report's `settings` block: the settings as used, and the method that was run. */
 function reportSettings(
   settings: CompareSettings,
@@ -345,6 +397,19 @@ function reportSettings(
   };
 }
 
+/** How many single set-aside values the report lists (all are counted). */
+const SET_ASIDE_LISTED = 50;
+
+/** The history block's spread: the smallest suite's, as a share of what the history predicts. */
+function spreadOf(history: HistoryLook): { spread: number | null; overstated: boolean } {
+  const all = [...history.spread.values()];
+  if (all.length === 0) return { spread: null, overstated: false };
+  return {
+    spread: Math.sqrt(Math.min(...all.map((s) => s.lambda))),
+    overstated: all.some((s) => s.overstated),
+  };
+}
+
 /** The report's `noise` block: how noisy the benchmarks were and what that lets the gate see. */
 function noiseSummary(
   all: readonly Entry[],
@@ -376,6 +441,12 @@ function noiseSummary(
             without: history.withoutHistory,
             median_records: records.length > 0 ? median(records) : null,
             inflation: Math.max(1, ...history.inflation.values()),
+            ...spreadOf(history),
+            set_aside: {
+              records: noise.setAside.records.map((r) => ({ ...r })),
+              values: noise.setAside.values.slice(0, SET_ASIDE_LISTED).map((v) => ({ ...v })),
+              values_total: noise.setAside.values.length,
+            },
           },
         }),
   };
@@ -466,7 +537,10 @@ export function compare(
     ...(options.generator === undefined ? {} : { generator: options.generator }),
     // Decided below from the finished report (gate-verdict.ts); the key keeps its place.
     verdict: "pass",
-    reasons: reasonsFor(entries, counts, shifted, analysis.mode, env, settings),
+    reasons: [
+      ...reasonsFor(entries, counts, shifted, analysis.mode, env, settings),
+      ...historyReasons(analysis),
+    ],
     mode: analysis.mode,
     settings: reportSettings(settings, analysis, paired),
     environment: {

@@ -164,6 +164,35 @@ export function singleRun(
   };
 }
 
+/**
+ * One run per side judged with a noise learnt elsewhere (the history) may be stricter than the
+ * single-run rule, never weaker: whatever that rule would fail still fails. The history's noise
+ * can be wrong in the direction that hides a regression (a record of a disturbed job that the
+ * fence missed, another machine's runs), and a user who adds a history must never get a gate
+ * that passes what the gate without it fails.
+ */
+export function singleRunFloor(d: Decision, settings: CompareSettings): Decision {
+  if (d.verdict === "regressed" || d.unverified || d.estimate === undefined) return d;
+  const round = [...d.series.base.keys()].find((r) => d.series.head.has(r));
+  if (round === undefined) return d;
+  const alone = singleRun(
+    d.series,
+    { base: round, head: round },
+    d.estimate,
+    thresholds(settings),
+    [],
+  );
+  if (alone.verdict !== "regressed") return d;
+  return {
+    ...d,
+    verdict: "regressed",
+    notes: [
+      ...d.notes,
+      `failed by the single-run rule (a slowdown of ${(100 * Math.expm1(d.estimate)).toFixed(1)} %, beyond the unverified threshold of ${(100 * settings.unverifiedThreshold).toFixed(0)} % and the within-run interval): a history adds strictness, never removes it`,
+    ],
+  };
+}
+
 /** Every benchmark's verdict from its final look (in the order of `all`). */
 export function decide(
   all: readonly BenchmarkSeries[],

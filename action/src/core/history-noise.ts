@@ -26,7 +26,7 @@ import {
   type SuiteLook,
 } from "./look-analysis.ts";
 import { fitVariancePrior } from "./moderation.ts";
-import { inflationOf } from "./spread-inflation.ts";
+import { inflationOf, overstatedBelow, spreadRatio } from "./spread-inflation.ts";
 import { fitTails, tDifferenceQuantile, tDifferenceTail } from "./heavy-tails.ts";
 
 /** One series' run-to-run variance of ln(statistic), per single run, read from the history. */
@@ -39,10 +39,34 @@ export interface SeriesNoise {
   readonly records: number;
 }
 
+/** A whole record set aside: a job on a disturbed machine (history/run-to-run-noise.ts). */
+export interface SetAsideRecord {
+  readonly sha: string;
+  /** Series whose value in it was outside their fence, of those measured in it. */
+  readonly outside: number;
+  readonly of: number;
+  /** The median ratio of its values to their series' levels (2 = every benchmark ×2). */
+  readonly ratio: number;
+}
+
+/** One series' value set aside (outside its fence) in a record that was otherwise ordinary. */
+export interface SetAsideValue {
+  readonly sha: string;
+  readonly suite: string;
+  readonly id: string;
+  /** The value over its series' level. */
+  readonly ratio: number;
+}
+
 /** What the history supplied: per series (noiseKey) its variance, and what that rests on. */
 export interface HistoryNoise {
   readonly kind: "history";
   readonly series: ReadonlyMap<string, SeriesNoise>;
+  /** Records and values inside the windows that were set aside as far outside the rest. */
+  readonly setAside: {
+    readonly records: readonly SetAsideRecord[];
+    readonly values: readonly SetAsideValue[];
+  };
   readonly basis: {
     /** Records (commits) that were eligible: single runs on this runner. */
     readonly commits: number;
@@ -69,6 +93,11 @@ export function noiseKey(s: {
 export interface HistoryLook extends Look {
   /** Per suite group: the factor its variances were scaled by (1 = the history fitted). */
   readonly inflation: ReadonlyMap<string, number>;
+  /**
+   * Per suite group large enough to tell: λ, this job's spread over the history's (spread-
+   * inflation.ts), and whether it is so far below 1 that the history overstates this job's noise.
+   */
+  readonly spread: ReadonlyMap<string, { readonly lambda: number; readonly overstated: boolean }>;
   /** Benchmarks tested against the history's noise, and those that had none. */
   readonly withHistory: number;
   readonly withoutHistory: number;
@@ -109,7 +138,11 @@ function analyseGroup(
   settings: CompareSettings,
   tested: number,
   out: Map<string, BenchmarkLook>,
-): { suite: SuiteLook; inflation: number } {
+): {
+  suite: SuiteLook;
+  inflation: number;
+  spread: { lambda: number; overstated: boolean } | undefined;
+} {
   const L = Math.log1p(settings.noiseFloor);
   const known = rows.filter((r) => r.noise !== undefined);
   // On the scale of d: one comparison is two runs, so its variance is twice a run's.
@@ -125,6 +158,7 @@ function analyseGroup(
     return { row: r, d: r.d, own: own[i] as number, v: v.used, df: v.df };
   });
   const inflation = inflationOf(used, settings.minBenchmarksForPeriod);
+  const lambda = spreadRatio(used, settings.minBenchmarksForPeriod);
   const tails = fitTails(known.map((r) => (r.noise as SeriesNoise).logs));
   // What the tail test can detect, for a lone slowdown at the level Benjamini–Hochberg gives it
   // (q/m) with the power the settings quote: the same for every benchmark of the group, × s.
@@ -176,6 +210,10 @@ function analyseGroup(
   const first = (rows[0] as Row).series;
   return {
     inflation,
+    spread:
+      lambda === undefined
+        ? undefined
+        : { lambda, overstated: lambda < overstatedBelow(used.length) },
     suite: {
       suite: first.suite,
       unit: first.unit,
@@ -213,16 +251,18 @@ export function analyseWithHistory(
   const tested = [...groups.values()].flat().filter((r) => r.noise !== undefined).length;
   const suites: SuiteLook[] = [];
   const inflation = new Map<string, number>();
+  const spread = new Map<string, { lambda: number; overstated: boolean }>();
   let withHistory = 0;
   let withoutHistory = 0;
   for (const [key, rows] of groups) {
     const fitted = analyseGroup(rows, settings, tested, benchmarks);
     suites.push(fitted.suite);
     inflation.set(key, fitted.inflation);
+    if (fitted.spread !== undefined) spread.set(key, fitted.spread);
     for (const r of rows) {
       if (r.noise === undefined) withoutHistory++;
       else withHistory++;
     }
   }
-  return { benchmarks, suites, inflation, withHistory, withoutHistory };
+  return { benchmarks, suites, inflation, spread, withHistory, withoutHistory };
 }

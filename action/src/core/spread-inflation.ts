@@ -6,7 +6,7 @@
 // the suite is scaled up by that factor (genomic control, Devlin & Roeder 1999). A real change of
 // a few benchmarks barely moves a median, and a change of the whole suite is removed by the
 // centring, so the guard neither hides nor creates a regression. Pure.
-import { tQuantile } from "./distributions.ts";
+import { tCdf, tQuantile } from "./distributions.ts";
 import { biweightLocation } from "./robust.ts";
 import { median } from "./statistics.ts";
 
@@ -17,16 +17,63 @@ function medianOfZ2(df: number): number {
 }
 
 /**
- * How much wider this job's differences spread than the history says, ≥ 1; 1 when the suite is
- * too small to tell (fewer than `minBenchmarks` benchmarks with history).
+ * λ: the median of this job's squared centred differences over what the model gives them (1 =
+ * as the model says, 4 = twice as wide, 1/16 = a quarter as wide); undefined when the suite is too
+ * small to tell (fewer than `minBenchmarks` benchmarks with a model variance).
  */
+export function spreadRatio(
+  rows: readonly { d: number; v: number; df: number }[],
+  minBenchmarks: number,
+): number | undefined {
+  if (rows.length < Math.max(2, minBenchmarks)) return undefined;
+  const centre = biweightLocation(rows.map((r) => r.d));
+  const ratios = rows.map((r) => ((r.d - centre) * (r.d - centre)) / (r.v * medianOfZ2(r.df)));
+  const lambda = median(ratios);
+  return Number.isFinite(lambda) ? lambda : undefined;
+}
+
+/** How much wider this job's differences spread than the model says, ≥ 1 (1 when unknown). */
 export function inflationOf(
   rows: readonly { d: number; v: number; df: number }[],
   minBenchmarks: number,
 ): number {
-  if (rows.length < Math.max(2, minBenchmarks)) return 1;
-  const centre = biweightLocation(rows.map((r) => r.d));
-  const ratios = rows.map((r) => ((r.d - centre) * (r.d - centre)) / (r.v * medianOfZ2(r.df)));
-  const lambda = median(ratios);
-  return Number.isFinite(lambda) && lambda > 1 ? lambda : 1;
+  const lambda = spreadRatio(rows, minBenchmarks);
+  return lambda !== undefined && lambda > 1 ? lambda : 1;
+}
+
+/**
+ * Below this λ the model's noise is far above what `m` benchmarks of this job show: the chance
+ * that the median of m ratios falls this low when the model is right is at most `alpha` (1 %).
+ * Under the model each ratio is z²/median(z²) with z normal (the df are large enough here), so
+ * P(ratio < x) = 2Φ(√(x·0.4549)) − 1, and the median is below x only if at least ⌈m/2⌉ ratios are:
+ * a binomial tail. The history then holds something this job does not (a disturbed run the
+ * fence missed, another machine's records, a code change below the change-point test) and its
+ * verdicts may hide regressions; it is said, and the single-run rule still holds as a floor.
+ */
+export function overstatedBelow(m: number, alpha = 0.01): number {
+  const need = Math.ceil(m / 2);
+  const tail = (x: number): number =>
+    binomialUpper(m, need, 2 * tCdf(Math.sqrt(x * MEDIAN_CHI2_1), Infinity) - 1);
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (tail(mid) <= alpha) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The median of χ²(1). */
+const MEDIAN_CHI2_1 = 0.454936423119573;
+
+/** P(X ≥ k) for X ~ Binomial(n, p). */
+function binomialUpper(n: number, k: number, p: number): number {
+  let term = (1 - p) ** n;
+  let sum = k === 0 ? term : 0;
+  for (let i = 1; i <= n; i++) {
+    term *= ((n - i + 1) / i) * (p / (1 - p));
+    if (i >= k) sum += term;
+  }
+  return Math.min(1, sum);
 }

@@ -2,6 +2,7 @@
 // history (compare --history, the action's report mode with history-branch) or the base, head,
 // base design (--aba). The runner the history must match is the one head ran on.
 import type { NoiseSource } from "../core/compare.ts";
+import { noiseKey, type HistoryNoise } from "../core/history-noise.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
@@ -25,11 +26,27 @@ export function noiseSource(
   if (request.history === undefined) return undefined;
   const fingerprint = head.find((h) => h.summary.environment?.fingerprint !== undefined)?.summary
     .environment?.fingerprint;
-  return estimateRunNoise(request.history, {
-    fingerprint,
-    ...(request.window === undefined ? {} : { window: request.window }),
-  });
+  const window = request.window ?? RUN_NOISE_DEFAULTS.window;
+  // A head that recorded no runner cannot be matched to any record: which runner's noise the
+  // history holds is then unknown, and it is not used (rather than every runner's, as if it were
+  // this one's).
+  if (fingerprint === undefined) return { ...NO_RECORDS, basis: { ...NO_RECORDS.basis, window } };
+  return estimateRunNoise(request.history, { fingerprint, window });
 }
+
+/** A history with nothing usable in it. */
+const NO_RECORDS: HistoryNoise = {
+  kind: "history",
+  series: new Map(),
+  setAside: { records: [], values: [] },
+  basis: {
+    commits: 0,
+    first: null,
+    last: null,
+    fingerprint: null,
+    window: RUN_NOISE_DEFAULTS.window,
+  },
+};
 
 /**
  * Why a history that was given did not decide the comparison (its mode is not `history`), in
@@ -40,7 +57,9 @@ export function unusedHistoryReason(report: BenchReport, noise: NoiseSource | un
     return "base and head have more than one run each, which measure their own noise";
   if (noise?.kind === "history" && noise.basis.commits === 0)
     return noise.basis.fingerprint === null
-      ? "it has no single-run record"
+      ? "head's results record no runner fingerprint, so no record can be shown to come from its runner"
       : `it has no single-run record from head's runner (fingerprint ${noise.basis.fingerprint})`;
+  if (noise?.kind === "history" && report.benchmarks.some((e) => noise.series.has(noiseKey(e))))
+    return "its records lie so far apart that the noise estimate has no finite interval";
   return `no benchmark has ${RUN_NOISE_DEFAULTS.minRecords} usable records in it (single runs on head's runner since its last change point)`;
 }

@@ -9,14 +9,30 @@
 // Their sample variance on the log scale, with n − 1 degrees of freedom, is the estimate. It
 // includes whatever else moved between those runs (job-to-job shocks, small code changes, drift),
 // so it can only overstate the noise of two runs in one job.
+//
+// Records far outside the rest are set aside first (core/outlier-fence.ts): a value outside its
+// series' fence, and a whole record when half the series measured in it are outside theirs (a job
+// on a disturbed machine). The window is then the most recent `window` records that remain, so a
+// set-aside record does not shorten it. What was set aside is returned, to be named in the report.
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { noiseKey, type HistoryNoise, type SeriesNoise } from "../core/history-noise.ts";
-import { mean } from "../core/statistics.ts";
+import {
+  noiseKey,
+  type HistoryNoise,
+  type SeriesNoise,
+  type SetAsideRecord,
+  type SetAsideValue,
+} from "../core/history-noise.ts";
+import { fence } from "../core/outlier-fence.ts";
+import { mean, median } from "../core/statistics.ts";
 import { detectChangePointsInSegments } from "./change-points.ts";
 import { seriesCuts } from "./series-segments.ts";
 
 export interface RunNoiseOptions {
-  /** The comparison's runner fingerprint; records of other runners are not used. */
+  /**
+   * The comparison's runner fingerprint; records of other runners are not used. undefined takes
+   * every record (recorded test data only): a real comparison whose head recorded no fingerprint
+   * cannot match a runner and does not use the history (gate/history-noise-source.ts).
+   */
   readonly fingerprint: string | undefined;
   /** At most this many recent records per series (default 30). */
   readonly window?: number;
@@ -41,18 +57,60 @@ function sampleVariance(logs: readonly number[]): number | undefined {
   return logs.reduce((s, x) => s + (x - m) * (x - m), 0) / (logs.length - 1);
 }
 
-/** The records of one series since its last cut or change point, oldest first, at most `window`. */
-function currentLevel(
-  values: readonly number[],
-  positions: readonly number[],
-  cuts: readonly number[],
-  window: number,
-): number[] {
-  // Cuts are commit positions; here they become indexes into this series' eligible values.
+/** One series' eligible records: ln(value) and the commit position each came from. */
+interface SeriesRecords {
+  readonly logs: number[];
+  readonly positions: number[];
+}
+
+/** A series' current level: its records since its last cut or change point, and which are outliers. */
+interface Level {
+  readonly index: number;
+  readonly logs: readonly number[];
+  readonly positions: readonly number[];
+  /** Positions (commit indexes) of this series' records outside its fence (outlier-fence.ts). */
+  readonly outside: ReadonlySet<number>;
+  readonly centre: number;
+}
+
+function levelOf(index: number, records: SeriesRecords, cuts: readonly number[]): Level {
+  const { logs, positions } = records;
+  // Cuts are commit positions; here they become indexes into this series' eligible records.
   const cutIndexes = cuts.map((c) => positions.findIndex((p) => p >= c)).filter((i) => i > 0);
-  const changes = detectChangePointsInSegments(values, cutIndexes).map((cp) => cp.index);
-  const start = Math.max(0, ...cutIndexes, ...changes, values.length - window);
-  return values.slice(start);
+  const changes = detectChangePointsInSegments(logs, cutIndexes).map((cp) => cp.index);
+  const start = Math.max(0, ...cutIndexes, ...changes);
+  const level = { logs: logs.slice(start), positions: positions.slice(start) };
+  const fenced = fence(level.logs);
+  return {
+    index,
+    ...level,
+    outside: new Set([...fenced.outside].map((i) => level.positions[i] as number)),
+    centre: fenced.centre,
+  };
+}
+
+/**
+ * Records whose values lie outside the fence in at least half of the series measured in them
+ * (two at least): a job that ran on a disturbed machine, not one benchmark's noise. The whole
+ * record is set aside, since nothing it measured can be trusted as ordinary noise.
+ */
+function disturbedRecords(levels: readonly Level[]): Map<number, { outside: number; of: number }> {
+  const tally = new Map<number, { outside: number; of: number }>();
+  for (const level of levels) {
+    for (const p of level.positions) {
+      const t = tally.get(p) ?? { outside: 0, of: 0 };
+      t.of += 1;
+      if (level.outside.has(p)) t.outside += 1;
+      tally.set(p, t);
+    }
+  }
+  return new Map([...tally].filter(([, t]) => t.of >= 2 && 2 * t.outside >= t.of));
+}
+
+/** How far the series' record at commit `position` lies from its level, on the log scale. */
+function deviationAt(level: Level, position: number): number[] {
+  const i = level.positions.indexOf(position);
+  return i < 0 ? [] : [(level.logs[i] as number) - level.centre];
 }
 
 /** Every series' noise estimate from the history, for a comparison on `fingerprint`'s runner. */
@@ -71,42 +129,73 @@ export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions
     const here = options.fingerprint === undefined || c.fingerprint === options.fingerprint;
     if (single && here) eligible.push(i);
   });
-  // Per series index: its values and the commit positions they came from, in commit order.
-  const bySeries = new Map<number, { values: number[]; positions: number[] }>();
+  // Per series index: its ln(values) and the commit positions they came from, in commit order. A
+  // value with no finite logarithm is no run time; the schema already refuses it.
+  const bySeries = new Map<number, SeriesRecords>();
   for (const position of eligible) {
-    const commit = history.commits[position];
-    if (commit === undefined) continue;
-    for (const [index, value] of commit.results) {
+    for (const [index, value] of history.commits[position]?.results ?? []) {
+      const log = Math.log(value);
+      if (!Number.isFinite(log)) continue;
       let s = bySeries.get(index);
       if (s === undefined) {
-        s = { values: [], positions: [] };
+        s = { logs: [], positions: [] };
         bySeries.set(index, s);
       }
-      s.values.push(value);
+      s.logs.push(log);
       s.positions.push(position);
     }
   }
   const cuts = seriesCuts(history);
-  const series = new Map<string, SeriesNoise>();
-  for (const [index, { values, positions }] of bySeries) {
-    const meta = history.series[index];
-    if (meta === undefined || values.length < minRecords) continue;
-    const level = currentLevel(
-      values,
-      positions,
-      (cuts.get(index) ?? []).map((c) => c.index),
-      window,
+  const levels = [...bySeries]
+    .filter(([index, s]) => history.series[index] !== undefined && s.logs.length >= minRecords)
+    .map(([index, s]) =>
+      levelOf(
+        index,
+        s,
+        (cuts.get(index) ?? []).map((c) => c.index),
+      ),
     );
-    const logs = level.filter((v) => v > 0 && Number.isFinite(v)).map((v) => Math.log(v));
+  const disturbed = disturbedRecords(levels);
+  const series = new Map<string, SeriesNoise>();
+  const values: SetAsideValue[] = [];
+  const used = new Set<number>();
+  for (const level of levels) {
+    const meta = history.series[level.index] as BenchHistory["series"][number];
+    const keep = level.positions
+      .map((p, i) => ({ p, log: level.logs[i] as number }))
+      .filter(({ p }) => !level.outside.has(p) && !disturbed.has(p))
+      .slice(-window);
+    const from = keep[0]?.p ?? Infinity;
+    level.positions.forEach((p, i) => {
+      if (p < from) return;
+      used.add(p);
+      if (level.outside.has(p) && !disturbed.has(p))
+        values.push({
+          sha: history.commits[p]?.sha ?? "",
+          suite: meta.suite,
+          id: meta.id,
+          ratio: Math.exp((level.logs[i] as number) - level.centre),
+        });
+    });
+    const logs = keep.map((k) => k.log);
     const variance = sampleVariance(logs);
-    if (variance === undefined || logs.length < minRecords) continue;
+    if (variance === undefined || logs.length < minRecords || !Number.isFinite(variance)) continue;
     series.set(noiseKey(meta), { logs, variance, df: logs.length - 1, records: logs.length });
   }
+  const records: SetAsideRecord[] = [...disturbed]
+    .filter(([p]) => used.has(p))
+    .map(([p, t]) => ({
+      sha: history.commits[p]?.sha ?? "",
+      outside: t.outside,
+      of: t.of,
+      ratio: Math.exp(median(levels.flatMap((l) => deviationAt(l, p)))),
+    }));
   const first = history.commits[eligible[0] ?? -1]?.sha ?? null;
   const last = history.commits[eligible[eligible.length - 1] ?? -1]?.sha ?? null;
   return {
     kind: "history",
     series,
+    setAside: { records, values },
     basis: {
       commits: eligible.length,
       first,

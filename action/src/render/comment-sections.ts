@@ -6,6 +6,7 @@ import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entr
 import { escapeMarkdown } from "./escape-markdown.ts";
 import {
   historyAssumptions,
+  historySetAsideLine,
   oneRunDesignPhrase,
   roundModelPhrase,
   sequentialLine,
@@ -54,7 +55,9 @@ export function headerSection(
     );
   }
   const assumptions = historyAssumptions(report);
-  if (assumptions !== "") lines.push("", "> [!NOTE]", `> ${text(assumptions)}`);
+  if (assumptions !== "") lines.push("", "> [!NOTE]", `> ${text(assumptions, 600)}`);
+  const setAside = historySetAsideLine(report);
+  if (setAside !== "") lines.push(">", `> ${text(setAside, 800)}`);
   return fixed(lines.join("\n"));
 }
 

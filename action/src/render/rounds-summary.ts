@@ -146,3 +146,33 @@ export function historyAssumptions(report: BenchReport): string {
     without
   );
 }
+
+/**
+ * The history records set aside as far outside the rest (docs/statistics.md §14), named so a
+ * reader can check them: whole records first (a job on a disturbed machine), then single values.
+ * Plain text with benchmark ids in it: the caller escapes. "" when nothing was set aside.
+ */
+export function historySetAsideLine(report: BenchReport): string {
+  const s = report.noise.history?.set_aside;
+  if (report.mode !== "history" || s === undefined) return "";
+  const parts: string[] = [];
+  const records = s.records
+    .slice(0, 5)
+    .map(
+      (r) =>
+        `${r.sha.slice(0, 7)} (${r.outside} of ${r.of} series outside their usual range, median ×${formatShort(r.ratio)})`,
+    );
+  if (s.records.length > 5) records.push(`${s.records.length - 5} more`);
+  if (records.length > 0)
+    parts.push(`${s.records.length === 1 ? "record" : "records"} ${records.join(", ")}`);
+  const values = s.values
+    .slice(0, 3)
+    .map((v) => `${v.id} in ${v.sha.slice(0, 7)} (×${formatShort(v.ratio)})`);
+  if (s.values_total > 3) values.push(`${s.values_total - 3} more`);
+  if (values.length > 0)
+    parts.push(
+      `${s.values_total === 1 ? "one value" : `${s.values_total} values`}: ${values.join(", ")}`,
+    );
+  if (parts.length === 0) return "";
+  return `Set aside from the history as far outside the rest: ${parts.join("; ")}.`;
+}

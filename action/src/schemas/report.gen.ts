@@ -181,6 +181,48 @@ export interface BenchReport {
        * The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).
        */
       inflation: number;
+      /**
+       * This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.
+       */
+      spread?: number | null;
+      /**
+       * Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.
+       */
+      overstated?: boolean;
+      /**
+       * History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).
+       */
+      set_aside?: {
+        /**
+         * Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).
+         *
+         * @maxItems 100000
+         */
+        records: {
+          sha: string;
+          outside: number;
+          of: number;
+          /**
+           * The median ratio of its values to their series' levels.
+           */
+          ratio: number;
+        }[];
+        /**
+         * Single values outside their series' fence in otherwise ordinary records (at most 50 listed).
+         *
+         * @maxItems 50
+         */
+        values: {
+          sha: string;
+          suite: string;
+          id: string;
+          /**
+           * The value over its series' level.
+           */
+          ratio: number;
+        }[];
+        values_total: number;
+      };
     };
   };
   /**

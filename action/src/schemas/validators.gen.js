@@ -2251,12 +2251,14 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const report = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"type":"string","maxLength":512},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300},"spread":{"description":"This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.","$ref":"#/$defs/nullableNumber"},"overstated":{"description":"Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.","type":"boolean"},"set_aside":{"description":"History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).","type":"object","additionalProperties":false,"required":["records","values","values_total"],"properties":{"records":{"description":"Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).","type":"array","maxItems":100000,"items":{"type":"object","additionalProperties":false,"required":["sha","outside","of","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"outside":{"type":"integer","minimum":0,"maximum":100000},"of":{"type":"integer","minimum":1,"maximum":100000},"ratio":{"description":"The median ratio of its values to their series' levels.","type":"number","minimum":0,"maximum":1e+300}}}},"values":{"description":"Single values outside their series' fence in otherwise ordinary records (at most 50 listed).","type":"array","maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["sha","suite","id","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"suite":{"$ref":"#/$defs/entry/properties/suite"},"id":{"$ref":"#/$defs/entry/properties/id"},"ratio":{"description":"The value over its series' level.","type":"number","minimum":0,"maximum":1e+300}}}},"values_total":{"type":"integer","minimum":0,"maximum":100000000}}}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
 const schema59 = {"type":"string","maxLength":2048};
 const schema60 = {"type":"number","minimum":0,"maximum":1};
 const schema61 = {"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10};
 const schema84 = {"type":["number","null"],"minimum":0,"maximum":1e+300};
-const schema89 = {"type":"integer","minimum":0,"maximum":1000000};
+const schema90 = {"type":"string","minLength":1,"maxLength":256};
+const schema91 = {"type":"string","minLength":1,"maxLength":1024};
+const schema92 = {"type":"integer","minimum":0,"maximum":1000000};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2783,11 +2785,11 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema96 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}};
-const schema97 = {"enum":["criterion","hyperfine","custom","critcmp","github-action-benchmark","gungraun","cachegrind","oha","k6","vegeta","divan","load"],"description":"The tool that measured it; `load` for what a load suite's runner read from /proc (a server's memory and open files)."};
-const schema98 = {"description":"What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: \"< 2.5M\"`) and the comment shows it. Absent for times.","type":"string","pattern":"^[a-z][a-z0-9_]{0,47}$"};
-const schema99 = {"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300};
-const schema103 = {"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}};
+const schema99 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}};
+const schema100 = {"enum":["criterion","hyperfine","custom","critcmp","github-action-benchmark","gungraun","cachegrind","oha","k6","vegeta","divan","load"],"description":"The tool that measured it; `load` for what a load suite's runner read from /proc (a server's memory and open files)."};
+const schema101 = {"description":"What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: \"< 2.5M\"`) and the comment shows it. Absent for times.","type":"string","pattern":"^[a-z][a-z0-9_]{0,47}$"};
+const schema102 = {"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300};
+const schema106 = {"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2983,7 +2985,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema96.properties, key0))){
+if(!(func1.call(schema99.properties, key0))){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3048,7 +3050,7 @@ if(data.source !== undefined){
 let data2 = data.source;
 const _errs6 = errors;
 if(!((((((((((((data2 === "criterion") || (data2 === "hyperfine")) || (data2 === "custom")) || (data2 === "critcmp")) || (data2 === "github-action-benchmark")) || (data2 === "gungraun")) || (data2 === "cachegrind")) || (data2 === "oha")) || (data2 === "k6")) || (data2 === "vegeta")) || (data2 === "divan")) || (data2 === "load"))){
-validate42.errors = [{instancePath:instancePath+"/source",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/source/enum",keyword:"enum",params:{allowedValues: schema97.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/source",schemaPath:"summary.v1.schema.json#/$defs/benchmark/properties/source/enum",keyword:"enum",params:{allowedValues: schema100.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3088,7 +3090,7 @@ if(data.direction !== undefined){
 let data4 = data.direction;
 const _errs10 = errors;
 if(!((data4 === "smaller_is_better") || (data4 === "bigger_is_better"))){
-validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema96.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema99.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3155,7 +3157,7 @@ if(data7.status !== undefined){
 let data8 = data7.status;
 const _errs19 = errors;
 if(!(((data8 === "deterministic") || (data8 === "non-deterministic")) || (data8 === "unchecked"))){
-validate42.errors = [{instancePath:instancePath+"/determinism/status",schemaPath:"#/properties/determinism/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.determinism.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/determinism/status",schemaPath:"#/properties/determinism/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.determinism.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs19 === errors;
@@ -3474,7 +3476,7 @@ if(data.verdict !== undefined){
 let data14 = data.verdict;
 const _errs43 = errors;
 if(!((((((data14 === "regressed") || (data14 === "improved")) || (data14 === "unchanged")) || (data14 === "inconclusive")) || (data14 === "new")) || (data14 === "missing"))){
-validate42.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema96.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema99.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs43 === errors;
@@ -4392,7 +4394,7 @@ if(data31.reason !== undefined){
 let data32 = data31.reason;
 const _errs114 = errors;
 if(!((((((((data32 === "regressed") || (data32 === "improved")) || (data32 === "ruled-out")) || (data32 === "futile")) || (data32 === "max-rounds")) || (data32 === "time-budget")) || (data32 === "not-measured")) || (data32 === "fixed"))){
-validate42.errors = [{instancePath:instancePath+"/stopped/reason",schemaPath:"#/properties/stopped/properties/reason/enum",keyword:"enum",params:{allowedValues: schema96.properties.stopped.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/stopped/reason",schemaPath:"#/properties/stopped/properties/reason/enum",keyword:"enum",params:{allowedValues: schema99.properties.stopped.properties.reason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid29 = _errs114 === errors;
@@ -4474,7 +4476,7 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema115 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
+const schema118 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4496,7 +4498,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema115.properties, key0))){
+if(!(func1.call(schema118.properties, key0))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4603,7 +4605,7 @@ if(data.actual !== undefined){
 let data4 = data.actual;
 const _errs10 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema115.properties.actual.type},message:"must be number,null"}];
+validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema118.properties.actual.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs10){
@@ -4713,8 +4715,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema117 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
-const pattern16 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema120 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
+const pattern18 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4787,7 +4789,7 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern16.test(data2)){
+if(!pattern18.test(data2)){
 validate49.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4808,7 +4810,7 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 validate49.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4828,7 +4830,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate49.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema117.properties.exit_code.type},message:"must be integer,null"}];
+validate49.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema120.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4898,8 +4900,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema119 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
-const pattern18 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
+const schema122 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
+const pattern20 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4933,7 +4935,7 @@ let data0 = data.kind;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
+if(!pattern20.test(data0)){
 validate51.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
@@ -5088,9 +5090,9 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema122 = {"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}};
-const schema123 = {"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300};
-const schema125 = {"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]};
+const schema125 = {"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}};
+const schema126 = {"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300};
+const schema128 = {"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5269,7 +5271,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema122.properties, key0))){
+if(!(func1.call(schema125.properties, key0))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5578,7 +5580,7 @@ if(data.direction !== undefined){
 let data9 = data.direction;
 const _errs27 = errors;
 if(!((data9 === "smaller_is_better") || (data9 === "bigger_is_better"))){
-validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema122.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema125.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -5591,7 +5593,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs28 = errors;
 if(!((((data10 === "holds") || (data10 === "false")) || (data10 === "inconclusive")) || (data10 === "unchecked"))){
-validate53.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema122.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema125.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -5658,9 +5660,9 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema130 = {"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}};
-const schema131 = {"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}};
-const schema134 = {"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}};
+const schema133 = {"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}};
+const schema134 = {"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}};
+const schema137 = {"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5887,7 +5889,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema130.properties, key0))){
+if(!(func1.call(schema133.properties, key0))){
 validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6157,7 +6159,7 @@ if(data.direction !== undefined){
 let data9 = data.direction;
 const _errs24 = errors;
 if(!((data9 === "smaller_is_better") || (data9 === "bigger_is_better"))){
-validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema130.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema133.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -6238,7 +6240,7 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema138 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
+const schema141 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6260,7 +6262,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema138.properties, key0))){
+if(!(func1.call(schema141.properties, key0))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6353,7 +6355,7 @@ if(data.model !== undefined){
 let data3 = data.model;
 const _errs9 = errors;
 if(!(((data3 === "two-way") || (data3 === "per-benchmark")) || (data3 === "unpaired"))){
-validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema138.properties.model.enum},message:"must be equal to one of the allowed values"}];
+validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema141.properties.model.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6394,7 +6396,7 @@ if(data.order_effect !== undefined){
 let data5 = data.order_effect;
 const _errs13 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate63.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema138.properties.order_effect.type},message:"must be number,null"}];
+validate63.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema141.properties.order_effect.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs13){
@@ -6761,7 +6763,7 @@ if(data8.verdict !== undefined){
 let data14 = data8.verdict;
 const _errs42 = errors;
 if(!((((data14 === "regressed") || (data14 === "improved")) || (data14 === "unchanged")) || (data14 === "inconclusive"))){
-const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema138.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema141.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8410,6 +8412,437 @@ var valid28 = _errs143 === errors;
 else {
 var valid28 = true;
 }
+if(valid28){
+if(data54.spread !== undefined){
+let data64 = data54.spread;
+const _errs145 = errors;
+const _errs146 = errors;
+if((!((typeof data64 == "number") && (isFinite(data64)))) && (data64 !== null)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
+return false;
+}
+if(errors === _errs146){
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 > 1e+300 || isNaN(data64)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data64 < 0 || isNaN(data64)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid28 = _errs145 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data54.overstated !== undefined){
+const _errs148 = errors;
+if(typeof data54.overstated !== "boolean"){
+validate36.errors = [{instancePath:instancePath+"/noise/history/overstated",schemaPath:"#/properties/noise/properties/history/properties/overstated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid28 = _errs148 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data54.set_aside !== undefined){
+let data66 = data54.set_aside;
+const _errs150 = errors;
+if(errors === _errs150){
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+let missing9;
+if((((data66.records === undefined) && (missing9 = "records")) || ((data66.values === undefined) && (missing9 = "values"))) || ((data66.values_total === undefined) && (missing9 = "values_total"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+return false;
+}
+else {
+const _errs152 = errors;
+for(const key9 in data66){
+if(!(((key9 === "records") || (key9 === "values")) || (key9 === "values_total"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs152 === errors){
+if(data66.records !== undefined){
+let data67 = data66.records;
+const _errs153 = errors;
+if(errors === _errs153){
+if(Array.isArray(data67)){
+if(data67.length > 100000){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+return false;
+}
+else {
+var valid32 = true;
+const len4 = data67.length;
+for(let i4=0; i4<len4; i4++){
+let data68 = data67[i4];
+const _errs155 = errors;
+if(errors === _errs155){
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+let missing10;
+if(((((data68.sha === undefined) && (missing10 = "sha")) || ((data68.outside === undefined) && (missing10 = "outside"))) || ((data68.of === undefined) && (missing10 = "of"))) || ((data68.ratio === undefined) && (missing10 = "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+return false;
+}
+else {
+const _errs157 = errors;
+for(const key10 in data68){
+if(!((((key10 === "sha") || (key10 === "outside")) || (key10 === "of")) || (key10 === "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs157 === errors){
+if(data68.sha !== undefined){
+let data69 = data68.sha;
+const _errs158 = errors;
+if(errors === _errs158){
+if(typeof data69 === "string"){
+if(!pattern5.test(data69)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+return false;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid33 = _errs158 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data68.outside !== undefined){
+let data70 = data68.outside;
+const _errs160 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs160){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 100000 || isNaN(data70)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data70 < 0 || isNaN(data70)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid33 = _errs160 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data68.of !== undefined){
+let data71 = data68.of;
+const _errs162 = errors;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs162){
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 > 100000 || isNaN(data71)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data71 < 1 || isNaN(data71)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid33 = _errs162 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data68.ratio !== undefined){
+let data72 = data68.ratio;
+const _errs164 = errors;
+if(errors === _errs164){
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 > 1e+300 || isNaN(data72)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data72 < 0 || isNaN(data72)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/ratio/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid33 = _errs164 === errors;
+}
+else {
+var valid33 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid32 = _errs155 === errors;
+if(!valid32){
+break;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid31 = _errs153 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data66.values !== undefined){
+let data73 = data66.values;
+const _errs166 = errors;
+if(errors === _errs166){
+if(Array.isArray(data73)){
+if(data73.length > 50){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid34 = true;
+const len5 = data73.length;
+for(let i5=0; i5<len5; i5++){
+let data74 = data73[i5];
+const _errs168 = errors;
+if(errors === _errs168){
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+let missing11;
+if(((((data74.sha === undefined) && (missing11 = "sha")) || ((data74.suite === undefined) && (missing11 = "suite"))) || ((data74.id === undefined) && (missing11 = "id"))) || ((data74.ratio === undefined) && (missing11 = "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
+return false;
+}
+else {
+const _errs170 = errors;
+for(const key11 in data74){
+if(!((((key11 === "sha") || (key11 === "suite")) || (key11 === "id")) || (key11 === "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs170 === errors){
+if(data74.sha !== undefined){
+let data75 = data74.sha;
+const _errs171 = errors;
+if(errors === _errs171){
+if(typeof data75 === "string"){
+if(!pattern5.test(data75)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+return false;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid35 = _errs171 === errors;
+}
+else {
+var valid35 = true;
+}
+if(valid35){
+if(data74.suite !== undefined){
+let data76 = data74.suite;
+const _errs173 = errors;
+const _errs174 = errors;
+if(errors === _errs174){
+if(typeof data76 === "string"){
+if(func2(data76) > 256){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/suite",schemaPath:"#/$defs/entry/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data76) < 1){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/suite",schemaPath:"#/$defs/entry/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/suite",schemaPath:"#/$defs/entry/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid35 = _errs173 === errors;
+}
+else {
+var valid35 = true;
+}
+if(valid35){
+if(data74.id !== undefined){
+let data77 = data74.id;
+const _errs176 = errors;
+const _errs177 = errors;
+if(errors === _errs177){
+if(typeof data77 === "string"){
+if(func2(data77) > 1024){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/id",schemaPath:"#/$defs/entry/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data77) < 1){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/id",schemaPath:"#/$defs/entry/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/id",schemaPath:"#/$defs/entry/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid35 = _errs176 === errors;
+}
+else {
+var valid35 = true;
+}
+if(valid35){
+if(data74.ratio !== undefined){
+let data78 = data74.ratio;
+const _errs179 = errors;
+if(errors === _errs179){
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 1e+300 || isNaN(data78)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data78 < 0 || isNaN(data78)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/ratio/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid35 = _errs179 === errors;
+}
+else {
+var valid35 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid34 = _errs168 === errors;
+if(!valid34){
+break;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid31 = _errs166 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data66.values_total !== undefined){
+let data79 = data66.values_total;
+const _errs181 = errors;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs181){
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 > 100000000 || isNaN(data79)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}];
+return false;
+}
+else {
+if(data79 < 0 || isNaN(data79)){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid31 = _errs181 === errors;
+}
+else {
+var valid31 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid28 = _errs150 === errors;
+}
+else {
+var valid28 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -8451,115 +8884,115 @@ var valid0 = true;
 }
 if(valid0){
 if(data.rounds !== undefined){
-let data64 = data.rounds;
-const _errs145 = errors;
-if(errors === _errs145){
-if(Array.isArray(data64)){
-if(data64.length > 10000){
+let data80 = data.rounds;
+const _errs183 = errors;
+if(errors === _errs183){
+if(Array.isArray(data80)){
+if(data80.length > 10000){
 validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
-var valid30 = true;
-const len4 = data64.length;
-for(let i4=0; i4<len4; i4++){
-let data65 = data64[i4];
-const _errs147 = errors;
-if(errors === _errs147){
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-let missing9;
-if(((data65.round === undefined) && (missing9 = "round")) || ((data65.first === undefined) && (missing9 = "first"))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4,schemaPath:"#/properties/rounds/items/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+var valid38 = true;
+const len6 = data80.length;
+for(let i6=0; i6<len6; i6++){
+let data81 = data80[i6];
+const _errs185 = errors;
+if(errors === _errs185){
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+let missing12;
+if(((data81.round === undefined) && (missing12 = "round")) || ((data81.first === undefined) && (missing12 = "first"))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
 return false;
 }
 else {
-const _errs149 = errors;
-for(const key9 in data65){
-if(!(((key9 === "round") || (key9 === "shard")) || (key9 === "first"))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4,schemaPath:"#/properties/rounds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+const _errs187 = errors;
+for(const key12 in data81){
+if(!(((key12 === "round") || (key12 === "shard")) || (key12 === "first"))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs149 === errors){
-if(data65.round !== undefined){
-let data66 = data65.round;
-const _errs150 = errors;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/round",schemaPath:"#/properties/rounds/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(_errs187 === errors){
+if(data81.round !== undefined){
+let data82 = data81.round;
+const _errs188 = errors;
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs150){
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 > 10000 || isNaN(data66)){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/round",schemaPath:"#/properties/rounds/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
-}
-else {
-if(data66 < 1 || isNaN(data66)){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/round",schemaPath:"#/properties/rounds/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid31 = _errs150 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data65.shard !== undefined){
-let data67 = data65.shard;
-const _errs152 = errors;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs152){
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 > 64 || isNaN(data67)){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+if(errors === _errs188){
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 > 10000 || isNaN(data82)){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data67 < 1 || isNaN(data67)){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data82 < 1 || isNaN(data82)){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid31 = _errs152 === errors;
+var valid39 = _errs188 === errors;
 }
 else {
-var valid31 = true;
+var valid39 = true;
 }
-if(valid31){
-if(data65.first !== undefined){
-let data68 = data65.first;
-const _errs154 = errors;
-if(!(((data68 === "base") || (data68 === "head")) || (data68 === "unknown"))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4+"/first",schemaPath:"#/properties/rounds/items/properties/first/enum",keyword:"enum",params:{allowedValues: schema57.properties.rounds.items.properties.first.enum},message:"must be equal to one of the allowed values"}];
+if(valid39){
+if(data81.shard !== undefined){
+let data83 = data81.shard;
+const _errs190 = errors;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-var valid31 = _errs154 === errors;
+if(errors === _errs190){
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 > 64 || isNaN(data83)){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+return false;
 }
 else {
-var valid31 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i4,schemaPath:"#/properties/rounds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+if(data83 < 1 || isNaN(data83)){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
-var valid30 = _errs147 === errors;
-if(!valid30){
+}
+}
+var valid39 = _errs190 === errors;
+}
+else {
+var valid39 = true;
+}
+if(valid39){
+if(data81.first !== undefined){
+let data84 = data81.first;
+const _errs192 = errors;
+if(!(((data84 === "base") || (data84 === "head")) || (data84 === "unknown"))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/first",schemaPath:"#/properties/rounds/items/properties/first/enum",keyword:"enum",params:{allowedValues: schema57.properties.rounds.items.properties.first.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid39 = _errs192 === errors;
+}
+else {
+var valid39 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid38 = _errs185 === errors;
+if(!valid38){
 break;
 }
 }
@@ -8570,226 +9003,226 @@ validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs145 === errors;
+var valid0 = _errs183 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.counts !== undefined){
-let data69 = data.counts;
-const _errs155 = errors;
-if(errors === _errs155){
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-let missing10;
-if((((((((data69.total === undefined) && (missing10 = "total")) || ((data69.regressed === undefined) && (missing10 = "regressed"))) || ((data69.improved === undefined) && (missing10 = "improved"))) || ((data69.unchanged === undefined) && (missing10 = "unchanged"))) || ((data69.inconclusive === undefined) && (missing10 = "inconclusive"))) || ((data69.new === undefined) && (missing10 = "new"))) || ((data69.missing === undefined) && (missing10 = "missing"))){
-validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+let data85 = data.counts;
+const _errs193 = errors;
+if(errors === _errs193){
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+let missing13;
+if((((((((data85.total === undefined) && (missing13 = "total")) || ((data85.regressed === undefined) && (missing13 = "regressed"))) || ((data85.improved === undefined) && (missing13 = "improved"))) || ((data85.unchanged === undefined) && (missing13 = "unchanged"))) || ((data85.inconclusive === undefined) && (missing13 = "inconclusive"))) || ((data85.new === undefined) && (missing13 = "new"))) || ((data85.missing === undefined) && (missing13 = "missing"))){
+validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
 return false;
 }
 else {
-const _errs157 = errors;
-for(const key10 in data69){
-if(!(((((((key10 === "total") || (key10 === "regressed")) || (key10 === "improved")) || (key10 === "unchanged")) || (key10 === "inconclusive")) || (key10 === "new")) || (key10 === "missing"))){
-validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+const _errs195 = errors;
+for(const key13 in data85){
+if(!(((((((key13 === "total") || (key13 === "regressed")) || (key13 === "improved")) || (key13 === "unchanged")) || (key13 === "inconclusive")) || (key13 === "new")) || (key13 === "missing"))){
+validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs157 === errors){
-if(data69.total !== undefined){
-let data70 = data69.total;
-const _errs158 = errors;
-const _errs159 = errors;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+if(_errs195 === errors){
+if(data85.total !== undefined){
+let data86 = data85.total;
+const _errs196 = errors;
+const _errs197 = errors;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs159){
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 > 1000000 || isNaN(data70)){
+if(errors === _errs197){
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 > 1000000 || isNaN(data86)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data70 < 0 || isNaN(data70)){
+if(data86 < 0 || isNaN(data86)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs158 === errors;
+var valid40 = _errs196 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.regressed !== undefined){
-let data71 = data69.regressed;
-const _errs161 = errors;
-const _errs162 = errors;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+if(valid40){
+if(data85.regressed !== undefined){
+let data87 = data85.regressed;
+const _errs199 = errors;
+const _errs200 = errors;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs162){
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 > 1000000 || isNaN(data71)){
+if(errors === _errs200){
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 > 1000000 || isNaN(data87)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data71 < 0 || isNaN(data71)){
+if(data87 < 0 || isNaN(data87)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs161 === errors;
+var valid40 = _errs199 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.improved !== undefined){
-let data72 = data69.improved;
-const _errs164 = errors;
-const _errs165 = errors;
-if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+if(valid40){
+if(data85.improved !== undefined){
+let data88 = data85.improved;
+const _errs202 = errors;
+const _errs203 = errors;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs165){
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 > 1000000 || isNaN(data72)){
+if(errors === _errs203){
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 > 1000000 || isNaN(data88)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data72 < 0 || isNaN(data72)){
+if(data88 < 0 || isNaN(data88)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs164 === errors;
+var valid40 = _errs202 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.unchanged !== undefined){
-let data73 = data69.unchanged;
-const _errs167 = errors;
-const _errs168 = errors;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+if(valid40){
+if(data85.unchanged !== undefined){
+let data89 = data85.unchanged;
+const _errs205 = errors;
+const _errs206 = errors;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs168){
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 > 1000000 || isNaN(data73)){
+if(errors === _errs206){
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 > 1000000 || isNaN(data89)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data73 < 0 || isNaN(data73)){
+if(data89 < 0 || isNaN(data89)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs167 === errors;
+var valid40 = _errs205 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.inconclusive !== undefined){
-let data74 = data69.inconclusive;
-const _errs170 = errors;
-const _errs171 = errors;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+if(valid40){
+if(data85.inconclusive !== undefined){
+let data90 = data85.inconclusive;
+const _errs208 = errors;
+const _errs209 = errors;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs171){
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000 || isNaN(data74)){
+if(errors === _errs209){
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 1000000 || isNaN(data90)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data74 < 0 || isNaN(data74)){
+if(data90 < 0 || isNaN(data90)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs170 === errors;
+var valid40 = _errs208 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.new !== undefined){
-let data75 = data69.new;
-const _errs173 = errors;
-const _errs174 = errors;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+if(valid40){
+if(data85.new !== undefined){
+let data91 = data85.new;
+const _errs211 = errors;
+const _errs212 = errors;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs174){
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000 || isNaN(data75)){
+if(errors === _errs212){
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 > 1000000 || isNaN(data91)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data75 < 0 || isNaN(data75)){
+if(data91 < 0 || isNaN(data91)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs173 === errors;
+var valid40 = _errs211 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
-if(valid32){
-if(data69.missing !== undefined){
-let data76 = data69.missing;
-const _errs176 = errors;
-const _errs177 = errors;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+if(valid40){
+if(data85.missing !== undefined){
+let data92 = data85.missing;
+const _errs214 = errors;
+const _errs215 = errors;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs177){
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000 || isNaN(data76)){
+if(errors === _errs215){
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 1000000 || isNaN(data92)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data76 < 0 || isNaN(data76)){
+if(data92 < 0 || isNaN(data92)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid32 = _errs176 === errors;
+var valid40 = _errs214 === errors;
 }
 else {
-var valid32 = true;
+var valid40 = true;
 }
 }
 }
@@ -8805,32 +9238,32 @@ validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs155 === errors;
+var valid0 = _errs193 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.benchmarks !== undefined){
-let data77 = data.benchmarks;
-const _errs179 = errors;
-if(errors === _errs179){
-if(Array.isArray(data77)){
-if(data77.length > 20000){
+let data93 = data.benchmarks;
+const _errs217 = errors;
+if(errors === _errs217){
+if(Array.isArray(data93)){
+if(data93.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid40 = true;
-const len5 = data77.length;
-for(let i5=0; i5<len5; i5++){
-const _errs181 = errors;
-if(!(validate42(data77[i5], {instancePath:instancePath+"/benchmarks/" + i5,parentData:data77,parentDataProperty:i5,rootData,dynamicAnchors}))){
+var valid48 = true;
+const len7 = data93.length;
+for(let i7=0; i7<len7; i7++){
+const _errs219 = errors;
+if(!(validate42(data93[i7], {instancePath:instancePath+"/benchmarks/" + i7,parentData:data93,parentDataProperty:i7,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
-var valid40 = _errs181 === errors;
-if(!valid40){
+var valid48 = _errs219 === errors;
+if(!valid48){
 break;
 }
 }
@@ -8841,32 +9274,32 @@ validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs179 === errors;
+var valid0 = _errs217 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data79 = data.budgets;
-const _errs182 = errors;
-if(errors === _errs182){
-if(Array.isArray(data79)){
-if(data79.length > 20000){
+let data95 = data.budgets;
+const _errs220 = errors;
+if(errors === _errs220){
+if(Array.isArray(data95)){
+if(data95.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid41 = true;
-const len6 = data79.length;
-for(let i6=0; i6<len6; i6++){
-const _errs184 = errors;
-if(!(validate47(data79[i6], {instancePath:instancePath+"/budgets/" + i6,parentData:data79,parentDataProperty:i6,rootData,dynamicAnchors}))){
+var valid49 = true;
+const len8 = data95.length;
+for(let i8=0; i8<len8; i8++){
+const _errs222 = errors;
+if(!(validate47(data95[i8], {instancePath:instancePath+"/budgets/" + i8,parentData:data95,parentDataProperty:i8,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
-var valid41 = _errs184 === errors;
-if(!valid41){
+var valid49 = _errs222 === errors;
+if(!valid49){
 break;
 }
 }
@@ -8877,32 +9310,32 @@ validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs182 === errors;
+var valid0 = _errs220 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.golden !== undefined){
-let data81 = data.golden;
-const _errs185 = errors;
-if(errors === _errs185){
-if(Array.isArray(data81)){
-if(data81.length > 1000){
+let data97 = data.golden;
+const _errs223 = errors;
+if(errors === _errs223){
+if(Array.isArray(data97)){
+if(data97.length > 1000){
 validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid42 = true;
-const len7 = data81.length;
-for(let i7=0; i7<len7; i7++){
-const _errs187 = errors;
-if(!(validate49(data81[i7], {instancePath:instancePath+"/golden/" + i7,parentData:data81,parentDataProperty:i7,rootData,dynamicAnchors}))){
+var valid50 = true;
+const len9 = data97.length;
+for(let i9=0; i9<len9; i9++){
+const _errs225 = errors;
+if(!(validate49(data97[i9], {instancePath:instancePath+"/golden/" + i9,parentData:data97,parentDataProperty:i9,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
-var valid42 = _errs187 === errors;
-if(!valid42){
+var valid50 = _errs225 === errors;
+if(!valid50){
 break;
 }
 }
@@ -8913,32 +9346,32 @@ validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs185 === errors;
+var valid0 = _errs223 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data83 = data.smells;
-const _errs188 = errors;
-if(errors === _errs188){
-if(Array.isArray(data83)){
-if(data83.length > 1000){
+let data99 = data.smells;
+const _errs226 = errors;
+if(errors === _errs226){
+if(Array.isArray(data99)){
+if(data99.length > 1000){
 validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid43 = true;
-const len8 = data83.length;
-for(let i8=0; i8<len8; i8++){
-const _errs190 = errors;
-if(!(validate51(data83[i8], {instancePath:instancePath+"/smells/" + i8,parentData:data83,parentDataProperty:i8,rootData,dynamicAnchors}))){
+var valid51 = true;
+const len10 = data99.length;
+for(let i10=0; i10<len10; i10++){
+const _errs228 = errors;
+if(!(validate51(data99[i10], {instancePath:instancePath+"/smells/" + i10,parentData:data99,parentDataProperty:i10,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
-var valid43 = _errs190 === errors;
-if(!valid43){
+var valid51 = _errs228 === errors;
+if(!valid51){
 break;
 }
 }
@@ -8949,32 +9382,32 @@ validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs188 === errors;
+var valid0 = _errs226 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data85 = data.claims;
-const _errs191 = errors;
-if(errors === _errs191){
-if(Array.isArray(data85)){
-if(data85.length > 100){
+let data101 = data.claims;
+const _errs229 = errors;
+if(errors === _errs229){
+if(Array.isArray(data101)){
+if(data101.length > 100){
 validate36.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-var valid44 = true;
-const len9 = data85.length;
-for(let i9=0; i9<len9; i9++){
-const _errs193 = errors;
-if(!(validate53(data85[i9], {instancePath:instancePath+"/claims/" + i9,parentData:data85,parentDataProperty:i9,rootData,dynamicAnchors}))){
+var valid52 = true;
+const len11 = data101.length;
+for(let i11=0; i11<len11; i11++){
+const _errs231 = errors;
+if(!(validate53(data101[i11], {instancePath:instancePath+"/claims/" + i11,parentData:data101,parentDataProperty:i11,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
-var valid44 = _errs193 === errors;
-if(!valid44){
+var valid52 = _errs231 === errors;
+if(!valid52){
 break;
 }
 }
@@ -8985,32 +9418,32 @@ validate36.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs191 === errors;
+var valid0 = _errs229 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.head_to_head !== undefined){
-let data87 = data.head_to_head;
-const _errs194 = errors;
-if(errors === _errs194){
-if(Array.isArray(data87)){
-if(data87.length > 20000){
+let data103 = data.head_to_head;
+const _errs232 = errors;
+if(errors === _errs232){
+if(Array.isArray(data103)){
+if(data103.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/head_to_head",schemaPath:"#/properties/head_to_head/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid45 = true;
-const len10 = data87.length;
-for(let i10=0; i10<len10; i10++){
-const _errs196 = errors;
-if(!(validate57(data87[i10], {instancePath:instancePath+"/head_to_head/" + i10,parentData:data87,parentDataProperty:i10,rootData,dynamicAnchors}))){
+var valid53 = true;
+const len12 = data103.length;
+for(let i12=0; i12<len12; i12++){
+const _errs234 = errors;
+if(!(validate57(data103[i12], {instancePath:instancePath+"/head_to_head/" + i12,parentData:data103,parentDataProperty:i12,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
-var valid45 = _errs196 === errors;
-if(!valid45){
+var valid53 = _errs234 === errors;
+if(!valid53){
 break;
 }
 }
@@ -9021,32 +9454,32 @@ validate36.errors = [{instancePath:instancePath+"/head_to_head",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs194 === errors;
+var valid0 = _errs232 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.suites !== undefined){
-let data89 = data.suites;
-const _errs197 = errors;
-if(errors === _errs197){
-if(Array.isArray(data89)){
-if(data89.length > 10000){
+let data105 = data.suites;
+const _errs235 = errors;
+if(errors === _errs235){
+if(Array.isArray(data105)){
+if(data105.length > 10000){
 validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
-var valid46 = true;
-const len11 = data89.length;
-for(let i11=0; i11<len11; i11++){
-const _errs199 = errors;
-if(!(validate63(data89[i11], {instancePath:instancePath+"/suites/" + i11,parentData:data89,parentDataProperty:i11,rootData,dynamicAnchors}))){
+var valid54 = true;
+const len13 = data105.length;
+for(let i13=0; i13<len13; i13++){
+const _errs237 = errors;
+if(!(validate63(data105[i13], {instancePath:instancePath+"/suites/" + i13,parentData:data105,parentDataProperty:i13,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-var valid46 = _errs199 === errors;
-if(!valid46){
+var valid54 = _errs237 === errors;
+if(!valid54){
 break;
 }
 }
@@ -9057,7 +9490,7 @@ validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs197 === errors;
+var valid0 = _errs235 === errors;
 }
 else {
 var valid0 = true;
@@ -9095,27 +9528,27 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate65;
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
-const schema148 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
-const schema149 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
-const schema197 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
-const schema166 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
-const schema210 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
-const schema215 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
-const schema216 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
-const schema218 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
-const schema154 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
-const pattern19 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern73 = new RegExp("^[^/\\\\]", "u");
-const pattern76 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern40 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const pattern86 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
-const pattern23 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
-const schema153 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern24 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
-const pattern25 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
-const pattern26 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern27 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
+const schema151 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
+const schema152 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
+const schema200 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
+const schema169 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema213 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const schema218 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
+const schema219 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
+const schema221 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
+const schema157 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
+const pattern21 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
+const pattern75 = new RegExp("^[^/\\\\]", "u");
+const pattern78 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern42 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern88 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
+const pattern25 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const schema156 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern26 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
+const pattern27 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
+const pattern28 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern29 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9137,7 +9570,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema153.properties, key0))){
+if(!(func1.call(schema156.properties, key0))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9150,7 +9583,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -9193,7 +9626,7 @@ validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern24.test(data2)){
+if(!pattern26.test(data2)){
 validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -9226,7 +9659,7 @@ validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern25.test(data3)){
+if(!pattern27.test(data3)){
 validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -9259,7 +9692,7 @@ validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern26.test(data4)){
+if(!pattern28.test(data4)){
 validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -9304,7 +9737,7 @@ validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern27.test(data6)){
+if(!pattern29.test(data6)){
 validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -9412,7 +9845,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern19.test(data10)){
+if(!pattern21.test(data10)){
 validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -9448,9 +9881,9 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema156 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema158 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
-const pattern30 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
+const schema159 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema161 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
+const pattern32 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9472,7 +9905,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema156.properties, key0))){
+if(!(func1.call(schema159.properties, key0))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9485,7 +9918,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -9684,7 +10117,7 @@ validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schema
 return false;
 }
 else {
-if(!pattern30.test(data8)){
+if(!pattern32.test(data8)){
 validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -9888,7 +10321,7 @@ const _errs35 = errors;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data15 === "string"){
-if(!pattern19.test(data15)){
+if(!pattern21.test(data15)){
 validate67.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -9924,8 +10357,8 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema160 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern33 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const schema163 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern35 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9960,7 +10393,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10061,7 +10494,7 @@ validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern33.test(data4)){
+if(!pattern35.test(data4)){
 validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
@@ -10085,7 +10518,7 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern21.test(data5)){
 validate68.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10117,7 +10550,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema164 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema167 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10139,7 +10572,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema164.properties, key0))){
+if(!(func1.call(schema167.properties, key0))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10152,7 +10585,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10195,7 +10628,7 @@ validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern24.test(data2)){
+if(!pattern26.test(data2)){
 validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -10228,7 +10661,7 @@ validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern25.test(data3)){
+if(!pattern27.test(data3)){
 validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -10261,7 +10694,7 @@ validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern26.test(data4)){
+if(!pattern28.test(data4)){
 validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -10306,7 +10739,7 @@ validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern27.test(data6)){
+if(!pattern29.test(data6)){
 validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -10432,7 +10865,7 @@ passing0 = 0;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
-if(!pattern40.test(data9)){
+if(!pattern42.test(data9)){
 const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -10545,7 +10978,7 @@ passing1 = 0;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
-if(!pattern40.test(data10)){
+if(!pattern42.test(data10)){
 const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -10613,7 +11046,7 @@ const _errs34 = errors;
 const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
-if(!pattern19.test(data11)){
+if(!pattern21.test(data11)){
 validate69.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10650,9 +11083,9 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema169 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern44 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
-const pattern45 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
+const schema172 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern46 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
+const pattern47 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10687,7 +11120,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate70.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10767,7 +11200,7 @@ validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schema
 return false;
 }
 else {
-if(!pattern44.test(data4)){
+if(!pattern46.test(data4)){
 validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
 return false;
 }
@@ -10883,7 +11316,7 @@ else {
 for(const key2 in data7){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern45.test(key2)){
+if(!pattern47.test(key2)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -10995,7 +11428,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
-if(!pattern40.test(data9)){
+if(!pattern42.test(data9)){
 const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11108,7 +11541,7 @@ passing1 = 0;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data10 === "string"){
-if(!pattern40.test(data10)){
+if(!pattern42.test(data10)){
 const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -11176,7 +11609,7 @@ const _errs38 = errors;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data11 === "string"){
-if(!pattern19.test(data11)){
+if(!pattern21.test(data11)){
 validate70.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11210,15 +11643,15 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema175 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema178 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
-const schema181 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
-const schema182 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
-const pattern50 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
-const pattern54 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
-const pattern56 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
-const pattern57 = new RegExp("^[^\\r\\n]*$", "u");
-const pattern65 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
+const schema178 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema181 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
+const schema184 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
+const schema185 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
+const pattern52 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
+const pattern56 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
+const pattern58 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
+const pattern59 = new RegExp("^[^\\r\\n]*$", "u");
+const pattern67 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11240,7 +11673,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema175.properties, key0))){
+if(!(func1.call(schema178.properties, key0))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11253,7 +11686,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -11355,7 +11788,7 @@ validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/url
 return false;
 }
 else {
-if(!pattern50.test(data4)){
+if(!pattern52.test(data4)){
 validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -11379,7 +11812,7 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern21.test(data5)){
 validate71.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11401,7 +11834,7 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data6 === "string"){
-if(!pattern19.test(data6)){
+if(!pattern21.test(data6)){
 validate71.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11431,7 +11864,7 @@ else {
 for(const key1 in data7){
 const _errs23 = errors;
 if(typeof key1 === "string"){
-if(!pattern45.test(key1)){
+if(!pattern47.test(key1)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
@@ -11545,7 +11978,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schem
 return false;
 }
 else {
-if(!pattern54.test(data11)){
+if(!pattern56.test(data11)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"+"\""}];
 return false;
 }
@@ -11579,7 +12012,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schem
 return false;
 }
 else {
-if(!pattern50.test(data12)){
+if(!pattern52.test(data12)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -11601,7 +12034,7 @@ if(data10.method !== undefined){
 let data13 = data10.method;
 const _errs38 = errors;
 if(!(((((((data13 === "GET") || (data13 === "POST")) || (data13 === "PUT")) || (data13 === "PATCH")) || (data13 === "DELETE")) || (data13 === "HEAD")) || (data13 === "OPTIONS"))){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema175.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema178.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid11 = _errs38 === errors;
@@ -11644,7 +12077,7 @@ else {
 for(const key4 in data15){
 const _errs43 = errors;
 if(typeof key4 === "string"){
-if(!pattern56.test(key4)){
+if(!pattern58.test(key4)){
 const err2 = {instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err2];
@@ -11681,7 +12114,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" +
 return false;
 }
 else {
-if(!pattern57.test(data16)){
+if(!pattern59.test(data16)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*$"},message:"must match pattern \""+"^[^\\r\\n]*$"+"\""}];
 return false;
 }
@@ -11747,7 +12180,7 @@ const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data17 === "string"){
-if(!pattern19.test(data17)){
+if(!pattern21.test(data17)){
 validate71.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11769,7 +12202,7 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data18 === "string"){
-if(!pattern19.test(data18)){
+if(!pattern21.test(data18)){
 validate71.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11921,7 +12354,7 @@ if(data21.format !== undefined){
 let data24 = data21.format;
 const _errs65 = errors;
 if(!(((data24 === "oha") || (data24 === "k6")) || (data24 === "vegeta"))){
-validate71.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema175.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema178.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid18 = _errs65 === errors;
@@ -11997,7 +12430,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schema
 return false;
 }
 else {
-if(!pattern30.test(data27)){
+if(!pattern32.test(data27)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -12089,7 +12522,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schem
 return false;
 }
 else {
-if(!pattern50.test(data30)){
+if(!pattern52.test(data30)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12121,7 +12554,7 @@ else {
 for(const key8 in data31){
 const _errs85 = errors;
 if(typeof key8 === "string"){
-if(!pattern45.test(key8)){
+if(!pattern47.test(key8)){
 const err4 = {instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key8};
 if(vErrors === null){
 vErrors = [err4];
@@ -12208,7 +12641,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + ke
 return false;
 }
 else {
-if(!pattern50.test(data34)){
+if(!pattern52.test(data34)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12319,7 +12752,7 @@ passing0 = 0;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data35 === "string"){
-if(!pattern40.test(data35)){
+if(!pattern42.test(data35)){
 const err9 = {instancePath:instancePath+"/max-error-rate",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -12413,7 +12846,7 @@ let data37 = data["max-rss-growth"];
 const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data37 === "string"){
-if(!pattern65.test(data37)){
+if(!pattern67.test(data37)){
 validate71.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"+"\""}];
 return false;
 }
@@ -12435,7 +12868,7 @@ const _errs106 = errors;
 const _errs107 = errors;
 if(errors === _errs107){
 if(typeof data38 === "string"){
-if(!pattern19.test(data38)){
+if(!pattern21.test(data38)){
 validate71.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12480,7 +12913,7 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema194 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema197 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12502,7 +12935,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema194.properties, key0))){
+if(!(func1.call(schema197.properties, key0))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12515,7 +12948,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
+if(!pattern25.test(data0)){
 validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -12558,7 +12991,7 @@ validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern24.test(data2)){
+if(!pattern26.test(data2)){
 validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -12591,7 +13024,7 @@ validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern25.test(data3)){
+if(!pattern27.test(data3)){
 validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -12624,7 +13057,7 @@ validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern26.test(data4)){
+if(!pattern28.test(data4)){
 validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -12669,7 +13102,7 @@ validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern27.test(data6)){
+if(!pattern29.test(data6)){
 validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -12777,7 +13210,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern19.test(data10)){
+if(!pattern21.test(data10)){
 validate72.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12835,7 +13268,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema147.properties, key0))){
+if(!(func1.call(schema150.properties, key0))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13000,7 +13433,7 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
-if(!pattern19.test(data4)){
+if(!pattern21.test(data4)){
 validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13118,7 +13551,7 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data9 === "string"){
-if(!pattern19.test(data9)){
+if(!pattern21.test(data9)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13140,7 +13573,7 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data10 === "string"){
-if(!pattern19.test(data10)){
+if(!pattern21.test(data10)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13162,7 +13595,7 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data11 === "string"){
-if(!pattern19.test(data11)){
+if(!pattern21.test(data11)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13347,7 +13780,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 else {
-if(!pattern73.test(data15)){
+if(!pattern75.test(data15)){
 validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -13381,7 +13814,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern73.test(data16)){
+if(!pattern75.test(data16)){
 validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -13405,7 +13838,7 @@ const _errs55 = errors;
 const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data17 === "string"){
-if(!pattern19.test(data17)){
+if(!pattern21.test(data17)){
 validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13473,7 +13906,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 else {
-if(!pattern76.test(data20)){
+if(!pattern78.test(data20)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
 }
@@ -13555,7 +13988,7 @@ const _errs70 = errors;
 const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data23 === "string"){
-if(!pattern19.test(data23)){
+if(!pattern21.test(data23)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13622,7 +14055,7 @@ if(errors === _errs73){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 const _errs75 = errors;
 for(const key4 in data24){
-if(!(func1.call(schema147.properties.statistics.properties, key4))){
+if(!(func1.call(schema150.properties.statistics.properties, key4))){
 validate65.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13680,7 +14113,7 @@ passing0 = 0;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data25 === "string"){
-if(!pattern40.test(data25)){
+if(!pattern42.test(data25)){
 const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -13793,7 +14226,7 @@ passing1 = 0;
 const _errs88 = errors;
 if(errors === _errs88){
 if(typeof data26 === "string"){
-if(!pattern40.test(data26)){
+if(!pattern42.test(data26)){
 const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -13906,7 +14339,7 @@ passing2 = 0;
 const _errs95 = errors;
 if(errors === _errs95){
 if(typeof data27 === "string"){
-if(!pattern40.test(data27)){
+if(!pattern42.test(data27)){
 const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -14019,7 +14452,7 @@ passing3 = 0;
 const _errs102 = errors;
 if(errors === _errs102){
 if(typeof data28 === "string"){
-if(!pattern40.test(data28)){
+if(!pattern42.test(data28)){
 const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14132,7 +14565,7 @@ passing4 = 0;
 const _errs109 = errors;
 if(errors === _errs109){
 if(typeof data29 === "string"){
-if(!pattern40.test(data29)){
+if(!pattern42.test(data29)){
 const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -14245,7 +14678,7 @@ passing5 = 0;
 const _errs116 = errors;
 if(errors === _errs116){
 if(typeof data30 === "string"){
-if(!pattern40.test(data30)){
+if(!pattern42.test(data30)){
 const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -14358,7 +14791,7 @@ passing6 = 0;
 const _errs123 = errors;
 if(errors === _errs123){
 if(typeof data31 === "string"){
-if(!pattern40.test(data31)){
+if(!pattern42.test(data31)){
 const err44 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -14471,7 +14904,7 @@ passing7 = 0;
 const _errs130 = errors;
 if(errors === _errs130){
 if(typeof data32 === "string"){
-if(!pattern40.test(data32)){
+if(!pattern42.test(data32)){
 const err50 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
@@ -14588,7 +15021,7 @@ if(data24.missing !== undefined){
 let data36 = data24.missing;
 const _errs138 = errors;
 if(!((data36 === "fail") || (data36 === "warn"))){
-validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema147.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema150.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid28 = _errs138 === errors;
@@ -14645,7 +15078,7 @@ return false;
 else {
 const _errs143 = errors;
 for(const key5 in data38){
-if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern86.test(key5)))){
+if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern88.test(key5)))){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15071,7 +15504,7 @@ var valid46 = true;
 if(valid46){
 var valid54 = true;
 for(const key6 in data38){
-if(pattern86.test(key6)){
+if(pattern88.test(key6)){
 let data47 = data38[key6];
 const _errs173 = errors;
 const _errs174 = errors;
@@ -15306,7 +15739,7 @@ for(let i7=0; i7<len7; i7++){
 let data55 = data54[i7];
 const _errs195 = errors;
 if(!(((((((data55 === "identical-timings") || (data55 === "flat-scaling")) || (data55 === "complexity-change")) || (data55 === "high-variance")) || (data55 === "bimodal")) || (data55 === "underpowered")) || (data55 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema218.items.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid62 = _errs195 === errors;
@@ -15344,7 +15777,7 @@ for(let i8=0; i8<len8; i8++){
 let data57 = data56[i8];
 const _errs199 = errors;
 if(!(((((((data57 === "identical-timings") || (data57 === "flat-scaling")) || (data57 === "complexity-change")) || (data57 === "high-variance")) || (data57 === "bimodal")) || (data57 === "underpowered")) || (data57 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema218.items.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid64 = _errs199 === errors;
@@ -15380,7 +15813,7 @@ const _errs202 = errors;
 const _errs203 = errors;
 if(errors === _errs203){
 if(typeof key9 === "string"){
-if(!pattern23.test(key9)){
+if(!pattern25.test(key9)){
 const err67 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
 if(vErrors === null){
 vErrors = [err67];
@@ -15449,7 +15882,7 @@ for(let i9=0; i9<len9; i9++){
 let data61 = data60[i9];
 const _errs212 = errors;
 if(!(((((((data61 === "identical-timings") || (data61 === "flat-scaling")) || (data61 === "complexity-change")) || (data61 === "high-variance")) || (data61 === "bimodal")) || (data61 === "underpowered")) || (data61 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema218.items.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid70 = _errs212 === errors;
@@ -15487,7 +15920,7 @@ for(let i10=0; i10<len10; i10++){
 let data63 = data62[i10];
 const _errs216 = errors;
 if(!(((((((data63 === "identical-timings") || (data63 === "flat-scaling")) || (data63 === "complexity-change")) || (data63 === "high-variance")) || (data63 === "bimodal")) || (data63 === "underpowered")) || (data63 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema218.items.enum},message:"must be equal to one of the allowed values"}];
+validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid72 = _errs216 === errors;
@@ -15573,11 +16006,11 @@ return errors === 0;
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const history = validate80;
-const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
-const schema224 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
-const schema226 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
-const schema227 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
-const pattern92 = new RegExp("^https://", "u");
+const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema227 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
+const schema229 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
+const schema230 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
+const pattern94 = new RegExp("^https://", "u");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16104,8 +16537,8 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema244 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
-const schema246 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
+const schema247 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
+const schema249 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16357,7 +16790,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema227.properties, key0))){
+if(!(func1.call(schema230.properties, key0))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16492,7 +16925,7 @@ validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern92.test(data5)){
+if(!pattern94.test(data5)){
 validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
@@ -16601,7 +17034,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs23 = errors;
 if(!((((data10 === "pass") || (data10 === "fail")) || (data10 === "inconclusive")) || (data10 === "error"))){
-validate81.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema227.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate81.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema230.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -16702,7 +17135,7 @@ if(len2 > 1){
 let data16 = data14[1];
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema227.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema230.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
@@ -16720,7 +17153,7 @@ if(len2 > 2){
 let data17 = data14[2];
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema227.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema230.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
@@ -16920,7 +17353,7 @@ if(len7 > 1){
 let data26 = data24[1];
 const _errs54 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema227.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema230.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
@@ -16938,7 +17371,7 @@ if(len7 > 2){
 let data27 = data24[2];
 const _errs56 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema227.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema230.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
@@ -17038,9 +17471,9 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema249 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
-const pattern97 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const pattern99 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
+const schema252 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
+const pattern99 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const pattern101 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17084,7 +17517,7 @@ validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern97.test(data0)){
+if(!pattern99.test(data0)){
 validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"+"\""}];
 return false;
 }
@@ -17138,7 +17571,7 @@ validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern99.test(data2)){
+if(!pattern101.test(data2)){
 validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"+"\""}];
 return false;
 }
@@ -17475,7 +17908,7 @@ if(data6.direction !== undefined){
 let data10 = data6.direction;
 const _errs26 = errors;
 if(!((data10 === "smaller_is_better") || (data10 === "bigger_is_better"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema226.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema229.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs26 === errors;
@@ -17488,7 +17921,7 @@ if(data6.origin !== undefined){
 let data11 = data6.origin;
 const _errs27 = errors;
 if(!((data11 === "benchgate") || (data11 === "github-action-benchmark"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema226.properties.origin.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema229.properties.origin.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs27 === errors;
@@ -17644,10 +18077,10 @@ return errors === 0;
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const shard = validate94;
-const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
-const pattern104 = new RegExp("^[^-]", "u");
-const schema252 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
-const schema253 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
+const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
+const pattern106 = new RegExp("^[^-]", "u");
+const schema255 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
+const schema256 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17935,7 +18368,7 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern16.test(data2)){
+if(!pattern18.test(data2)){
 validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -17956,7 +18389,7 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -17976,7 +18409,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate97.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema117.properties.exit_code.type},message:"must be integer,null"}];
+validate97.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema120.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -18068,7 +18501,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema251.properties, key0))){
+if(!(func1.call(schema254.properties, key0))){
 validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18146,7 +18579,7 @@ let data3 = data.split;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 validate94.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -18246,7 +18679,7 @@ validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern104.test(data7)){
+if(!pattern106.test(data7)){
 validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
