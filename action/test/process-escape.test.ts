@@ -142,7 +142,7 @@ describe("nothing outlives a suite (benchgate run)", { timeout: HANG_MS + 30_000
       const { status, stderr } = await runBounded(r);
       expect(status, stderr).toBe(3);
       expect(errorLine(stderr)).toMatch(
-        /suite bench \(base, round 1\) left a process running after it ended .*: pid \d+ \(sleep\)$/,
+        /suite bench \(base, round 1\) left a process running after it ended .*: pid \d+ \(sleep\) \(full log: .*bench-base-1\.log\)$/,
       );
     });
   });

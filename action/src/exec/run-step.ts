@@ -79,9 +79,10 @@ export async function runStep(
   if (result.aborted) throw new InterruptedError(`interrupted during ${label}`);
   const escaped = result.escaped ?? [];
   if (escaped.length > 0)
-    throw new ToolError(escapeFailure(label, escaped), {
-      details: `the step itself ${describeStepFailure("", result, options.timeoutMs, options.logFile).trim()}`,
-    });
+    throw new ToolError(
+      `${escapeFailure(label, escaped)}${options.logFile === undefined ? "" : ` (full log: ${options.logFile})`}`,
+      { details: `the step itself ${describeStepFailure("", result, options.timeoutMs).trim()}` },
+    );
   if (result.timedOut || result.exitCode !== 0)
     throw new ToolError(describeStepFailure(label, result, options.timeoutMs, options.logFile), {
       details:
