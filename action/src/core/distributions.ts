@@ -50,3 +50,17 @@ export function inverseTrigamma(x: number): number {
   }
   return Math.exp((lo + hi) / 2);
 }
+
+/** P(X ≥ k) for X ~ Binomial(n, p), summed term by term (n is a suite's size: small). */
+export function binomialUpper(n: number, k: number, p: number): number {
+  if (k <= 0) return 1;
+  if (p <= 0) return 0;
+  if (p >= 1) return k <= n ? 1 : 0;
+  let term = (1 - p) ** n;
+  let sum = 0;
+  for (let i = 1; i <= n; i++) {
+    term *= ((n - i + 1) / i) * (p / (1 - p));
+    if (i >= k) sum += term;
+  }
+  return Math.min(1, sum);
+}

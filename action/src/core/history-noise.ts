@@ -26,7 +26,9 @@ import {
   type SuiteLook,
 } from "./look-analysis.ts";
 import { fitVariancePrior } from "./moderation.ts";
-import { inflationOf, overstatedBelow, spreadRatio } from "./spread-inflation.ts";
+import { inflationOf, overstatedBelow } from "./spread-inflation.ts";
+import { biweightLocation } from "./robust.ts";
+import { median } from "./statistics.ts";
 import { fitTails, tDifferenceQuantile, tDifferenceTail } from "./heavy-tails.ts";
 
 /** One series' run-to-run variance of ln(statistic), per single run, read from the history. */
@@ -127,6 +129,30 @@ function pairOf(series: BenchmarkSeries): Row | string {
   return { series, round, d: head - base, base, head, noise: undefined };
 }
 
+/**
+ * Is the history far wider than this job? Under the history's fitted tails each benchmark's d,
+ * centred on the suite's robust centre, is s·(T₁ − T₂): divided by s and by the median of
+ * |T₁ − T₂| its square has median 1. λ is the median of those squares over the suite; below the
+ * bound overstatedBelow gives for these tails, the history cannot be this job's noise. The tails,
+ * not the variance, are the yardstick: on a runner whose runs now and then land far off, the
+ * sample variance is large while most pairs agree closely, and a normal yardstick would call
+ * every such history overstated. Undefined for a suite too small to tell.
+ */
+function historySpread(
+  rows: readonly { d: number; scale: number }[],
+  nu: number,
+  minBenchmarks: number,
+): { lambda: number; overstated: boolean } | undefined {
+  const scaled = rows.filter((r) => r.scale > 0);
+  if (scaled.length < Math.max(2, minBenchmarks)) return undefined;
+  const q = tDifferenceQuantile(0.75, nu);
+  const centre = biweightLocation(scaled.map((r) => r.d));
+  const lambda = median(scaled.map((r) => ((r.d - centre) / (r.scale * q)) ** 2));
+  if (!Number.isFinite(lambda)) return undefined;
+  const below = (x: number): number => 1 - 2 * tDifferenceTail(Math.sqrt(x) * q, nu);
+  return { lambda, overstated: lambda < overstatedBelow(scaled.length, below) };
+}
+
 /** P(one run's difference of noise ≥ x) under the history's fitted tails; 1 − … below zero. */
 function heavy(x: number, tail: { nu: number; scale: number }): number {
   if (!(tail.scale > 0)) return x > 0 ? 0 : 1;
@@ -158,7 +184,6 @@ function analyseGroup(
     return { row: r, d: r.d, own: own[i] as number, v: v.used, df: v.df };
   });
   const inflation = inflationOf(used, settings.minBenchmarksForPeriod);
-  const lambda = spreadRatio(used, settings.minBenchmarksForPeriod);
   const tails = fitTails(known.map((r) => (r.noise as SeriesNoise).logs));
   // What the tail test can detect, for a lone slowdown at the level Benjamini–Hochberg gives it
   // (q/m) with the power the settings quote: the same for every benchmark of the group, × s.
@@ -210,10 +235,11 @@ function analyseGroup(
   const first = (rows[0] as Row).series;
   return {
     inflation,
-    spread:
-      lambda === undefined
-        ? undefined
-        : { lambda, overstated: lambda < overstatedBelow(used.length) },
+    spread: historySpread(
+      used.map((u, i) => ({ d: u.d, scale: tails.fits[i]?.scale ?? 0 })),
+      tails.nu,
+      settings.minBenchmarksForPeriod,
+    ),
     suite: {
       suite: first.suite,
       unit: first.unit,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fence, outlierFence, SET_ASIDE_ALPHA } from "./outlier-fence.ts";
+import { fence, isolated, outlierFence, SET_ASIDE_ALPHA } from "./outlier-fence.ts";
 import { overstatedBelow, spreadRatio } from "./spread-inflation.ts";
 import { rng } from "../../test/support/synthetic.ts";
 
@@ -37,6 +37,19 @@ describe("the fence that sets history records aside", () => {
   it("sets nothing aside where most records repeat one value (exact counts) or there are too few", () => {
     expect(fence([5, 5, 5, 5, 6, 5, 5]).outside.size).toBe(0);
     expect(fence([1, 100]).outside.size).toBe(0);
+  });
+});
+
+describe("values outside the fence: isolated anomalies, or the runner's own tails", () => {
+  it("counts as isolated only what normal tails would leave outside in that many series", () => {
+    // Under normal tails at most α = 1 % of series have a value outside: Binomial(m, α).
+    expect(isolated(0, 12)).toBe(true);
+    expect(isolated(1, 12)).toBe(true);
+    expect(isolated(2, 12)).toBe(false);
+    expect(isolated(3, 70)).toBe(true);
+    expect(isolated(4, 70)).toBe(false);
+    // A runner whose runs now and then land far off shows it in most series: its own tails.
+    expect(isolated(60, 70)).toBe(false);
   });
 });
 

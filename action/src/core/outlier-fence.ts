@@ -9,9 +9,16 @@
 // aside (Bonferroni: each record gets α/n, two-sided), and since S is itself an estimate — the MAD
 // has about 37 % of the efficiency of the standard deviation, so S carries the information of
 // ≈ 0.37·(n − 1) degrees of freedom — the quantile is Student's t with that many df rather than
-// the normal one. For n = 30 and α = 1 % that is c ≈ 5.3: a record 5 robust SDs off stays in.
-// Pure.
-import { tQuantile } from "./distributions.ts";
+// the normal one. For n = 30 and α = 1 % that is c ≈ 5.2: a record 5 robust SDs off stays in.
+//
+// The fence assumes the runner's ordinary noise has normal tails. Some runners' do not: a run now
+// and then lands 20–40 % off for one benchmark or another, and the history shows it in most
+// series (docs/statistics.md §14, Guard 1). Then a value outside the fence is the runner's own
+// tail, which the tail guard must see, not an anomaly. Under normal tails at most α of the series
+// have any value outside (each independently), so the number of series that do is at most a
+// Binomial(m, α) draw: beyond its 99 % quantile the tails are the runner's and single values are
+// kept (`isolated`). Pure.
+import { binomialUpper, tQuantile } from "./distributions.ts";
 import { madScale } from "./robust.ts";
 import { median } from "./statistics.ts";
 
@@ -48,4 +55,13 @@ export function fence(values: readonly number[]): Fenced {
     if (Math.abs(v - centre) > limit) outside.add(i);
   });
   return { outside, centre, scale };
+}
+
+/**
+ * Whether `touched` of `m` series having a value outside their fence is few enough to be isolated
+ * anomalies under normal tails (at most the 99 % quantile of Binomial(m, α)); when more, the
+ * runner's noise is heavy-tailed and those values are its own.
+ */
+export function isolated(touched: number, m: number, alpha = SET_ASIDE_ALPHA): boolean {
+  return touched === 0 || binomialUpper(m, touched, alpha) > 0.01;
 }

@@ -6,7 +6,7 @@
 // the suite is scaled up by that factor (genomic control, Devlin & Roeder 1999). A real change of
 // a few benchmarks barely moves a median, and a change of the whole suite is removed by the
 // centring, so the guard neither hides nor creates a regression. Pure.
-import { tCdf, tQuantile } from "./distributions.ts";
+import { binomialUpper, tCdf, tQuantile } from "./distributions.ts";
 import { biweightLocation } from "./robust.ts";
 import { median } from "./statistics.ts";
 
@@ -44,21 +44,23 @@ export function inflationOf(
 /**
  * Below this λ the model's noise is far above what `m` benchmarks of this job show: the chance
  * that the median of m ratios falls this low when the model is right is at most `alpha` (1 %).
- * Under the model each ratio is z²/median(z²) with z normal (the df are large enough here), so
- * P(ratio < x) = 2Φ(√(x·0.4549)) − 1, and the median is below x only if at least ⌈m/2⌉ ratios are:
- * a binomial tail. The history then holds something this job does not (a disturbed run the
+ * `below(x)` is P(ratio < x) under the model — by default a normal z, where the ratio is
+ * z²/median(z²) and P = 2Φ(√(x·0.4549)) − 1. The median is below x only if at least ⌈m/2⌉ ratios
+ * are: a binomial tail. The history then holds something this job does not (a disturbed run the
  * fence missed, another machine's records, a code change below the change-point test) and its
  * verdicts may hide regressions; it is said, and the single-run rule still holds as a floor.
  */
-export function overstatedBelow(m: number, alpha = 0.01): number {
+export function overstatedBelow(
+  m: number,
+  below: (x: number) => number = (x) => 2 * tCdf(Math.sqrt(x * MEDIAN_CHI2_1), Infinity) - 1,
+  alpha = 0.01,
+): number {
   const need = Math.ceil(m / 2);
-  const tail = (x: number): number =>
-    binomialUpper(m, need, 2 * tCdf(Math.sqrt(x * MEDIAN_CHI2_1), Infinity) - 1);
   let lo = 0;
   let hi = 1;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
-    if (tail(mid) <= alpha) lo = mid;
+    if (binomialUpper(m, need, below(mid)) <= alpha) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -66,14 +68,3 @@ export function overstatedBelow(m: number, alpha = 0.01): number {
 
 /** The median of χ²(1). */
 const MEDIAN_CHI2_1 = 0.454936423119573;
-
-/** P(X ≥ k) for X ~ Binomial(n, p). */
-function binomialUpper(n: number, k: number, p: number): number {
-  let term = (1 - p) ** n;
-  let sum = k === 0 ? term : 0;
-  for (let i = 1; i <= n; i++) {
-    term *= ((n - i + 1) / i) * (p / (1 - p));
-    if (i >= k) sum += term;
-  }
-  return Math.min(1, sum);
-}

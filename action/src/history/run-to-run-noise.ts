@@ -10,9 +10,10 @@
 // includes whatever else moved between those runs (job-to-job shocks, small code changes, drift),
 // so it can only overstate the noise of two runs in one job.
 //
-// Records far outside the rest are set aside first (core/outlier-fence.ts): a value outside its
-// series' fence, and a whole record when half the series measured in it are outside theirs (a job
-// on a disturbed machine). The window is then the most recent `window` records that remain, so a
+// Records far outside the rest are set aside first (core/outlier-fence.ts): a whole record when
+// half the series measured in it are outside their fence (a job on a disturbed machine), and a
+// value outside its series' fence while such values are isolated (in most series they are the
+// runner's own heavy tails, which stay). The window is then the most recent `window` records that remain, so a
 // set-aside record does not shorten it. What was set aside is returned, to be named in the report.
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import {
@@ -22,7 +23,7 @@ import {
   type SetAsideRecord,
   type SetAsideValue,
 } from "../core/history-noise.ts";
-import { fence } from "../core/outlier-fence.ts";
+import { fence, isolated } from "../core/outlier-fence.ts";
 import { mean, median } from "../core/statistics.ts";
 import { detectChangePointsInSegments } from "./change-points.ts";
 import { seriesCuts } from "./series-segments.ts";
@@ -156,20 +157,25 @@ export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions
       ),
     );
   const disturbed = disturbedRecords(levels);
+  // Single values outside their fence are set aside only while they are isolated; in most series
+  // they are the runner's own heavy tails, which the tail guard must see (outlier-fence.ts).
+  const touched = levels.filter((l) => [...l.outside].some((p) => !disturbed.has(p))).length;
+  const valuesAside = isolated(touched, levels.length);
   const series = new Map<string, SeriesNoise>();
   const values: SetAsideValue[] = [];
   const used = new Set<number>();
   for (const level of levels) {
     const meta = history.series[level.index] as BenchHistory["series"][number];
+    const aside = (p: number): boolean => disturbed.has(p) || (valuesAside && level.outside.has(p));
     const keep = level.positions
       .map((p, i) => ({ p, log: level.logs[i] as number }))
-      .filter(({ p }) => !level.outside.has(p) && !disturbed.has(p))
+      .filter(({ p }) => !aside(p))
       .slice(-window);
     const from = keep[0]?.p ?? Infinity;
     level.positions.forEach((p, i) => {
       if (p < from) return;
       used.add(p);
-      if (level.outside.has(p) && !disturbed.has(p))
+      if (valuesAside && level.outside.has(p) && !disturbed.has(p))
         values.push({
           sha: history.commits[p]?.sha ?? "",
           suite: meta.suite,
