@@ -147,29 +147,38 @@ describe("nothing outlives a suite (benchgate run)", { timeout: HANG_MS + 30_000
     });
   });
 
-  it("exits at once on a second SIGTERM and still leaves no process of the running step", async () => {
-    await leavesNothing(async (m) => {
-      // Both sleeps ignore SIGTERM, so the first signal's stop cannot end them before the second.
-      const r = repo(
-        "second-signal",
-        benchSuite(`["sh", "-c", "trap '' TERM; setsid sleep ${m} & sleep ${m}"]`),
-      );
-      // The second signal goes once benchgate says it is stopping: two sent at once may reach it
-      // as one.
-      const run = runBounded(r, (child) => {
-        const poll = setInterval(() => {
-          if (processesWith(m).length < 2) return;
-          clearInterval(poll);
-          child.stderr?.on("data", (chunk: Buffer) => {
-            if (chunk.toString("utf8").includes("stopping and cleaning up")) child.kill("SIGTERM");
-          });
-          child.kill("SIGTERM");
-        }, 100);
+  it.each([
+    // One signal: the run stops the step (SIGTERM to every process of it) and exits 3.
+    ["stops on SIGTERM", "", 1, 3],
+    // The sleeps ignore SIGTERM, so the first signal's stop cannot end them before the second,
+    // which exits at once (143) and kills them on the way out.
+    ["exits at once on a second SIGTERM", "trap '' TERM; ", 2, 143],
+  ])(
+    "%s and leaves no process of a step whose setsid grandchild keeps stdout",
+    async (name, trap, signals, code) => {
+      await leavesNothing(async (m) => {
+        const r = repo(
+          name.replaceAll(" ", "-"),
+          benchSuite(`["sh", "-c", "${trap}setsid sleep ${m} & sleep ${m}"]`),
+        );
+        // Each further signal goes once benchgate says it is stopping: two sent at once may
+        // reach it as one.
+        const run = runBounded(r, (child) => {
+          const poll = setInterval(() => {
+            if (processesWith(m).length < 2) return;
+            clearInterval(poll);
+            child.stderr?.on("data", (chunk: Buffer) => {
+              if (signals > 1 && chunk.toString("utf8").includes("stopping and cleaning up"))
+                child.kill("SIGTERM");
+            });
+            child.kill("SIGTERM");
+          }, 100);
+        });
+        const { status, stderr } = await run;
+        expect(status, stderr).toBe(code);
       });
-      const { status, stderr } = await run;
-      expect(status, stderr).toBe(143);
-    });
-  });
+    },
+  );
 
   it("caps the log of a server that writes to stderr in a loop during its load", async () => {
     const r = repo(
