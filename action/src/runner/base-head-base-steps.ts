@@ -9,7 +9,8 @@ import { ToolError } from "../errors.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { runSide } from "./round-side.ts";
 import type { RoundsOutcome } from "./run-rounds.ts";
-import { emptyLedger, type RoundPlan, type RoundsRun } from "./rounds-state.ts";
+import { emptyLedger, type RoundsRun } from "./rounds-state.ts";
+import type { RoundPlan } from "./round-plan.ts";
 import type { RunDeps, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
 

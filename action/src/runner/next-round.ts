@@ -7,7 +7,8 @@ import type { SuitePlan } from "../config/run-config.ts";
 import type { NextRound } from "../core/sequential.ts";
 import type { Progress } from "./progress.ts";
 import { plural, quoteIds } from "./rounds-state.ts";
-import type { RoundLedger, RoundPlan, RoundsRun } from "./rounds-state.ts";
+import type { RoundLedger, RoundsRun } from "./rounds-state.ts";
+import type { RoundPlan } from "./round-plan.ts";
 import {
   budgetStop,
   estimateRoundMs,

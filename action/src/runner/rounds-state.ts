@@ -2,7 +2,6 @@
 // the run it belongs to, what the next round runs, and the bookkeeping sequential rounds need
 // to narrow a round to the open benchmarks and to estimate its time. Also how the rounds'
 // progress lines count benchmarks and quote ids.
-import type { SuitePlan } from "../config/run-config.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import type { RunDeps, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
@@ -14,18 +13,6 @@ export interface RoundsRun {
   readonly sides: Readonly<Record<Side, SidePaths>>;
   readonly commits: Readonly<Record<Side, string>>;
   readonly deps: RunDeps;
-}
-
-/** What one round runs: every suite whole, or (after a look) the open benchmarks only. */
-export interface RoundPlan {
-  readonly suites: readonly SuitePlan[];
-  /** The open ids; undefined: everything (the rounds before the first look, fixed rounds). */
-  readonly active?: ReadonlySet<string>;
-  /**
-   * Suites kept whole whatever `active` says: a shard's suites that can only run whole (custom,
-   * gungraun, load), whose ids are not known before they run.
-   */
-  readonly whole?: ReadonlySet<string>;
 }
 
 /** What the rounds so far have produced and taken; each round adds to it. */

@@ -24,7 +24,7 @@ import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
 import { listCriterionSuites } from "./criterion-listing.ts";
 import { splitSuites } from "./shard-plan.ts";
-import type { RoundPlan } from "./rounds-state.ts";
+import type { RoundPlan } from "./round-plan.ts";
 import type { ShardOutcome } from "./run-request.ts";
 import { plural } from "./rounds-state.ts";
 

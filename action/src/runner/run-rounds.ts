@@ -8,7 +8,8 @@
 import { ToolError } from "../errors.ts";
 import { nextRound } from "./next-round.ts";
 import { runSide } from "./round-side.ts";
-import { emptyLedger, type RoundPlan, type RoundsRun } from "./rounds-state.ts";
+import { emptyLedger, type RoundsRun } from "./rounds-state.ts";
+import type { RoundPlan } from "./round-plan.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";

@@ -13,7 +13,7 @@ import type { SuitePlan } from "../config/run-config.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { BenchShard } from "../schemas/shard.gen.ts";
-import type { RoundPlan } from "./rounds-state.ts";
+import type { RoundPlan } from "./round-plan.ts";
 
 /** A unit of the run and the shard it was dealt to (shard.json's `units.dealt`). */
 export type DealtUnit = BenchShard["units"]["dealt"][number];
