@@ -38,7 +38,9 @@ Options:
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
   --history FILE        one run per side: the default branch's history.json (gh-pages); each
                         benchmark's run-to-run noise is estimated from its recent single-run
-                        records on head's runner (same fingerprint) since its last change point
+                        records on head's runner (same fingerprint) since its last change point;
+                        records far outside the rest are set aside and named, and what the
+                        single-run rule fails still fails
   --history-window N    with --history: at most N recent records per benchmark (default ${RUN_NOISE_DEFAULTS.window})
   --aba                 base, head, base in one job: two base runs (rounds 1 and 2) and one
                         head run; the noise comes from the two base runs
