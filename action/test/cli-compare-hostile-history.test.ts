@@ -144,6 +144,22 @@ describe("a history adds strictness, never removes it", () => {
     );
   });
 
+  it("one value of 1e300 in a series of values near 1e-300 is set aside and named with a ratio the report can hold", () => {
+    const history = edited(() => undefined);
+    history.commits = history.commits.map((c, at) => ({
+      ...c,
+      results: c.results.map((r): (typeof c.results)[number] =>
+        r[0] === 5 ? [r[0], at === 8 ? 1e300 : r[1] * 1e-300, null, null, null] : r,
+      ),
+    }));
+    const r = compareWith("overflow", history);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.report.noise.history?.set_aside?.values).toEqual([
+      expect.objectContaining({ sha: recordSha(9), id: "group/bench-5", ratio: 1e300 }),
+    ]);
+  });
+
   it("values of 1e300 and 1e-300 that pass the schema set the history aside, never an internal error", () => {
     for (const [name, big, small] of [
       ["extreme", 1e300, 1e-300],

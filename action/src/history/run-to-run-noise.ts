@@ -108,6 +108,14 @@ function disturbedRecords(levels: readonly Level[]): Map<number, { outside: numb
   return new Map([...tally].filter(([, t]) => t.of >= 2 && 2 * t.outside >= t.of));
 }
 
+/** The largest ratio the report states: schema-valid values 1e-300 and 1e300 are 1e600 apart. */
+const LARGEST_RATIO = 1e300;
+
+/** A log-scale deviation as the finite ratio the report can hold. */
+function ratioOf(deviation: number): number {
+  return Math.min(LARGEST_RATIO, Math.exp(deviation));
+}
+
 /** How far the series' record at commit `position` lies from its level, on the log scale. */
 function deviationAt(level: Level, position: number): number[] {
   const i = level.positions.indexOf(position);
@@ -180,7 +188,7 @@ export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions
           sha: history.commits[p]?.sha ?? "",
           suite: meta.suite,
           id: meta.id,
-          ratio: Math.exp((level.logs[i] as number) - level.centre),
+          ratio: ratioOf((level.logs[i] as number) - level.centre),
         });
     });
     const logs = keep.map((k) => k.log);
@@ -194,7 +202,7 @@ export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions
       sha: history.commits[p]?.sha ?? "",
       outside: t.outside,
       of: t.of,
-      ratio: Math.exp(median(levels.flatMap((l) => deviationAt(l, p)))),
+      ratio: ratioOf(median(levels.flatMap((l) => deviationAt(l, p)))),
     }));
   const first = history.commits[eligible[0] ?? -1]?.sha ?? null;
   const last = history.commits[eligible[eligible.length - 1] ?? -1]?.sha ?? null;
