@@ -19,6 +19,10 @@ const steps: [string, string[]][] = [
   ],
   ["sequential rounds replayed on the 15-round A/A suites", ["bench/sequential-replay.ts"]],
   [
+    "the median of many rounds against the mean, processes landing 2x slow (about 1 minute)",
+    ["bench/robust-rounds.ts"],
+  ],
+  [
     "one run per side: noise from the history and base-head-base, on the recorded runs",
     ["bench/one-run-noise.ts"],
   ],

@@ -16,6 +16,7 @@ export const SETTING_FLAGS: FlagSpec = {
   "count-noise-floor": { kind: "string" },
   "fail-on-inconclusive": { kind: "boolean" },
   "no-crossover": { kind: "boolean" },
+  "no-robust": { kind: "boolean" },
   missing: { kind: "string" },
   unpaired: { kind: "boolean" },
 };
@@ -32,6 +33,8 @@ export const SETTING_FLAGS_HELP = `Statistics (override benchgate.yml's statisti
   --count-noise-floor F     deterministic counts: smaller changes are not noted (default 0.1%)
   --fail-on-inconclusive    exit 1 when a regression can be neither confirmed nor ruled out
   --no-crossover            do not fit the run-order effect in the round model
+  --no-robust               the mean of the rounds at any number of rounds (by default, from 12
+                            rounds on: the median, with the sign test under its p-value)
   --missing fail|warn       a benchmark in base but not in head fails the gate (default) or warns
   --unpaired                compare runs that are not paired by round number as independent
                             samples (without it, rounds that do not pair are an error)
@@ -50,6 +53,7 @@ export function statisticsOverrides(args: ParsedArgs): StatisticsOverrides {
   }
   if (booleanFlag(args, "fail-on-inconclusive")) overrides.failOnInconclusive = true;
   if (booleanFlag(args, "no-crossover")) overrides.crossover = false;
+  if (booleanFlag(args, "no-robust")) overrides.robust = false;
   const missing = stringFlag(args, "missing");
   if (missing !== undefined) {
     if (missing !== "fail" && missing !== "warn")

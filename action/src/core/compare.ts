@@ -39,7 +39,8 @@ import {
 export const METHOD = {
   rounds:
     "paired rounds; log ratio of per-round medians; rounds as blocks (round shocks and run order " +
-    "estimated across each suite, their uncertainty in every interval); empirical-Bayes variance, " +
+    "estimated across each suite, their uncertainty in every interval); from 12 rounds the " +
+    "median of the rounds (MAD-based error, sign test under its p-value), else the mean; empirical-Bayes variance, " +
     "never below own, with its own df; one-sided t-test against the noise floor; Benjamini-Hochberg " +
     "over benchmarks and suite shifts",
   "single-run":

@@ -17,6 +17,7 @@ import {
 } from "./final-look.ts";
 import { tQuantile } from "./distributions.ts";
 import { medianInterval } from "./statistics.ts";
+import { halfWidth, judge, type Outcome } from "./verdict-rule.ts";
 
 export type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
 
@@ -80,9 +81,13 @@ export function untested(
   };
 }
 
-function halfWidth(settings: CompareSettings, weight: number, df: number, se: number): number {
-  return tQuantile(1 - ((1 - settings.confidence) * weight) / 2, df) * se;
-}
+/** The report's name of an outcome of the verdict rule. */
+const VERDICT = {
+  regressed: "regressed",
+  improved: "improved",
+  "ruled-out": "unchanged",
+  open: "inconclusive",
+} as const satisfies Record<Outcome, Verdict>;
 
 function tested(
   t: TestedLook,
@@ -100,11 +105,7 @@ function tested(
   const zAlpha = tQuantile(1 - (settings.q * f.weight) / m, t.df);
   const zBeta = tQuantile(settings.power, t.df);
   const mde = Math.max(c.L + (zAlpha + zBeta) * t.se, c.F + zBeta * t.se, t.mdeFloor ?? 0);
-  let verdict: Verdict;
-  if (q.up <= settings.q && t.estimate >= c.F) verdict = "regressed";
-  else if (q.down <= settings.q && t.estimate <= -c.F) verdict = "improved";
-  else if (hi > c.F) verdict = "inconclusive";
-  else verdict = "unchanged";
+  const verdict = VERDICT[judge({ estimate: t.estimate, upper: hi }, q, settings, c.F)];
   return {
     series: t.series,
     verdict,
@@ -233,13 +234,7 @@ export function decide(
     const h = halfWidth(settings, s.weight, shift.df, shift.se);
     const interval = [shift.estimate - h, shift.estimate + h] as const;
     const verdict =
-      up <= settings.q && shift.estimate >= c.F
-        ? "regressed"
-        : down <= settings.q && shift.estimate <= -c.F
-          ? "improved"
-          : interval[1] > c.F
-            ? "inconclusive"
-            : "unchanged";
+      VERDICT[judge({ estimate: shift.estimate, upper: interval[1] }, { up, down }, settings, c.F)];
     const positive = shift.estimate >= 0;
     return {
       look: s.look,

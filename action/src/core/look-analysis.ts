@@ -15,6 +15,7 @@ import {
   type RoundModel,
 } from "./round-model.ts";
 import { mean } from "./statistics.ts";
+import { medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
 
 /** A benchmark tested on replicated rounds. */
 export interface TestedLook {
@@ -174,15 +175,34 @@ interface AdjustedRow {
   readonly ownDf: number;
   readonly own: number | undefined;
   readonly estimate: number;
+  /** The median of the rounds and its variance (many rounds), not the mean and the SD. */
+  readonly median: boolean;
 }
 
-function adjustRow(p: Paired, model: RoundModel): AdjustedRow {
+/**
+ * The benchmark's estimate and its own per-round variance. From MEDIAN_MIN_ROUNDS rounds on (and
+ * unless `robust` is off) the median of the rounds with the median's variance and the sign test
+ * under its p-values (median-of-rounds.ts), so a few processes that landed far off set neither
+ * the estimate nor the benchmark's noise; below that the mean and the rounds' variance.
+ */
+function adjustRow(p: Paired, model: RoundModel, robust: boolean): AdjustedRow {
   const a = model.adjust(p);
   const k = p.rounds.length;
+  const robustRow = robust ? medianOfRounds(a.x, a.dfLoss) : undefined;
+  if (robustRow !== undefined)
+    return {
+      p,
+      a,
+      k,
+      ownDf: robustRow.df,
+      own: robustRow.variance,
+      estimate: robustRow.estimate,
+      median: true,
+    };
   const ownDf = k - 1 - a.dfLoss;
   const m = mean(a.x);
   const own = ownDf > 0 ? a.x.reduce((s, v) => s + (v - m) * (v - m), 0) / ownDf : undefined;
-  return { p, a, k, ownDf, own, estimate: m };
+  return { p, a, k, ownDf, own, estimate: m, median: false };
 }
 
 /** One round per side and no prior to lean on: only the single-run rule can judge it. */
@@ -216,8 +236,18 @@ function testedLook(r: AdjustedRow, v: { used: number; df: number }, L: number):
     estimate: r.estimate,
     se,
     df,
-    pUp: upperTail(r.estimate, L, se, df),
-    pDown: upperTail(-r.estimate, L, se, df),
+    // The median's p-values are never below the sign test's, which holds whatever the rounds'
+    // distribution (median-of-rounds.ts).
+    pUp: Math.max(upperTail(r.estimate, L, se, df), r.median ? signTestUpper(r.a.x, L) : 0),
+    pDown: Math.max(
+      upperTail(-r.estimate, L, se, df),
+      r.median
+        ? signTestUpper(
+            r.a.x.map((x) => -x),
+            L,
+          )
+        : 0,
+    ),
     sd: {
       own: r.own === undefined ? undefined : Math.sqrt(r.own),
       used: Math.sqrt(v.used),
@@ -273,7 +303,7 @@ function analyseGroup(
     minBenchmarks: settings.minBenchmarksForPeriod,
     crossover: settings.crossover,
   });
-  const rows = usable.map((p) => adjustRow(p, model));
+  const rows = usable.map((p) => adjustRow(p, model, settings.robust));
   const withVariance = rows.filter((r) => r.own !== undefined);
   const prior = fitVariancePrior(
     withVariance.map((r) => r.own as number),

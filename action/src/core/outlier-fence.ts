@@ -19,14 +19,11 @@
 // Binomial(m, α) draw: beyond its 99 % quantile the tails are the runner's and single values are
 // kept (`isolated`). Pure.
 import { binomialUpper, tQuantile } from "./distributions.ts";
-import { madScale } from "./robust.ts";
+import { MAD_EFFICIENCY, madScale } from "./robust.ts";
 import { median } from "./statistics.ts";
 
 /** Family-wise chance, per series, that normal noise alone sets any record aside. */
 export const SET_ASIDE_ALPHA = 0.01;
-
-/** The MAD's efficiency relative to the standard deviation at the normal model. */
-const MAD_EFFICIENCY = 0.37;
 
 /** How many robust SDs from the median a record of a series of `n` may lie before it is set aside. */
 export function outlierFence(n: number, alpha = SET_ASIDE_ALPHA): number {

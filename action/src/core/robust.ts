@@ -3,6 +3,12 @@
 // changed and a few that had a bad run; the centre must follow the majority, not the tails.
 import { median } from "./statistics.ts";
 
+/**
+ * The MAD's efficiency relative to the standard deviation at the normal model: a scale read from
+ * n values by the MAD carries the information of ≈ 0.37·(n − 1) degrees of freedom.
+ */
+export const MAD_EFFICIENCY = 0.37;
+
 /** 1.4826 · median absolute deviation: the normal-consistent robust standard deviation. */
 export function madScale(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;

@@ -17,6 +17,7 @@ import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
 import { settleCounts } from "./counts.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
+import { halfWidth, judge } from "./verdict-rule.ts";
 import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
 import {
   adjustAll,
@@ -107,7 +108,7 @@ function futile(t: TestedLook, x: LookContext): boolean {
   // until then (its verdict stays "inconclusive", which does not fail the gate).
   const remaining = Math.max(1e-12, 1 - spent(x.k / design.maxRounds));
   const last = lookWeight(design, design.maxRounds);
-  const h = tQuantile(1 - ((1 - settings.confidence) * last) / 2, t.df) * seN;
+  const h = halfWidth(settings, last, t.df, seN);
   const level = Math.min(0.5, (settings.q * remaining * (x.rejected + 1)) / Math.max(1, x.tests));
   const c = tQuantile(1 - level, t.df);
   const tau = (t.se * Math.sqrt(n * more)) / N;
@@ -123,10 +124,9 @@ function settle(
   x: LookContext,
 ): StopReason | undefined {
   const { settings, F } = x;
-  if (q.up <= settings.q && t.estimate >= F) return "regressed";
-  if (q.down <= settings.q && t.estimate <= -F) return "improved";
-  const h = tQuantile(1 - ((1 - settings.confidence) * x.weight) / 2, t.df) * t.se;
-  if (t.estimate + h < F) return "ruled-out";
+  const upper = t.estimate + halfWidth(settings, x.weight, t.df, t.se);
+  const outcome = judge({ estimate: t.estimate, upper }, q, settings, F);
+  if (outcome !== "open") return outcome;
   if (x.k >= x.design.maxRounds) return "max-rounds";
   if (futile(t, x)) return "futile";
   return undefined;

@@ -28,6 +28,11 @@ export interface CompareSettings {
   readonly missing: "fail" | "warn";
   /** Compare runs that are not paired by round as independent samples instead of refusing. */
   readonly unpaired: boolean;
+  /**
+   * From 12 rounds on, judge a benchmark by the median of its rounds (with the sign test under its
+   * p-values) instead of the mean and the SD (median-of-rounds.ts); false keeps the mean.
+   */
+  readonly robust: boolean;
   /** Deterministic counts (instructions under Valgrind): a change this large fails (counts.ts). */
   readonly countThreshold: number;
   /** Deterministic counts: a change below this is nothing worth a note. */
@@ -46,6 +51,7 @@ export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
   minBenchmarksForPeriod: 10,
   missing: "fail",
   unpaired: false,
+  robust: true,
   // A count is exact, so any threshold is "detectable"; 1 % is what a reviewer would still call
   // a regression worth a look, and 0.1 % keeps a changed version string or path from being news.
   countThreshold: 0.01,
@@ -65,6 +71,7 @@ export const SETTING_KEYS = {
   minBenchmarksForPeriod: "min-benchmarks-for-period",
   missing: "missing",
   unpaired: "unpaired",
+  robust: "robust",
   countThreshold: "count-threshold",
   countNoiseFloor: "count-noise-floor",
 } as const satisfies Record<keyof CompareSettings, string>;

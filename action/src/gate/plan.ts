@@ -133,6 +133,7 @@ function statisticsFromConfig(stats: BenchgateConfig["statistics"]): StatisticsO
   const failOnInconclusive = stats?.["fail-on-inconclusive"];
   if (failOnInconclusive !== undefined) settings.failOnInconclusive = failOnInconclusive;
   if (stats?.crossover !== undefined) settings.crossover = stats.crossover;
+  if (stats?.robust !== undefined) settings.robust = stats.robust;
   if (stats?.missing !== undefined) settings.missing = stats.missing;
   const minPeriod = stats?.["min-benchmarks-for-period"];
   if (minPeriod !== undefined) settings.minBenchmarksForPeriod = minPeriod;

@@ -189,6 +189,10 @@ export interface BenchgateConfig {
     "fail-on-inconclusive"?: boolean;
     crossover?: boolean;
     /**
+     * From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.
+     */
+    robust?: boolean;
+    /**
      * Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.
      */
     "min-benchmarks-for-period"?: number;

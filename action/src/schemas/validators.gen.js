@@ -9528,7 +9528,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate65;
-const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
 const schema151 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema152 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
 const schema200 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
@@ -14990,26 +14990,11 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["min-benchmarks-for-period"] !== undefined){
-let data35 = data24["min-benchmarks-for-period"];
+if(data24.robust !== undefined){
 const _errs136 = errors;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data24.robust !== "boolean"){
+validate65.errors = [{instancePath:instancePath+"/statistics/robust",schemaPath:"#/properties/statistics/properties/robust/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs136){
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 100000 || isNaN(data35)){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data35 < 2 || isNaN(data35)){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
-return false;
-}
-}
-}
 }
 var valid28 = _errs136 === errors;
 }
@@ -15017,17 +15002,45 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.missing !== undefined){
-let data36 = data24.missing;
+if(data24["min-benchmarks-for-period"] !== undefined){
+let data36 = data24["min-benchmarks-for-period"];
 const _errs138 = errors;
-if(!((data36 === "fail") || (data36 === "warn"))){
-validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema150.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs138){
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 100000 || isNaN(data36)){
+validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data36 < 2 || isNaN(data36)){
+validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
 }
 var valid28 = _errs138 === errors;
 }
 else {
 var valid28 = true;
+}
+if(valid28){
+if(data24.missing !== undefined){
+let data37 = data24.missing;
+const _errs140 = errors;
+if(!((data37 === "fail") || (data37 === "warn"))){
+validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema150.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid28 = _errs140 === errors;
+}
+else {
+var valid28 = true;
+}
 }
 }
 }
@@ -15054,48 +15067,48 @@ var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data37 = data.budgets;
-const _errs139 = errors;
-if(errors === _errs139){
-if(Array.isArray(data37)){
-if(data37.length > 1000){
+let data38 = data.budgets;
+const _errs141 = errors;
+if(errors === _errs141){
+if(Array.isArray(data38)){
+if(data38.length > 1000){
 validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
 var valid45 = true;
-const len5 = data37.length;
+const len5 = data38.length;
 for(let i5=0; i5<len5; i5++){
-let data38 = data37[i5];
-const _errs141 = errors;
-if(errors === _errs141){
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+let data39 = data38[i5];
+const _errs143 = errors;
+if(errors === _errs143){
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 let missing3;
-if((data38.benchmark === undefined) && (missing3 = "benchmark")){
+if((data39.benchmark === undefined) && (missing3 = "benchmark")){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs143 = errors;
-for(const key5 in data38){
+const _errs145 = errors;
+for(const key5 in data39){
 if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern88.test(key5)))){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs143 === errors){
-if(data38.benchmark !== undefined){
-let data39 = data38.benchmark;
-const _errs144 = errors;
-if(errors === _errs144){
-if(typeof data39 === "string"){
-if(func2(data39) > 1024){
+if(_errs145 === errors){
+if(data39.benchmark !== undefined){
+let data40 = data39.benchmark;
+const _errs146 = errors;
+if(errors === _errs146){
+if(typeof data40 === "string"){
+if(func2(data40) > 1024){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data39) < 1){
+if(func2(data40) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15106,24 +15119,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",sc
 return false;
 }
 }
-var valid46 = _errs144 === errors;
+var valid46 = _errs146 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.median !== undefined){
-let data40 = data38.median;
-const _errs146 = errors;
-const _errs147 = errors;
-if(errors === _errs147){
-if(typeof data40 === "string"){
-if(func2(data40) > 64){
+if(data39.median !== undefined){
+let data41 = data39.median;
+const _errs148 = errors;
+const _errs149 = errors;
+if(errors === _errs149){
+if(typeof data41 === "string"){
+if(func2(data41) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data40) < 1){
+if(func2(data41) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15134,24 +15147,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schem
 return false;
 }
 }
-var valid46 = _errs146 === errors;
+var valid46 = _errs148 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.mean !== undefined){
-let data41 = data38.mean;
-const _errs149 = errors;
-const _errs150 = errors;
-if(errors === _errs150){
-if(typeof data41 === "string"){
-if(func2(data41) > 64){
+if(data39.mean !== undefined){
+let data42 = data39.mean;
+const _errs151 = errors;
+const _errs152 = errors;
+if(errors === _errs152){
+if(typeof data42 === "string"){
+if(func2(data42) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data41) < 1){
+if(func2(data42) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15162,24 +15175,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaP
 return false;
 }
 }
-var valid46 = _errs149 === errors;
+var valid46 = _errs151 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.p50 !== undefined){
-let data42 = data38.p50;
-const _errs152 = errors;
-const _errs153 = errors;
-if(errors === _errs153){
-if(typeof data42 === "string"){
-if(func2(data42) > 64){
+if(data39.p50 !== undefined){
+let data43 = data39.p50;
+const _errs154 = errors;
+const _errs155 = errors;
+if(errors === _errs155){
+if(typeof data43 === "string"){
+if(func2(data43) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data42) < 1){
+if(func2(data43) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15190,24 +15203,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPa
 return false;
 }
 }
-var valid46 = _errs152 === errors;
+var valid46 = _errs154 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.p95 !== undefined){
-let data43 = data38.p95;
-const _errs155 = errors;
-const _errs156 = errors;
-if(errors === _errs156){
-if(typeof data43 === "string"){
-if(func2(data43) > 64){
+if(data39.p95 !== undefined){
+let data44 = data39.p95;
+const _errs157 = errors;
+const _errs158 = errors;
+if(errors === _errs158){
+if(typeof data44 === "string"){
+if(func2(data44) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data43) < 1){
+if(func2(data44) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15218,24 +15231,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPa
 return false;
 }
 }
-var valid46 = _errs155 === errors;
+var valid46 = _errs157 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.p99 !== undefined){
-let data44 = data38.p99;
-const _errs158 = errors;
-const _errs159 = errors;
-if(errors === _errs159){
-if(typeof data44 === "string"){
-if(func2(data44) > 64){
+if(data39.p99 !== undefined){
+let data45 = data39.p99;
+const _errs160 = errors;
+const _errs161 = errors;
+if(errors === _errs161){
+if(typeof data45 === "string"){
+if(func2(data45) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data44) < 1){
+if(func2(data45) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15246,22 +15259,22 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPa
 return false;
 }
 }
-var valid46 = _errs158 === errors;
+var valid46 = _errs160 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.warn !== undefined){
-let data45 = data38.warn;
-const _errs161 = errors;
-const _errs162 = errors;
+if(data39.warn !== undefined){
+let data46 = data39.warn;
+const _errs163 = errors;
+const _errs164 = errors;
 let valid52 = false;
 let passing8 = null;
-const _errs163 = errors;
-if(errors === _errs163){
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 1 || isNaN(data45)){
+const _errs165 = errors;
+if(errors === _errs165){
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 1 || isNaN(data46)){
 const err53 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err53];
@@ -15272,7 +15285,7 @@ vErrors.push(err53);
 errors++;
 }
 else {
-if(data45 <= 0 || isNaN(data45)){
+if(data46 <= 0 || isNaN(data46)){
 const err54 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err54];
@@ -15295,15 +15308,15 @@ vErrors.push(err55);
 errors++;
 }
 }
-var _valid9 = _errs163 === errors;
+var _valid9 = _errs165 === errors;
 if(_valid9){
 valid52 = true;
 passing8 = 0;
 }
-const _errs165 = errors;
-if(errors === _errs165){
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
+const _errs167 = errors;
+if(errors === _errs167){
+if(typeof data46 === "string"){
+if(func2(data46) > 32){
 const err56 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -15314,7 +15327,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(func2(data45) < 1){
+if(func2(data46) < 1){
 const err57 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
@@ -15337,7 +15350,7 @@ vErrors.push(err58);
 errors++;
 }
 }
-var _valid9 = _errs165 === errors;
+var _valid9 = _errs167 === errors;
 if(_valid9 && valid52){
 valid52 = false;
 passing8 = [passing8, 1];
@@ -15361,32 +15374,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs162;
+errors = _errs164;
 if(vErrors !== null){
-if(_errs162){
-vErrors.length = _errs162;
+if(_errs164){
+vErrors.length = _errs164;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs161 === errors;
+var valid46 = _errs163 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data38.max_regression !== undefined){
-let data46 = data38.max_regression;
-const _errs167 = errors;
-const _errs168 = errors;
+if(data39.max_regression !== undefined){
+let data47 = data39.max_regression;
+const _errs169 = errors;
+const _errs170 = errors;
 let valid53 = false;
 let passing9 = null;
-const _errs169 = errors;
-if(errors === _errs169){
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 10 || isNaN(data46)){
+const _errs171 = errors;
+if(errors === _errs171){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 10 || isNaN(data47)){
 const err60 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err60];
@@ -15397,7 +15410,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data46 < 0 || isNaN(data46)){
+if(data47 < 0 || isNaN(data47)){
 const err61 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err61];
@@ -15420,15 +15433,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-var _valid10 = _errs169 === errors;
+var _valid10 = _errs171 === errors;
 if(_valid10){
 valid53 = true;
 passing9 = 0;
 }
-const _errs171 = errors;
-if(errors === _errs171){
-if(typeof data46 === "string"){
-if(func2(data46) > 32){
+const _errs173 = errors;
+if(errors === _errs173){
+if(typeof data47 === "string"){
+if(func2(data47) > 32){
 const err63 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err63];
@@ -15439,7 +15452,7 @@ vErrors.push(err63);
 errors++;
 }
 else {
-if(func2(data46) < 1){
+if(func2(data47) < 1){
 const err64 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
@@ -15462,7 +15475,7 @@ vErrors.push(err65);
 errors++;
 }
 }
-var _valid10 = _errs171 === errors;
+var _valid10 = _errs173 === errors;
 if(_valid10 && valid53){
 valid53 = false;
 passing9 = [passing9, 1];
@@ -15486,36 +15499,36 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs168;
+errors = _errs170;
 if(vErrors !== null){
-if(_errs168){
-vErrors.length = _errs168;
+if(_errs170){
+vErrors.length = _errs170;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs167 === errors;
+var valid46 = _errs169 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
 var valid54 = true;
-for(const key6 in data38){
+for(const key6 in data39){
 if(pattern88.test(key6)){
-let data47 = data38[key6];
-const _errs173 = errors;
-const _errs174 = errors;
-if(errors === _errs174){
-if(typeof data47 === "string"){
-if(func2(data47) > 64){
+let data48 = data39[key6];
+const _errs175 = errors;
+const _errs176 = errors;
+if(errors === _errs176){
+if(typeof data48 === "string"){
+if(func2(data48) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data47) < 1){
+if(func2(data48) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15526,7 +15539,7 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.repl
 return false;
 }
 }
-var valid54 = _errs173 === errors;
+var valid54 = _errs175 === errors;
 if(!valid54){
 break;
 }
@@ -15548,7 +15561,7 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/p
 return false;
 }
 }
-var valid45 = _errs141 === errors;
+var valid45 = _errs143 === errors;
 if(!valid45){
 break;
 }
@@ -15560,56 +15573,56 @@ validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs139 === errors;
+var valid0 = _errs141 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data48 = data.claims;
-const _errs176 = errors;
-if(errors === _errs176){
-if(Array.isArray(data48)){
-if(data48.length > 100){
+let data49 = data.claims;
+const _errs178 = errors;
+if(errors === _errs178){
+if(Array.isArray(data49)){
+if(data49.length > 100){
 validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid56 = true;
-const len6 = data48.length;
+const len6 = data49.length;
 for(let i6=0; i6<len6; i6++){
-let data49 = data48[i6];
-const _errs178 = errors;
-if(errors === _errs178){
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+let data50 = data49[i6];
+const _errs180 = errors;
+if(errors === _errs180){
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 let missing4;
-if((((data49.faster === undefined) && (missing4 = "faster")) || ((data49.than === undefined) && (missing4 = "than"))) || ((data49.by === undefined) && (missing4 = "by"))){
+if((((data50.faster === undefined) && (missing4 = "faster")) || ((data50.than === undefined) && (missing4 = "than"))) || ((data50.by === undefined) && (missing4 = "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs180 = errors;
-for(const key7 in data49){
+const _errs182 = errors;
+for(const key7 in data50){
 if(!(((key7 === "faster") || (key7 === "than")) || (key7 === "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs180 === errors){
-if(data49.faster !== undefined){
-let data50 = data49.faster;
-const _errs181 = errors;
-const _errs182 = errors;
-if(errors === _errs182){
-if(typeof data50 === "string"){
-if(func2(data50) > 1024){
+if(_errs182 === errors){
+if(data50.faster !== undefined){
+let data51 = data50.faster;
+const _errs183 = errors;
+const _errs184 = errors;
+if(errors === _errs184){
+if(typeof data51 === "string"){
+if(func2(data51) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data50) < 1){
+if(func2(data51) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15620,24 +15633,24 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schema
 return false;
 }
 }
-var valid57 = _errs181 === errors;
+var valid57 = _errs183 === errors;
 }
 else {
 var valid57 = true;
 }
 if(valid57){
-if(data49.than !== undefined){
-let data51 = data49.than;
-const _errs184 = errors;
-const _errs185 = errors;
-if(errors === _errs185){
-if(typeof data51 === "string"){
-if(func2(data51) > 1024){
+if(data50.than !== undefined){
+let data52 = data50.than;
+const _errs186 = errors;
+const _errs187 = errors;
+if(errors === _errs187){
+if(typeof data52 === "string"){
+if(func2(data52) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data51) < 1){
+if(func2(data52) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15648,23 +15661,23 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPa
 return false;
 }
 }
-var valid57 = _errs184 === errors;
+var valid57 = _errs186 === errors;
 }
 else {
 var valid57 = true;
 }
 if(valid57){
-if(data49.by !== undefined){
-let data52 = data49.by;
-const _errs187 = errors;
-if(errors === _errs187){
-if(typeof data52 === "string"){
-if(func2(data52) > 64){
+if(data50.by !== undefined){
+let data53 = data50.by;
+const _errs189 = errors;
+if(errors === _errs189){
+if(typeof data53 === "string"){
+if(func2(data53) > 64){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data52) < 1){
+if(func2(data53) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15675,7 +15688,7 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath
 return false;
 }
 }
-var valid57 = _errs187 === errors;
+var valid57 = _errs189 === errors;
 }
 else {
 var valid57 = true;
@@ -15690,7 +15703,7 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/pr
 return false;
 }
 }
-var valid56 = _errs178 === errors;
+var valid56 = _errs180 === errors;
 if(!valid56){
 break;
 }
@@ -15702,47 +15715,47 @@ validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs176 === errors;
+var valid0 = _errs178 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data53 = data.smells;
-const _errs189 = errors;
-if(errors === _errs189){
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+let data54 = data.smells;
 const _errs191 = errors;
-for(const key8 in data53){
+if(errors === _errs191){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+const _errs193 = errors;
+for(const key8 in data54){
 if(!(((key8 === "ignore") || (key8 === "fail-on")) || (key8 === "suites"))){
 validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs191 === errors){
-if(data53.ignore !== undefined){
-let data54 = data53.ignore;
-const _errs192 = errors;
-const _errs193 = errors;
-if(errors === _errs193){
-if(Array.isArray(data54)){
-if(data54.length > 20){
+if(_errs193 === errors){
+if(data54.ignore !== undefined){
+let data55 = data54.ignore;
+const _errs194 = errors;
+const _errs195 = errors;
+if(errors === _errs195){
+if(Array.isArray(data55)){
+if(data55.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid62 = true;
-const len7 = data54.length;
+const len7 = data55.length;
 for(let i7=0; i7<len7; i7++){
-let data55 = data54[i7];
-const _errs195 = errors;
-if(!(((((((data55 === "identical-timings") || (data55 === "flat-scaling")) || (data55 === "complexity-change")) || (data55 === "high-variance")) || (data55 === "bimodal")) || (data55 === "underpowered")) || (data55 === "timer-resolution"))){
+let data56 = data55[i7];
+const _errs197 = errors;
+if(!(((((((data56 === "identical-timings") || (data56 === "flat-scaling")) || (data56 === "complexity-change")) || (data56 === "high-variance")) || (data56 === "bimodal")) || (data56 === "underpowered")) || (data56 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid62 = _errs195 === errors;
+var valid62 = _errs197 === errors;
 if(!valid62){
 break;
 }
@@ -15754,33 +15767,33 @@ validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$
 return false;
 }
 }
-var valid60 = _errs192 === errors;
+var valid60 = _errs194 === errors;
 }
 else {
 var valid60 = true;
 }
 if(valid60){
-if(data53["fail-on"] !== undefined){
-let data56 = data53["fail-on"];
-const _errs196 = errors;
-const _errs197 = errors;
-if(errors === _errs197){
-if(Array.isArray(data56)){
-if(data56.length > 20){
+if(data54["fail-on"] !== undefined){
+let data57 = data54["fail-on"];
+const _errs198 = errors;
+const _errs199 = errors;
+if(errors === _errs199){
+if(Array.isArray(data57)){
+if(data57.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid64 = true;
-const len8 = data56.length;
+const len8 = data57.length;
 for(let i8=0; i8<len8; i8++){
-let data57 = data56[i8];
-const _errs199 = errors;
-if(!(((((((data57 === "identical-timings") || (data57 === "flat-scaling")) || (data57 === "complexity-change")) || (data57 === "high-variance")) || (data57 === "bimodal")) || (data57 === "underpowered")) || (data57 === "timer-resolution"))){
+let data58 = data57[i8];
+const _errs201 = errors;
+if(!(((((((data58 === "identical-timings") || (data58 === "flat-scaling")) || (data58 === "complexity-change")) || (data58 === "high-variance")) || (data58 === "bimodal")) || (data58 === "underpowered")) || (data58 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid64 = _errs199 === errors;
+var valid64 = _errs201 === errors;
 if(!valid64){
 break;
 }
@@ -15792,26 +15805,26 @@ validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/
 return false;
 }
 }
-var valid60 = _errs196 === errors;
+var valid60 = _errs198 === errors;
 }
 else {
 var valid60 = true;
 }
 if(valid60){
-if(data53.suites !== undefined){
-let data58 = data53.suites;
-const _errs200 = errors;
-if(errors === _errs200){
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-if(Object.keys(data58).length > 100){
+if(data54.suites !== undefined){
+let data59 = data54.suites;
+const _errs202 = errors;
+if(errors === _errs202){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(Object.keys(data59).length > 100){
 validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
 return false;
 }
 else {
-for(const key9 in data58){
-const _errs202 = errors;
-const _errs203 = errors;
-if(errors === _errs203){
+for(const key9 in data59){
+const _errs204 = errors;
+const _errs205 = errors;
+if(errors === _errs205){
 if(typeof key9 === "string"){
 if(!pattern25.test(key9)){
 const err67 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
@@ -15835,7 +15848,7 @@ vErrors.push(err68);
 errors++;
 }
 }
-var valid65 = _errs202 === errors;
+var valid65 = _errs204 === errors;
 if(!valid65){
 const err69 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -15851,41 +15864,41 @@ break;
 }
 }
 if(valid65){
-for(const key10 in data58){
-let data59 = data58[key10];
-const _errs206 = errors;
-if(errors === _errs206){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+for(const key10 in data59){
+let data60 = data59[key10];
 const _errs208 = errors;
-for(const key11 in data59){
+if(errors === _errs208){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+const _errs210 = errors;
+for(const key11 in data60){
 if(!((key11 === "ignore") || (key11 === "fail-on"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs208 === errors){
-if(data59.ignore !== undefined){
-let data60 = data59.ignore;
-const _errs209 = errors;
-const _errs210 = errors;
-if(errors === _errs210){
-if(Array.isArray(data60)){
-if(data60.length > 20){
+if(_errs210 === errors){
+if(data60.ignore !== undefined){
+let data61 = data60.ignore;
+const _errs211 = errors;
+const _errs212 = errors;
+if(errors === _errs212){
+if(Array.isArray(data61)){
+if(data61.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid70 = true;
-const len9 = data60.length;
+const len9 = data61.length;
 for(let i9=0; i9<len9; i9++){
-let data61 = data60[i9];
-const _errs212 = errors;
-if(!(((((((data61 === "identical-timings") || (data61 === "flat-scaling")) || (data61 === "complexity-change")) || (data61 === "high-variance")) || (data61 === "bimodal")) || (data61 === "underpowered")) || (data61 === "timer-resolution"))){
+let data62 = data61[i9];
+const _errs214 = errors;
+if(!(((((((data62 === "identical-timings") || (data62 === "flat-scaling")) || (data62 === "complexity-change")) || (data62 === "high-variance")) || (data62 === "bimodal")) || (data62 === "underpowered")) || (data62 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid70 = _errs212 === errors;
+var valid70 = _errs214 === errors;
 if(!valid70){
 break;
 }
@@ -15897,33 +15910,33 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs209 === errors;
+var valid68 = _errs211 === errors;
 }
 else {
 var valid68 = true;
 }
 if(valid68){
-if(data59["fail-on"] !== undefined){
-let data62 = data59["fail-on"];
-const _errs213 = errors;
-const _errs214 = errors;
-if(errors === _errs214){
-if(Array.isArray(data62)){
-if(data62.length > 20){
+if(data60["fail-on"] !== undefined){
+let data63 = data60["fail-on"];
+const _errs215 = errors;
+const _errs216 = errors;
+if(errors === _errs216){
+if(Array.isArray(data63)){
+if(data63.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid72 = true;
-const len10 = data62.length;
+const len10 = data63.length;
 for(let i10=0; i10<len10; i10++){
-let data63 = data62[i10];
-const _errs216 = errors;
-if(!(((((((data63 === "identical-timings") || (data63 === "flat-scaling")) || (data63 === "complexity-change")) || (data63 === "high-variance")) || (data63 === "bimodal")) || (data63 === "underpowered")) || (data63 === "timer-resolution"))){
+let data64 = data63[i10];
+const _errs218 = errors;
+if(!(((((((data64 === "identical-timings") || (data64 === "flat-scaling")) || (data64 === "complexity-change")) || (data64 === "high-variance")) || (data64 === "bimodal")) || (data64 === "underpowered")) || (data64 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid72 = _errs216 === errors;
+var valid72 = _errs218 === errors;
 if(!valid72){
 break;
 }
@@ -15935,7 +15948,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs213 === errors;
+var valid68 = _errs215 === errors;
 }
 else {
 var valid68 = true;
@@ -15948,7 +15961,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid67 = _errs206 === errors;
+var valid67 = _errs208 === errors;
 if(!valid67){
 break;
 }
@@ -15961,7 +15974,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/p
 return false;
 }
 }
-var valid60 = _errs200 === errors;
+var valid60 = _errs202 === errors;
 }
 else {
 var valid60 = true;
@@ -15975,7 +15988,7 @@ validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs189 === errors;
+var valid0 = _errs191 === errors;
 }
 else {
 var valid0 = true;
