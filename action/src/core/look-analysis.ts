@@ -15,7 +15,7 @@ import {
   type RoundModel,
 } from "./round-model.ts";
 import { mean } from "./statistics.ts";
-import { medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
+import { MEDIAN_MIN_ROUNDS, medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
 
 /** A benchmark tested on replicated rounds. */
 export interface TestedLook {
@@ -36,6 +36,11 @@ export interface TestedLook {
    * allows: one run per side must also pass the history's tail test (history-noise.ts).
    */
   readonly mdeFloor?: number;
+  /**
+   * Rounds the benchmark needs before it can be confirmed (a load: its runs fall into modes that
+   * only the median of many rounds with the sign test can see through); p-values are 1 until then.
+   */
+  readonly waiting?: number;
   readonly notes: readonly string[];
 }
 
@@ -221,7 +226,33 @@ function singleRunLook(r: AdjustedRow): SingleRunLook {
  * rounds) plus the part it shares with the suite (the mean shock, the order estimate), each
  * with its own df, against the noise floor L in both directions.
  */
-function testedLook(r: AdjustedRow, v: { used: number; df: number }, L: number): TestedLook {
+/**
+ * A loop-back load on a shared machine runs in modes: the same server answers at about 100k or
+ * about 200k requests/s from one run to the next, whichever binary (docs/load-tests.md). Rounds
+ * that happen to put one side in one mode read as a precise change to the mean's rule, so a load
+ * benchmark is confirmed only once the median and the sign test judge it (median-of-rounds.ts).
+ */
+const MODE_PRONE: ReadonlySet<BenchmarkSeries["source"]> = new Set(["oha", "k6", "vegeta"]);
+
+function testedLook(
+  r: AdjustedRow,
+  v: { used: number; df: number },
+  L: number,
+  robust: boolean,
+): TestedLook {
+  if (robust && !r.median && MODE_PRONE.has(r.p.series.source)) {
+    const t = testedLook(r, v, L, false);
+    return {
+      ...t,
+      pUp: 1,
+      pDown: 1,
+      waiting: MEDIAN_MIN_ROUNDS,
+      notes: [
+        ...t.notes,
+        `a load runs in modes on a shared machine: it can be confirmed from ${MEDIAN_MIN_ROUNDS} rounds on (the median of its rounds and the sign test), it had ${r.k}`,
+      ],
+    };
+  }
   const ownPart = v.used / r.k;
   const se = Math.sqrt(ownPart + r.a.sharedVariance);
   const df = welchDf([
@@ -319,7 +350,7 @@ function analyseGroup(
       });
   for (const r of rows) {
     const v = usedVariance(r.own, r.ownDf, prior, totalDf);
-    out.set(r.p.id, v === undefined ? singleRunLook(r) : testedLook(r, v, L));
+    out.set(r.p.id, v === undefined ? singleRunLook(r) : testedLook(r, v, L, settings.robust));
   }
   return suiteLook(group, model, prior, L);
 }

@@ -125,4 +125,54 @@ describe("the median of many rounds", () => {
       }
     }
   });
+
+  it("confirms a load only from 12 rounds on: runs that land in modes are not a change", () => {
+    /** A load suite's requests/s, its server landing in a 2x slower mode in some runs. */
+    const load = (seed: number, rounds: number, slow: (side: string, round: number) => boolean) => {
+      const s = syntheticSuite({
+        benchmarks: 3,
+        rounds,
+        samples: 1,
+        noise: 0.01,
+        unit: "req/s",
+        direction: "bigger_is_better",
+        seed,
+      });
+      const asLoad = (files: readonly SourcedSummary[]): SourcedSummary[] =>
+        scaleSamples(files, (round) => (slow(files[0]!.summary.side, round) ? 0.5 : 1)).map(
+          (f) => ({
+            ...f,
+            summary: {
+              ...f.summary,
+              benchmarks: f.summary.benchmarks.map((b) => ({ ...b, source: "oha" as const })),
+            },
+          }),
+        );
+      return { base: asLoad(s.base), head: asLoad(s.head) };
+    };
+    // Five rounds, head always in the slow mode: the mean's rule alone calls it a regression.
+    const unlucky = load(1, 5, (side) => side === "head");
+    const mean = compare(unlucky.base, unlucky.head, { settings: meanOnly });
+    expect(mean.benchmarks.every((e) => e.verdict === "regressed")).toBe(true);
+    const r = compare(unlucky.base, unlucky.head, { settings: robust });
+    for (const e of r.benchmarks) {
+      expect(e.verdict).toBe("inconclusive");
+      expect(e.notes?.join(" ")).toContain("it can be confirmed from 12 rounds on");
+    }
+    // Each run in the slow mode with chance ¼, 16 rounds: nothing; the same with head 30 % slower
+    // (fewer requests/s) in every run: found. (A chance of ½ would pair unlike modes in half the
+    // rounds, where the median and the MAD break down: such a machine needs longer loads.)
+    const random = rng(9);
+    const modes = new Map<string, boolean>();
+    const mode = (side: string, round: number): boolean => {
+      const key = `${side}${round}`;
+      if (!modes.has(key)) modes.set(key, random() < 0.25);
+      return modes.get(key)!;
+    };
+    const mixed = load(2, 16, mode);
+    expect(compare(mixed.base, mixed.head, { settings: robust }).verdict).not.toBe("fail");
+    const slower = scaleSamples(mixed.head, () => 0.7);
+    const found = compare(mixed.base, slower, { settings: robust });
+    expect(found.benchmarks.every((e) => e.verdict === "regressed")).toBe(true);
+  });
 });

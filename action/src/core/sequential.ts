@@ -128,6 +128,10 @@ function settle(
   const outcome = judge({ estimate: t.estimate, upper }, q, settings, F);
   if (outcome !== "open") return outcome;
   if (x.k >= x.design.maxRounds) return "max-rounds";
+  // A load that cannot be confirmed yet keeps running until it can; a design that never gets it
+  // there has nothing to wait for.
+  if (t.waiting !== undefined && t.rounds < t.waiting)
+    return x.design.maxRounds < t.waiting ? "futile" : undefined;
   if (futile(t, x)) return "futile";
   return undefined;
 }
