@@ -439,3 +439,40 @@ describe("resolveRunConfig: the command line's rounds over the file's", () => {
     expect(max.message).toBe("--max-rounds: min-rounds 4 is more than max-rounds 3 (--max-rounds)");
   });
 });
+
+describe("resolveRunConfig: schedule and process-time", () => {
+  it("schedules pairs by default; benchgate.yml's schedule: and then --schedule win", () => {
+    expect(resolve(doc()).schedule).toBe("pairs");
+    expect(resolve(doc({ schedule: "suite" })).schedule).toBe("suite");
+    expect(resolve(doc({ schedule: "suite" }), { ...NEED, schedule: "pairs" }).schedule).toBe(
+      "pairs",
+    );
+    expect(errorOf(() => validateConfig({ version: 1, schedule: "both" }, SOURCE)).jsonPath).toBe(
+      "/schedule",
+    );
+  });
+
+  it("a Criterion suite's process-time: as written; the rest stays the defaults", () => {
+    const suites: BenchgateConfig["suites"] = [
+      {
+        name: "micro",
+        kind: "criterion",
+        bench: "demo",
+        "process-time": { "warm-up": "100ms", samples: 20 },
+      },
+    ];
+    expect(resolve(doc({ suites })).suites[0]).toMatchObject({
+      processTime: { warmUpMs: 100, samples: 20 },
+    });
+    const bad = [{ ...suites[0], "process-time": { measurement: "0ms" } }] as typeof suites;
+    expect(errorOf(() => resolve(doc({ suites: bad }))).jsonPath).toBe(
+      "/suites/0/process-time/measurement",
+    );
+    for (const samples of [9, 1.5]) {
+      const suite = { ...suites[0], "process-time": { samples } };
+      expect(errorOf(() => validateConfig({ version: 1, suites: [suite] }, SOURCE)).jsonPath).toBe(
+        "/suites/0/process-time/samples",
+      );
+    }
+  });
+});

@@ -12,6 +12,18 @@ export type { SuitePlan };
 export { parseDuration };
 
 export const DEFAULT_ROUNDS = 5;
+
+/**
+ * How a round runs base and head (docs/run.md, "Schedules"): `pairs`, each benchmark's base and
+ * head processes back to back, short and many; `suite`, one process per suite and side.
+ */
+export const SCHEDULES = ["pairs", "suite"] as const;
+export type Schedule = (typeof SCHEDULES)[number];
+/**
+ * Under contention whole processes land up to 2× off, so the number of processes decides, and
+ * short adjacent pairs were 3.7–3.9× better at equal time on a 2-core VM (issue 26's table).
+ */
+export const DEFAULT_SCHEDULE: Schedule = "pairs";
 /** rounds: auto without min-rounds / max-rounds. */
 export const DEFAULT_SEQUENTIAL = Object.freeze({ minRounds: 3, maxRounds: 15 });
 export const DEFAULT_TIMEOUTS = Object.freeze({
@@ -44,6 +56,7 @@ export interface RunConfig {
   readonly rounds: number;
   /** Present only with rounds: auto. */
   readonly sequential?: SequentialPlan;
+  readonly schedule: Schedule;
   readonly build: readonly { readonly command: Argv; readonly timeoutMs: number }[];
   /** For the build steps benchgate adds itself (`cargo bench --no-run`). */
   readonly buildTimeoutMs: number;
@@ -75,6 +88,8 @@ export interface RoundsOverride {
 export interface ResolveOptions extends RoundsOverride {
   /** False for `golden`, which only needs the build and golden blocks. */
   readonly needSuites: boolean;
+  /** `--schedule`: wins over benchgate.yml's `schedule:`. */
+  readonly schedule?: Schedule;
 }
 
 const SEQUENTIAL_KEYS = ["min-rounds", "max-rounds", "time-budget"] as const;
@@ -210,6 +225,7 @@ export function resolveRunConfig(
     source,
     rounds,
     ...(sequential === undefined ? {} : { sequential }),
+    schedule: options.schedule ?? document.schedule ?? DEFAULT_SCHEDULE,
     buildTimeoutMs: buildTimeout,
     build: (document.build ?? []).map((b, i) => ({
       command: argv(b, `/build/${i}`, source),

@@ -170,9 +170,9 @@ export async function measure(
         config: plan.run,
         ...(plan.aba ? { aba: true } : {}),
         ...(planNext === undefined ? {} : { planNext }),
-        ...(target.shard === undefined
-          ? {}
-          : { shard: target.shard, together: comparedTogether(plan) }),
+        // Ids compared on one side stay in one shard, and in one process of a pair.
+        together: comparedTogether(plan),
+        ...(target.shard === undefined ? {} : { shard: target.shard }),
       },
       {
         proc: timings.wrap(machine.proc),

@@ -6,7 +6,12 @@
 import { parseBudgets, type BudgetRule } from "../budgets/parse-budget.ts";
 import { parseClaims, type Claim } from "../budgets/parse-claim.ts";
 import type { HeadToHead } from "../core/ratios.ts";
-import { resolveRunConfig, type RoundsOverride, type RunConfig } from "../config/run-config.ts";
+import {
+  resolveRunConfig,
+  type RoundsOverride,
+  type RunConfig,
+  type Schedule,
+} from "../config/run-config.ts";
 import { withFilter } from "../config/run-filter.ts";
 import { headToHeadPairs } from "../config/suites/variants.ts";
 import { suiteBudgetRules } from "./suite-budgets.ts";
@@ -39,6 +44,8 @@ export interface PlanOverrides extends RoundsOverride, JudgeOverrides {
    * (fixed or auto) as `--rounds N` does, and cannot be combined with another rounds override.
    */
   readonly aba?: boolean;
+  /** `run --schedule`: replaces benchgate.yml's `schedule:`. */
+  readonly schedule?: Schedule;
 }
 
 /** How results are judged: what `compare` needs, and the second half of a run. */
@@ -223,7 +230,8 @@ export function gatePlanFrom(
         ...(overrides.maxRounds === undefined ? {} : { maxRounds: overrides.maxRounds }),
         ...(overrides.timeBudgetMs === undefined ? {} : { timeBudgetMs: overrides.timeBudgetMs }),
       };
-  const loaded = resolveRunConfig(document, source, { needSuites: true, ...rounds });
+  const schedule = overrides.schedule === undefined ? {} : { schedule: overrides.schedule };
+  const loaded = resolveRunConfig(document, source, { needSuites: true, ...rounds, ...schedule });
   const run = overrides.filter === undefined ? loaded : withFilter(loaded, overrides.filter);
   const judgement = judgementFrom(document, source, {
     ...(overrides.statistics === undefined ? {} : { statistics: overrides.statistics }),

@@ -10,6 +10,7 @@ import { runStep } from "../exec/run-step.ts";
 import type { GungraunSuitePlan } from "../config/suites/gungraun/gungraun-suite.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { RunDeps } from "./run-request.ts";
+import { findLock, lockPackages, MAX_LOCK_BYTES } from "./cargo-lock.ts";
 
 /** The harness library a lock file names, and its runner's crate. */
 export interface Harness {
@@ -18,8 +19,6 @@ export interface Harness {
 }
 
 const RUNNER = { gungraun: "gungraun-runner", "iai-callgrind": "iai-callgrind-runner" } as const;
-/** A lock file is text of a few hundred KiB at most; refuse anything absurd before reading. */
-const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 /** Cargo's semver, strictly: the version becomes a folder name and a command-line argument. */
 const VERSION = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?$/;
 const INSTALL_TIMEOUT_MS = 20 * 60_000;
@@ -31,10 +30,8 @@ const LOCK_WAIT_MS = 2_000;
  */
 export function harnessInLock(text: string, source: string): Harness | undefined {
   const found: Harness[] = [];
-  for (const block of text.split(/^\[\[package\]\]\s*$/m).slice(1)) {
-    const name = /^name = "([^"\n]*)"\s*$/m.exec(block)?.[1];
+  for (const { name, version } of lockPackages(text)) {
     if (name !== "gungraun" && name !== "iai-callgrind") continue;
-    const version = /^version = "([^"\n]*)"\s*$/m.exec(block)?.[1];
     if (version === undefined || !VERSION.test(version))
       throw new InputError(`${name} has no valid version in the lock file`, { source });
     found.push({ library: name, version });
@@ -45,21 +42,6 @@ export function harnessInLock(text: string, source: string): Harness | undefined
       { source },
     );
   return found[0];
-}
-
-/** The Cargo.lock that governs a manifest: next to it, or in a folder above it in the worktree. */
-async function findLock(
-  worktree: string,
-  manifest: string | undefined,
-  deps: RunDeps,
-): Promise<string | undefined> {
-  let dir = path.dirname(path.join(worktree, manifest ?? "Cargo.toml"));
-  for (;;) {
-    const candidate = path.join(dir, "Cargo.lock");
-    if ((await deps.reader.kindOf(candidate)) === "file") return candidate;
-    if (dir === worktree || !dir.startsWith(worktree + path.sep)) return undefined;
-    dir = path.dirname(dir);
-  }
 }
 
 /** Installs the runner unless it is there; one installer at a time per version. */

@@ -35,14 +35,14 @@ export interface SideRound {
 }
 
 /** The progress lines' name of a side of a round; `first` marks the side that ran first. */
-function sideLabel(at: SideRound, progress: Progress, first = false): string {
+export function sideLabel(at: SideRound, progress: Progress, first = false): string {
   if (at.label !== undefined) return at.label;
   const { side, round } = at;
   return `${progress.roundLabel(round)} · ${side}${first && side === roundOrder(round)[0] ? " (first)" : ""}`;
 }
 
 /** What the suites of one side gave in one round. */
-interface SideBenchmarks {
+export interface SideBenchmarks {
   readonly benchmarks: Benchmark[];
   /** This side's ids of this round → their suite. */
   readonly suiteOf: Map<string, string>;
@@ -103,7 +103,11 @@ function keepOpen(
  * How many benchmarks a suite's run should give, for the progress inside it: what the other side
  * gave in this round, else the open ones it gave before (sequential rounds), else its last run.
  */
-function expectedCount(suite: string, at: SideRound, ledger: RoundLedger): number | undefined {
+export function expectedCount(
+  suite: string,
+  at: SideRound,
+  ledger: RoundLedger,
+): number | undefined {
   const thisRound = at.times.get(suite)?.benchmarks;
   if (thisRound !== undefined && thisRound > 0) return thisRound;
   const { active } = at.plan;
@@ -145,27 +149,48 @@ async function runSuites(
       },
       deps,
     );
-    const ms = deps.clock.now() - t0;
-    addTime(at.times, suite.name, ms, found.length);
-    const { kept, missing } = keepOpen(found, suite.name, side, plan, ledger);
-    result.missing.push(...missing);
-    for (const b of kept) {
-      result.suiteOf.set(b.id, suite.name);
-      ledger.seenOn[side].add(b.id);
-    }
-    result.benchmarks.push(...kept);
-    deps.progress.line(
-      `${sideLabel(at, deps.progress, true)} · ${suiteLabel(suite)}: ${plural(kept.length, "benchmark")} in ${(ms / 1000).toFixed(1)} s`,
-    );
+    recordSuite(at, { suite, found, ms: deps.clock.now() - t0 }, result, run, ledger);
   }
   return result;
+}
+
+/**
+ * What one suite gave on one side of a round, added to the side's benchmarks: its time, the
+ * open benchmarks kept (and those gone missing), and a progress line.
+ */
+export function recordSuite(
+  at: SideRound,
+  ran: { readonly suite: SuitePlan; readonly found: readonly Benchmark[]; readonly ms: number },
+  result: SideBenchmarks,
+  run: RoundsRun,
+  ledger: RoundLedger,
+): void {
+  const { suite, found, ms } = ran;
+  const { side, plan } = at;
+  addTime(at.times, suite.name, ms, found.length);
+  const { kept, missing } = keepOpen(found, suite.name, side, plan, ledger);
+  result.missing.push(...missing);
+  for (const b of kept) {
+    result.suiteOf.set(b.id, suite.name);
+    ledger.seenOn[side].add(b.id);
+  }
+  result.benchmarks.push(...kept);
+  run.deps.progress.line(
+    `${sideLabel(at, run.deps.progress, true)} · ${suiteLabel(suite)}: ${plural(kept.length, "benchmark")} in ${(ms / 1000).toFixed(1)} s`,
+  );
 }
 
 /** The side's summary of the round, validated and written to OUT/summaries/<side>-<round>.json. */
 async function writeSummary(
   at: SideRound,
   run: RoundsRun,
-  measured: { startedAt: string; environment: Environment; benchmarks: Benchmark[] },
+  measured: {
+    readonly startedAt: string;
+    readonly environment: Environment;
+    readonly benchmarks: Benchmark[];
+    /** When the side's last process ended; default: now. */
+    readonly finishedAt?: string;
+  },
 ): Promise<SourcedSummary> {
   const { side, round } = at;
   const { request, deps } = run;
@@ -187,7 +212,7 @@ async function writeSummary(
       commit: run.commits[side],
       ref: side === "base" ? request.baseRef : request.headRef,
       started_at: measured.startedAt,
-      finished_at: deps.clock.date().toISOString(),
+      finished_at: measured.finishedAt ?? deps.clock.date().toISOString(),
       generator: {
         ...GENERATOR,
         input: `benchgate run (${plural(config.suites.length, "suite")})`,
@@ -205,7 +230,7 @@ async function writeSummary(
  * Said once, at the start, where someone watching can still stop and fix the machine; the
  * report and comment repeat it for every side.
  */
-function warnIfUnpinned(environment: Environment, progress: Progress): void {
+export function warnIfUnpinned(environment: Environment, progress: Progress): void {
   for (const warning of pinningWarnings(environment))
     progress.warn(`${warning} (an unpinned runner: see docs/runner-host.md)`);
 }
@@ -222,12 +247,30 @@ export async function runSide(
   const environment = await deps.environment(run.sides[side].worktree);
   if (round === 1 && side === roundOrder(1)[0]) warnIfUnpinned(environment, deps.progress);
   const startedAt = deps.clock.date().toISOString();
-  const { benchmarks, suiteOf, missing } = await runSuites(at, run, ledger);
+  const measured = await runSuites(at, run, ledger);
+  return finishSide(at, run, ledger, { ...measured, startedAt, environment });
+}
+
+/**
+ * A side's round once its suites ran: ids checked unique across suites, the ledger told which
+ * suite each came from, open benchmarks that went missing said, and the summary written.
+ */
+export function finishSide(
+  at: SideRound,
+  run: RoundsRun,
+  ledger: RoundLedger,
+  measured: SideBenchmarks & {
+    readonly startedAt: string;
+    readonly environment: Environment;
+    readonly finishedAt?: string;
+  },
+): Promise<SourcedSummary> {
+  const { benchmarks, suiteOf, missing } = measured;
   checkUniqueIds(benchmarks, suiteOf);
   for (const [id, suite] of suiteOf) ledger.suiteOf.set(id, suite);
   if (missing.length > 0)
-    deps.progress.warn(
-      `${sideLabel(at, deps.progress)}: ${plural(missing.length, "open benchmark")} missing from this round's output (${quoteIds(missing)})`,
+    run.deps.progress.warn(
+      `${sideLabel(at, run.deps.progress)}: ${plural(missing.length, "open benchmark")} missing from this round's output (${quoteIds(missing)})`,
     );
-  return writeSummary(at, run, { startedAt, environment, benchmarks });
+  return writeSummary(at, run, measured);
 }

@@ -6,6 +6,7 @@ import type { SourcedSummary } from "../core/pairing.ts";
 import type { RunDeps, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
+import type { PairSetup } from "./pair-units.ts";
 
 /** Everything a round reads besides its plan: the request, both checkouts and the machine. */
 export interface RoundsRun {
@@ -13,6 +14,8 @@ export interface RoundsRun {
   readonly sides: Readonly<Record<Side, SidePaths>>;
   readonly commits: Readonly<Record<Side, string>>;
   readonly deps: RunDeps;
+  /** `schedule: pairs`: the listing and the units' settings; absent: each suite runs whole. */
+  readonly pairs?: PairSetup;
 }
 
 /** What the rounds so far have produced and taken; each round adds to it. */
@@ -25,6 +28,13 @@ export interface RoundLedger {
   readonly seenOn: Record<Side, Set<string>>;
   /** Each suite's latest run (both sides): the time budget's estimate of the next round. */
   readonly latest: Map<string, SuiteTime>;
+  /**
+   * Per benchmark id, what its latest base and head processes took together (schedule: pairs;
+   * a unit of several ids shares its time out): the time budget's estimate per benchmark.
+   */
+  readonly idMs: Map<string, number>;
+  /** Warnings said once per run, by key. */
+  readonly warned: Set<string>;
 }
 
 export function emptyLedger(): RoundLedger {
@@ -33,6 +43,8 @@ export function emptyLedger(): RoundLedger {
     suiteOf: new Map(),
     seenOn: { base: new Set(), head: new Set() },
     latest: new Map(),
+    idMs: new Map(),
+    warned: new Set(),
   };
 }
 

@@ -19,11 +19,14 @@ import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import { expandArgv } from "../config/placeholders.ts";
 import { cargoBenchBuildArgv } from "../config/suites/cargo-bench-target.ts";
 import { prepareGungraun } from "./gungraun-runner.ts";
-import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
+import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
+import type { CriterionSuitePlan } from "../config/suites/criterion/criterion-suite.ts";
+import { benchBinaryOf, JSON_MESSAGES, MAX_MESSAGES_BYTES } from "./bench-binary.ts";
 import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
 import { listCriterionSuites } from "./criterion-listing.ts";
 import { splitSuites } from "./shard-plan.ts";
+import { preparePairs } from "./pair-setup.ts";
 import type { RoundPlan } from "./round-plan.ts";
 import type { ShardOutcome } from "./run-request.ts";
 import { plural } from "./rounds-state.ts";
@@ -146,11 +149,18 @@ async function runLocked(
       );
     }
 
-    const shard = request.shard === undefined ? undefined : await planShard(request, sides, deps);
+    // Shards split, and pairs cut, Criterion suites by the benchmarks both sides list.
+    const pairs = config.schedule === "pairs" && request.aba !== true;
+    const listed =
+      pairs || request.shard !== undefined ? await listSuites(request, sides, deps) : new Map();
+    const shard = request.shard === undefined ? undefined : planShard(request, listed, deps);
     const measured =
       request.aba === true
         ? await runBaseHeadBase(request, sides, commits, deps)
-        : await runRounds(request, sides, commits, deps, shard?.plan);
+        : await runRounds(request, sides, commits, deps, {
+            ...(shard === undefined ? {} : { initial: shard.plan }),
+            ...(pairs ? { pairs: await preparePairs(request, sides, listed, deps) } : {}),
+          });
     const suitesRun = shard?.plan.suites ?? config.suites;
     const critcmp = await critcmpTables(suitesRun, out, measured.fullRound, deps);
     return {
@@ -168,22 +178,16 @@ async function runLocked(
 }
 
 /**
- * This shard's part of the suites: Criterion suites list their benchmarks on both sides, then
- * every shard computes the same split (shard-plan.ts) and keeps its own part.
+ * This shard's part of the suites: from the Criterion suites' listing of both sides, every shard
+ * computes the same split (shard-plan.ts) and keeps its own part.
  */
-async function planShard(
+function planShard(
   request: RunRequest,
-  sides: Readonly<Record<Side, SidePaths>>,
+  listed: ReadonlyMap<string, readonly string[]>,
   deps: RunDeps,
-): Promise<{ readonly plan: RoundPlan; readonly outcome: ShardOutcome }> {
+): { readonly plan: RoundPlan; readonly outcome: ShardOutcome } {
   const shard = request.shard as NonNullable<RunRequest["shard"]>;
   const { suites } = request.config;
-  const criterion = suites.filter((s) => s.kind === "criterion");
-  if (criterion.length > 0)
-    deps.progress.line(
-      `shard ${shard.index}/${shard.count}: listing the benchmarks of ${criterion.map((s) => s.name).join(", ")} on both sides`,
-    );
-  const listed = await listCriterionSuites(criterion, sides, request.out, deps);
   const split = splitSuites(suites, listed, request.together ?? [], shard);
   const digest = deps.sha256(new TextEncoder().encode(split.canonical));
   const { ids, whole } = split.mine;
@@ -206,6 +210,22 @@ async function planShard(
   };
 }
 
+/** Every Criterion suite's ids, both sides' lists together (criterion-listing.ts). */
+async function listSuites(
+  request: RunRequest,
+  sides: Readonly<Record<Side, SidePaths>>,
+  deps: RunDeps,
+): Promise<Map<string, string[]>> {
+  const criterion = request.config.suites.filter((s) => s.kind === "criterion");
+  const { shard } = request;
+  const who = shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `;
+  if (criterion.length > 0)
+    deps.progress.line(
+      `${who}listing the benchmarks of ${criterion.map((s) => s.name).join(", ")} on both sides`,
+    );
+  return listCriterionSuites(criterion, sides, request.out, deps);
+}
+
 /** Builds one side; returns its paths with what its gungraun suites need to run. */
 async function buildSide(
   side: Side,
@@ -217,20 +237,24 @@ async function buildSide(
   const logs = path.join(request.out, "logs");
   const env = sideEnv(deps.env, paths);
   const logFile = path.join(logs, `build-${side}.log`);
-  const steps: { argv: readonly string[]; timeoutMs: number; label: string }[] = config.build.map(
-    (b) => {
-      const argv = expandArgv(b.command, paths);
-      return { argv, timeoutMs: b.timeoutMs, label: `build (${side}): ${argv.join(" ")}` };
-    },
-  );
+  const steps: BuildStep[] = config.build.map((b) => {
+    const argv = expandArgv(b.command, paths);
+    return { argv, timeoutMs: b.timeoutMs, label: `build (${side}): ${argv.join(" ")}` };
+  });
+  // Under pairs each Criterion process runs the built executable itself (bench-binary.ts).
+  const direct = config.schedule === "pairs" && request.aba !== true;
   for (const suite of config.suites)
-    if (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan")
+    if (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan") {
+      const json = direct && suite.kind === "criterion";
       steps.push({
-        argv: cargoBenchBuildArgv(suite),
+        argv: [...cargoBenchBuildArgv(suite), ...(json ? [JSON_MESSAGES] : [])],
         timeoutMs: config.buildTimeoutMs,
         label: `suite ${suite.name} (${side}): building bench target ${suite.bench}`,
+        ...(json ? { binaryOf: suite } : {}),
       });
+    }
   await deps.dirs.ensure(paths.target);
+  const binaries = new Map<string, BenchBinary>();
   for (const step of steps) {
     deps.progress.line(`${step.label}`);
     const options: ProcessOptions = {
@@ -239,9 +263,18 @@ async function buildSide(
       timeoutMs: step.timeoutMs,
       signal: deps.signal,
       logFile,
+      ...(step.binaryOf === undefined ? {} : { keepStdoutBytes: MAX_MESSAGES_BYTES }),
     };
     try {
-      await runStep(deps.proc, step.label, step.argv, options);
+      const result = await runStep(deps.proc, step.label, step.argv, options);
+      const suite = step.binaryOf;
+      if (suite === undefined) continue;
+      const binary = benchBinaryOf(result.stdout, suite.bench, paths);
+      if (binary !== undefined) binaries.set(suite.name, binary);
+      else
+        deps.progress.warn(
+          `suite ${suite.name} (${side}): cargo named no usable executable for bench target ${suite.bench}; each process runs through cargo bench (about 0.2 s more per process)`,
+        );
     } catch (error) {
       const missing = config.suites.find(
         (s) =>
@@ -264,5 +297,17 @@ async function buildSide(
         suite.name,
         await prepareGungraun(suite, side, paths, request.toolsDir, { ...deps, env }),
       );
-  return suiteEnv.size === 0 ? paths : { ...paths, suiteEnv };
+  return {
+    ...paths,
+    ...(suiteEnv.size === 0 ? {} : { suiteEnv }),
+    ...(binaries.size === 0 ? {} : { benchBinaries: binaries }),
+  };
+}
+
+/** One build command of a side; `binaryOf`: a Criterion suite whose executable it names. */
+interface BuildStep {
+  readonly argv: readonly string[];
+  readonly timeoutMs: number;
+  readonly label: string;
+  readonly binaryOf?: CriterionSuitePlan;
 }

@@ -56,7 +56,10 @@ export interface RunRequest {
   readonly aba?: boolean;
   /** `--shard I/N`: measure only this shard's part of every suite (docs/shards.md). */
   readonly shard?: Shard;
-  /** Pairs of ids compared with each other on one side (claims, head to head): one shard each. */
+  /**
+   * Pairs of ids compared with each other on one side (claims, head to head): one shard each,
+   * and one process under schedule: pairs.
+   */
   readonly together?: readonly (readonly [string, string])[];
 }
 

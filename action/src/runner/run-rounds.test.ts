@@ -1,238 +1,22 @@
-// runRounds (and base, head, base) without cargo: a fake process port plays the tools (Criterion writes the captured
-// fixture tree's benchmarks that its filter selects, hyperfine exports its commands, the custom
-// harness writes a summary), a fake clock times them, and a fake planner stands in for the
-// statistics core's look. Files are real, in a temporary folder.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+// runRounds (and base, head, base) under `schedule: suite` without cargo: the fake tools, clock
+// and planner of test/support/fake-runner.ts. Files are real, in a temporary folder.
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { resolveRunConfig, type RunConfig } from "../config/run-config.ts";
-import type { SourcedSummary } from "../core/pairing.ts";
-import type { NextRound, StopReason } from "../core/sequential.ts";
-import { nodeDirs } from "../io/node-dirs.ts";
-import { nodeFileReader, nodeFileWriter } from "../io/node-files.ts";
-import { nodeServices } from "../io/node-services.ts";
-import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
-import { FIXTURES } from "../../test/support/fixtures.ts";
-import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
-import { Progress } from "./progress.ts";
-import type { RunDeps } from "./run-request.ts";
-import { runRounds } from "./run-rounds.ts";
 import { runBaseHeadBase } from "./base-head-base-steps.ts";
-import type { RoundPlanner } from "./sequential-rounds.ts";
+import {
+  ALL,
+  EVIL,
+  FIB,
+  SUM,
+  fakeConfig as config,
+  ids,
+  sceneMaker,
+  type Call,
+} from "../../test/support/fake-runner.ts";
 
-const CRITERION = path.join(FIXTURES, "criterion-0.8.2");
-const EVIL = "evil|name `tick` <b>x</b> @someone #12";
-const FIB = "fib 20";
-const SUM = "sum_vec/1000";
-
-/** full_id → the benchmark's folder in the captured Criterion tree. */
-function criterionFixture(): Map<string, string> {
-  const ids = new Map<string, string>();
-  const visit = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      const sub = path.join(dir, entry.name);
-      if (entry.name === "base") {
-        const doc = JSON.parse(readFileSync(path.join(sub, "benchmark.json"), "utf8")) as {
-          full_id: string;
-        };
-        ids.set(doc.full_id, path.relative(CRITERION, dir));
-      } else visit(sub);
-    }
-  };
-  visit(CRITERION);
-  return ids;
-}
-
-/** Rust regex → JavaScript (see sequential-rounds.test.ts). */
-function asJsRegExp(filter: string): RegExp {
-  const js = filter
-    .replace(/\\x\{([0-9A-F]+)\}/g, "\\u{$1}")
-    .replace(/\\([#&~-])/g, (_, c: string) => (c === "-" ? "\\x2D" : c));
-  return new RegExp(js, "u");
-}
-
-const SUITES: NonNullable<BenchgateConfig["suites"]> = [
-  {
-    name: "micro",
-    kind: "criterion",
-    bench: "tiny",
-    filter: `^(fib|sum_vec/1000$|evil)`,
-  },
-  {
-    name: "cli",
-    kind: "hyperfine",
-    commands: [
-      { name: "help", command: "demo --help" },
-      { name: "stats", command: "demo stats" },
-    ],
-  },
-  { name: "harness", kind: "custom", command: ["harness", "{out}"], output: "summary.json" },
-];
-const ALL = [FIB, SUM, EVIL, "help", "stats", "h/one", "h/two"].sort();
-
-interface Call {
-  readonly round: string;
-  readonly tool: string;
-  readonly argv: readonly string[];
-}
-
-let scratch: string;
-let fixture: Map<string, string>;
-beforeAll(() => {
-  scratch = mkdtempSync(path.join(os.tmpdir(), "benchgate-run-rounds-"));
-  fixture = criterionFixture();
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A scene: the fake tools, clock and planner, and what they saw. */
-function scene(name: string, tools: { msPerBenchmark?: number; lose?: string } = {}) {
-  const out = path.join(scratch, name);
-  mkdirSync(path.join(out, "summaries"), { recursive: true });
-  let now = 0;
-  const calls: Call[] = [];
-  const lines: string[] = [];
-  const clock = { now: () => now, date: () => new Date(Date.UTC(2026, 0, 1) + now) };
-  const each = tools.msPerBenchmark ?? 1000;
-  const done = (count: number): ProcessResult => {
-    now += count * each;
-    return {
-      exitCode: 0,
-      signal: null,
-      timedOut: false,
-      aborted: false,
-      stdout: "",
-      stderrTail: "",
-      durationMs: count * each,
-    };
-  };
-  const proc = (argv: readonly string[], options: ProcessOptions): Promise<ProcessResult> => {
-    const round = path.basename(options.logFile ?? "").replace(/\.log$/, "");
-    calls.push({ round, tool: argv[0] ?? "", argv });
-    if (argv[0] === "cargo") {
-      const at = argv.indexOf("--save-baseline");
-      const baseline = argv[at + 1] ?? "";
-      const filter = argv[at + 2];
-      const re = filter === undefined ? /(?:)/u : asJsRegExp(filter);
-      const home = options.env["CRITERION_HOME"] ?? "";
-      let count = 0;
-      const late = Number(baseline.split("-")[1]) > 3;
-      for (const [id, dir] of fixture)
-        if (re.test(id) && !(late && id === tools.lose)) {
-          cpSync(path.join(CRITERION, dir, "base"), path.join(home, dir, baseline), {
-            recursive: true,
-          });
-          count++;
-        }
-      return Promise.resolve(done(count));
-    }
-    if (argv[0] === "hyperfine") {
-      const file = argv[argv.indexOf("--export-json") + 1] ?? "";
-      const results: object[] = [];
-      argv.forEach((a, i) => {
-        if (a === "--command-name")
-          results.push({
-            command: argv[i + 1],
-            mean: 0.01,
-            stddev: 0.001,
-            median: 0.01,
-            min: 0.009,
-            max: 0.011,
-            times: [0.01, 0.009, 0.011],
-            exit_codes: [0, 0, 0],
-          });
-      });
-      writeFileSync(file, JSON.stringify({ results }));
-      return Promise.resolve(done(results.length));
-    }
-    const dir = argv[1] ?? "";
-    const summary = {
-      schema_version: 1,
-      side: "base",
-      round: 1,
-      benchmarks: ["h/one", "h/two"].map((id) => ({
-        id,
-        suite: "harness",
-        source: "custom",
-        unit: "ns",
-        direction: "smaller_is_better",
-        estimates: { median: 100 },
-      })),
-    };
-    writeFileSync(path.join(dir, "summary.json"), JSON.stringify(summary));
-    return Promise.resolve(done(2));
-  };
-  const progress = new Progress((text) => lines.push(text), clock);
-  const deps: RunDeps = {
-    proc,
-    services: nodeServices,
-    dirs: nodeDirs,
-    reader: nodeFileReader,
-    writer: nodeFileWriter,
-    clock,
-    sha256: () => "0".repeat(64),
-    env: {},
-    signal: new AbortController().signal,
-    progress,
-    environment: () => Promise.resolve({ fingerprint: "0123456789abcdef" }),
-  };
-  const looks: number[] = [];
-  /** A fake look: after round k, the open ids are `open[k]` (empty or missing: all settled). */
-  const planner =
-    (open: Readonly<Record<number, readonly string[]>>): RoundPlanner =>
-    (base: readonly SourcedSummary[], head: readonly SourcedSummary[]): NextRound => {
-      expect(base.length).toBe(head.length);
-      const k = base.length;
-      looks.push(k);
-      const active = new Set(open[k] ?? []);
-      const settled = new Map<string, StopReason>(
-        ALL.filter((id) => !active.has(id)).map((id) => [id, "ruled-out"]),
-      );
-      return { active, settled, line: `look after round ${k}: ${active.size} open` };
-    };
-  /** What a run of this scene is given. */
-  const parts = (config: RunConfig, planNext?: RoundPlanner) => ({
-    request: {
-      repo: out,
-      baseRef: "main~1",
-      headRef: "main",
-      out,
-      toolsDir: path.join(out, "tools"),
-      cacheDir: out,
-      config,
-      ...(planNext === undefined ? {} : { planNext }),
-    },
-    sides: {
-      base: { worktree: path.join(out, "wt-base"), target: path.join(out, "t-base") },
-      head: { worktree: path.join(out, "wt-head"), target: path.join(out, "t-head") },
-    },
-    commits: { base: "a".repeat(40), head: "b".repeat(40) },
-    deps,
-  });
-  const run = (config: RunConfig, planNext?: RoundPlanner) => {
-    const { request, sides, commits } = parts(config, planNext);
-    return runRounds(request, sides, commits, deps);
-  };
-  return { out, calls, lines, looks, planner, run, parts, text: () => lines.join("") };
-}
-
-const config = (extra: Partial<BenchgateConfig>): RunConfig =>
-  resolveRunConfig({ version: 1, suites: SUITES, ...extra }, "benchgate.yml", {
-    needSuites: true,
-  });
-
-const ids = (s: { summary: BenchSummary }): string[] =>
-  s.summary.benchmarks.map((b) => b.id).sort();
+const scene = sceneMaker("benchgate-run-rounds-");
 
 describe("runRounds with rounds: auto (fake tools and planner)", () => {
   it("after min-rounds runs only the open benchmarks, and stops when the look settles all", async () => {
@@ -322,8 +106,13 @@ describe("runRounds with rounds: auto (fake tools and planner)", () => {
     expect(result.rounds).toBe(5);
     expect(s.looks).toEqual([3, 4, 5]);
     expect(s.text()).toMatch(
-      /stopping after round 5: time budget: the next round would take ~4 s, 0 s of the 50 s budget left \(estimated from each suite's latest run\); 2 benchmarks still open\n$/,
+      /stopping after round 5: time budget: the next round would take ~4 s, 0 s of the 50 s budget left, and not one open benchmark fits \(estimated from each suite's latest run\); 2 benchmarks still open\n$/,
     );
+    // Each round says how much of the budget is used and what is open.
+    expect(s.text()).toContain(
+      "round 1 · 0:14 of 0:50 used · 7 of 7 open (the first look is after round 3)\n",
+    );
+    expect(s.text()).toContain("round 4 · 0:46 of 0:50 used · 2 of 7 open\n");
   });
 
   it("the first min-rounds rounds run even past the time budget", async () => {
@@ -336,6 +125,10 @@ describe("runRounds with rounds: auto (fake tools and planner)", () => {
     expect(s.text()).toContain(
       "stopping after round 3: time budget: the next round would take ~2 s, 0 s of the 1 s budget left",
     );
+    // Said once, after round 1: 3 rounds of 14 s cannot fit in 1 s.
+    expect(
+      s.text().match(/the first 3 rounds alone will take about 0:42 \(round 1 took 0:14\)/g),
+    ).toHaveLength(1);
   });
 
   it("without a planner, rounds: auto is an internal error", async () => {

@@ -1,7 +1,8 @@
 // The measuring half of `benchgate run`: rounds that alternate which side runs first
-// (A B | B A | …), every suite once per side per round, each side's outputs of a round ingested,
-// validated and written as one summary with the commit, the run order and the fingerprint
-// (round-side.ts). With `rounds: auto` the first min-rounds rounds run everything; after each
+// (A B | B A | …), each side's outputs of a round ingested, validated and written as one summary
+// with the commit, the run order and the fingerprint. `schedule: suite` runs every suite once per
+// side per round (round-side.ts); `schedule: pairs` runs each benchmark's base and head processes
+// back to back, one short process per benchmark (pair-round.ts). With `rounds: auto` the first min-rounds rounds run everything; after each
 // later round the statistics core looks at the summaries so far, and the next round runs only the
 // benchmarks still open, until none is left, max-rounds is reached or the time budget would be
 // exceeded (next-round.ts).
@@ -9,6 +10,8 @@ import { ToolError } from "../errors.ts";
 import { nextRound } from "./next-round.ts";
 import { runSide } from "./round-side.ts";
 import { emptyLedger, type RoundsRun } from "./rounds-state.ts";
+import { runPairRound } from "./pair-round.ts";
+import type { PairSetup } from "./pair-units.ts";
 import type { RoundPlan } from "./round-plan.ts";
 import type { RunDeps, RunOutcome, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
@@ -31,32 +34,48 @@ export async function runRounds(
   sides: Record<Side, SidePaths>,
   commits: Record<Side, string>,
   deps: RunDeps,
-  /** What every round runs until a look narrows it: every suite, or a shard's part of them. */
-  initial: RoundPlan = { suites: request.config.suites },
+  options: {
+    /** What every round runs until a look narrows it: every suite, or a shard's part of them. */
+    readonly initial?: RoundPlan;
+    /** schedule: pairs: the listing and the units' settings (pair-setup.ts). */
+    readonly pairs?: PairSetup;
+  } = {},
 ): Promise<RoundsOutcome> {
   const { config } = request;
   const { progress } = deps;
+  const initial = options.initial ?? { suites: config.suites };
   if (config.sequential !== undefined && request.planNext === undefined)
     throw new ToolError("internal error: rounds: auto needs a planner for the next round");
-  const run: RoundsRun = { request, sides, commits, deps };
+  if (config.schedule === "pairs" && options.pairs === undefined)
+    throw new ToolError("internal error: schedule: pairs needs the suites' listing");
+  const run: RoundsRun = {
+    request,
+    sides,
+    commits,
+    deps,
+    ...(config.schedule === "pairs" && options.pairs !== undefined ? { pairs: options.pairs } : {}),
+  };
   const ledger = emptyLedger();
   let plan = initial;
   let fullRound = 0;
   let round = 1;
   progress.startRounds(config.rounds, config.sequential?.minRounds);
-  const roundsStarted = deps.clock.now();
   for (; ; round++) {
     const roundStarted = deps.clock.now();
     progress.startRound();
     const thisRound = new Map<string, SuiteTime>();
-    for (const side of roundOrder(round))
-      ledger.written[side].push(
-        await runSide({ side, round, plan, times: thisRound }, run, ledger),
-      );
+    if (run.pairs !== undefined) {
+      const written = await runPairRound({ round, plan, times: thisRound }, run, ledger);
+      for (const side of roundOrder(round)) ledger.written[side].push(written[side]);
+    } else
+      for (const side of roundOrder(round))
+        ledger.written[side].push(
+          await runSide({ side, round, plan, times: thisRound }, run, ledger),
+        );
     progress.line(progress.finishRound(round));
     if (plan === initial) fullRound = round;
     for (const [name, time] of thisRound) ledger.latest.set(name, time);
-    const times = { roundsStarted, roundStarted, thisRound };
+    const times = { roundStarted, thisRound };
     const next = nextRound({ round, plan, times }, run, ledger);
     if (next === undefined) break;
     plan = next;

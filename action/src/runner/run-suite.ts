@@ -1,6 +1,8 @@
 // One suite, one side, one round: run the step its kind describes (config/suites/), then read
 // its output through the same adapter `benchgate ingest` uses. Raw outputs stay under
-// OUT/raw/<suite>/ for anyone who wants to look.
+// OUT/raw/<suite>/ for anyone who wants to look. Under `schedule: pairs` one suite's side of a
+// round is many processes, one per benchmark, that save into the same Criterion baseline: the
+// runner then reads each output once, after the side's last process (`deferRead`).
 import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
 import { ToolError } from "../errors.ts";
@@ -14,6 +16,7 @@ import { runStep } from "../exec/run-step.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import {
   stepsOf,
+  type BenchBinary,
   type ServiceStep,
   type Side,
   type SidePaths,
@@ -30,6 +33,24 @@ export interface SuiteRun {
   readonly env: Readonly<Record<string, string>>;
   /** Told every line the suite's tools print (progress inside the suite, ./suite-progress.ts). */
   readonly watch?: { readonly line: (text: string) => void };
+  /** One of several processes of this side and round (schedule: pairs): its files' suffix. */
+  readonly part?: number;
+  /** Run the built bench executable instead of `cargo bench` (Criterion, schedule: pairs). */
+  readonly binary?: BenchBinary;
+  /**
+   * Leave the outputs unread and return them (each is read once by readOutputs): the processes
+   * of one side and round share one Criterion baseline.
+   */
+  readonly deferRead?: boolean;
+}
+
+/** An output a step wrote that is read later, and how. */
+export type StepOutput = SuiteStep["output"];
+
+/** What a suite's run gave: its benchmarks, and (deferRead) the outputs it left unread. */
+export interface SuiteResult {
+  readonly benchmarks: Benchmark[];
+  readonly unread: StepOutput[];
 }
 
 export interface SuiteDeps {
@@ -50,27 +71,59 @@ export function suiteDir(out: string, suite: SuitePlan): string {
   return path.join(out, "raw", suite.name);
 }
 
+/** Runs the suite's steps and reads every output. */
 export async function runSuite(
   suite: SuitePlan,
   run: SuiteRun,
   deps: SuiteDeps,
 ): Promise<Benchmark[]> {
+  return (await runSuiteSteps(suite, { ...run, deferRead: false }, deps)).benchmarks;
+}
+
+/** Runs the suite's steps; with `deferRead` the outputs that can wait are returned unread. */
+export async function runSuiteSteps(
+  suite: SuitePlan,
+  run: SuiteRun,
+  deps: SuiteDeps,
+): Promise<SuiteResult> {
   const dir = suiteDir(run.out, suite);
   await deps.dirs.ensure(dir);
-  const tag = `${run.side}-${run.round}`;
+  const tag = `${run.side}-${run.round}${run.part === undefined ? "" : `.${run.part}`}`;
   const label = `suite ${suite.name} (${run.side}, round ${run.round})`;
+  const context = { side: run.side, round: run.round, tag, dir, paths: run.paths };
   const steps = stepsOf(
-    suiteKind(suite).step(suite, { side: run.side, round: run.round, tag, dir, paths: run.paths }),
+    suiteKind(suite).step(
+      suite,
+      run.binary === undefined ? context : { ...context, binary: run.binary },
+    ),
   );
-  const benchmarks: Benchmark[] = [];
+  const result: SuiteResult = { benchmarks: [], unread: [] };
   for (const [i, step] of steps.entries()) {
     if ("service" in step) {
-      benchmarks.push(...(await runServed(step, label, suite, run, deps)));
+      result.benchmarks.push(...(await runServed(step, label, suite, run, deps)));
       continue;
     }
     const what = steps.length === 1 ? label : `${label}, command ${i + 1} of ${steps.length}`;
-    benchmarks.push(...(await runOneStep(step, what, suite, run, deps)));
+    const read = await runOneStep(step, what, suite, run, deps);
+    if ("unread" in read) result.unread.push(read.unread);
+    else result.benchmarks.push(...read.benchmarks);
   }
+  return result;
+}
+
+/** Each distinct output once (the processes of a side and round share one Criterion baseline). */
+export async function readOutputs(
+  outputs: readonly StepOutput[],
+  suite: SuitePlan,
+  run: SuiteRun,
+  deps: SuiteDeps,
+): Promise<Benchmark[]> {
+  const distinct = new Map(
+    outputs.map((o) => [JSON.stringify([o.format, o.path, o.baseline, o.name]), o]),
+  );
+  const benchmarks: Benchmark[] = [];
+  for (const output of distinct.values())
+    benchmarks.push(...(await readOutput(output, suite, run, deps)));
   return benchmarks;
 }
 
@@ -90,7 +143,11 @@ function runServed(
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
     suite: suite.name,
     deps,
-    runStep: (step, what) => runOneStep(step, what, suite, run, deps),
+    // A server's steps are read at once: their numbers go with the server's own.
+    runStep: async (step, what) => {
+      const read = await runOneStep(step, what, suite, { ...run, deferRead: false }, deps);
+      return "benchmarks" in read ? read.benchmarks : [];
+    },
   });
 }
 
@@ -107,7 +164,7 @@ async function runOneStep(
   suite: SuitePlan,
   run: SuiteRun,
   deps: SuiteDeps,
-): Promise<Benchmark[]> {
+): Promise<{ readonly benchmarks: Benchmark[] } | { readonly unread: StepOutput }> {
   const tag = `${run.side}-${run.round}`;
   if (step.freshDir !== undefined) {
     await deps.dirs.remove(step.freshDir);
@@ -121,7 +178,7 @@ async function runOneStep(
   }
   const fromStdout = step.output.fromStdout === true && step.unread !== true;
   const result = await runStep(deps.proc, label, step.argv, {
-    cwd: run.paths.worktree,
+    cwd: step.cwd ?? run.paths.worktree,
     timeoutMs: suite.timeoutMs,
     signal: deps.signal,
     logFile: path.join(run.out, "logs", `${suite.name}-${tag}.log`),
@@ -130,8 +187,8 @@ async function runOneStep(
     // One byte over the cap tells a cut-off table from a whole one.
     ...(fromStdout ? { keepStdoutBytes: MAX_STDOUT_BYTES + 1 } : {}),
   });
-  if (step.unread === true) return [];
-  const { format, path: file, baseline, missing, name } = step.output;
+  if (step.unread === true) return { benchmarks: [] };
+  const { path: file, missing } = step.output;
   if (fromStdout) {
     if (Buffer.byteLength(result.stdout) > MAX_STDOUT_BYTES)
       throw new ToolError(
@@ -143,6 +200,18 @@ async function runOneStep(
   }
   if (missing !== undefined && (await deps.reader.kindOf(file)) !== "file")
     throw new ToolError(`${label} exited 0 but ${missing}`);
+  if (run.deferRead === true && !fromStdout) return { unread: step.output };
+  return { benchmarks: await readOutput(step.output, suite, run, deps) };
+}
+
+/** One output through the ingest adapter of its format. */
+async function readOutput(
+  output: StepOutput,
+  suite: SuitePlan,
+  run: SuiteRun,
+  deps: SuiteDeps,
+): Promise<Benchmark[]> {
+  const { format, path: file, baseline, name } = output;
   const options = { side: run.side, round: run.round, suite: suite.name, version: VERSION };
   const summary = await ingest(
     format,

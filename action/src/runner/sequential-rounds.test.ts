@@ -6,7 +6,7 @@ import {
   escapeRustRegex,
   exactIdFilter,
 } from "../config/suites/criterion/exact-id-filter.ts";
-import { budgetStop, estimateRoundMs, narrowSuites } from "./sequential-rounds.ts";
+import { narrowSuites } from "./sequential-rounds.ts";
 
 /**
  * The filter as JavaScript sees it, to test what it matches: the same syntax except `\x{…}`
@@ -171,39 +171,5 @@ describe("narrowSuites", () => {
     const round = narrowSuites(SUITES, new Set([id]), new Map([[id, "micro"]]));
     expect(round.run).toEqual([SUITES[0]]);
     expect(round.unfiltered).toEqual(["micro"]);
-  });
-});
-
-describe("estimateRoundMs and budgetStop", () => {
-  const latest = new Map([
-    ["micro", { ms: 20_000, benchmarks: 4 }],
-    ["cli", { ms: 6_000, benchmarks: 2 }],
-    ["harness", { ms: 10_000, benchmarks: 5 }],
-  ]);
-
-  it("scales each suite's latest time by its open share; custom harnesses count whole", () => {
-    const [micro, cli, harness] = SUITES as [SuitePlan, SuitePlan, SuitePlan];
-    const open = new Map([
-      ["micro", 1],
-      ["cli", 2],
-      ["harness", 1],
-    ]);
-    const openIn = (s: SuitePlan): number => open.get(s.name) ?? 0;
-    expect(estimateRoundMs([micro, cli, harness], openIn, latest, 500)).toBe(
-      500 + 5_000 + 6_000 + 10_000,
-    );
-    // Never more than the whole suite (an unfiltered Criterion suite runs all of it).
-    expect(estimateRoundMs([micro], () => Number.POSITIVE_INFINITY, latest, 0)).toBe(20_000);
-    expect(estimateRoundMs([micro], () => 1, new Map(), -5)).toBe(0);
-  });
-
-  it("stops when the rounds so far plus the next one pass the budget, and says by how much", () => {
-    expect(budgetStop(60_000, 30_000, 30_000)).toBeUndefined();
-    expect(budgetStop(60_000, 45_000, 20_000)).toBe(
-      "time budget: the next round would take ~20 s, 15 s of the 60 s budget left",
-    );
-    expect(budgetStop(60_000, 70_000, 1_000)).toBe(
-      "time budget: the next round would take ~1 s, 0 s of the 60 s budget left",
-    );
   });
 });

@@ -1,8 +1,8 @@
 // The runner's half of sequential rounds (`rounds: auto`): after a look, the statistics core
 // says which benchmarks are still open; this turns that set of ids into what the next round runs
 // (each suite kind narrows its own plan: Criterion by an exact-id filter, hyperfine by command,
-// custom harnesses whole or not at all), and estimates that round's time for the time budget.
-// Pure: ids and plans in, plans out.
+// custom harnesses whole or not at all); the time budget's part is round-budget.ts. Pure: ids and
+// plans in, plans out.
 import type { SuitePlan } from "../config/run-config.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
@@ -59,38 +59,4 @@ export function narrowSuites(
 export interface SuiteTime {
   readonly ms: number;
   readonly benchmarks: number;
-}
-
-/**
- * The next round's expected time: each suite's latest time, scaled by the share of its
- * benchmarks that run again (a custom harness always runs whole), plus the rest of the latest
- * round (fingerprints, summaries).
- */
-export function estimateRoundMs(
-  next: readonly SuitePlan[],
-  openIn: (suite: SuitePlan) => number,
-  latest: ReadonlyMap<string, SuiteTime>,
-  overheadMs: number,
-): number {
-  let ms = Math.max(0, overheadMs);
-  for (const suite of next) {
-    const time = latest.get(suite.name);
-    if (time === undefined) continue;
-    const share =
-      suiteKind(suite).runsWhole === true || time.benchmarks === 0
-        ? 1
-        : Math.min(1, openIn(suite) / time.benchmarks);
-    ms += time.ms * share;
-  }
-  return ms;
-}
-
-/**
- * Why the time budget stops the run before the next round, or undefined when that round fits.
- * `usedMs` is what the rounds took so far.
- */
-export function budgetStop(budgetMs: number, usedMs: number, nextMs: number): string | undefined {
-  if (usedMs + nextMs <= budgetMs) return undefined;
-  const s = (ms: number): string => `${Math.max(0, Math.round(ms / 1000))} s`;
-  return `time budget: the next round would take ~${s(nextMs)}, ${s(budgetMs - usedMs)} of the ${s(budgetMs)} budget left`;
 }

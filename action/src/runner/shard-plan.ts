@@ -14,6 +14,7 @@ import { suiteKind } from "../config/suites/registry.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { BenchShard } from "../schemas/shard.gen.ts";
 import type { RoundPlan } from "./round-plan.ts";
+import { Groups, listedIds } from "./bench-units.ts";
 
 /** A unit of the run and the shard it was dealt to (shard.json's `units.dealt`). */
 export type DealtUnit = BenchShard["units"]["dealt"][number];
@@ -37,17 +38,6 @@ export function canonicalSplit(count: number, dealt: readonly DealtUnit[]): stri
   return JSON.stringify(["benchgate-shards-v1", count, assignment]);
 }
 
-/** Suites whose benchmarks are known before they run, and can be run one by one. */
-function listedIds(
-  suite: SuitePlan,
-  listed: ReadonlyMap<string, readonly string[]>,
-): readonly string[] | undefined {
-  if (suite.kind === "criterion") return listed.get(suite.name) ?? [];
-  if (suite.kind === "hyperfine" || suite.kind === "instructions")
-    return suite.commands.map((c) => c.name);
-  return undefined;
-}
-
 /** 32-bit FNV-1a over UTF-16 code units: a stable, well-spread order that needs no crypto. */
 export function unitHash(key: string): number {
   let h = 0x811c9dc5;
@@ -56,28 +46,6 @@ export function unitHash(key: string): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
-}
-
-/** Union–find over unit keys: the units a pair of ids joins. */
-class Groups {
-  readonly #parent = new Map<string, string>();
-  find(key: string): string {
-    let root = key;
-    for (
-      let up = this.#parent.get(root);
-      up !== undefined && up !== root;
-      up = this.#parent.get(root)
-    )
-      root = up;
-    this.#parent.set(key, root);
-    return root;
-  }
-  join(a: string, b: string): void {
-    const [x, y] = [this.find(a), this.find(b)];
-    // The smaller key leads, so the group's name does not depend on the order of the pairs.
-    if (x < y) this.#parent.set(y, x);
-    else if (y < x) this.#parent.set(x, y);
-  }
 }
 
 export interface ShardSplit {

@@ -17,8 +17,12 @@ export interface TimingsDocument {
   readonly steps: readonly TimingEntry[];
 }
 
-/** A name for what a process is: the program, and for cargo its subcommand's role. */
+/**
+ * A name for what a process is: the program, for cargo its subcommand's role, and for a bench
+ * executable run directly (`EXE --bench …`, schedule: pairs) not its hashed file name.
+ */
 export function stepKind(argv: readonly string[]): string {
+  if (argv[1] === "--bench") return "bench executable";
   const program = path.basename(argv[0] ?? "?");
   if (program !== "cargo") return program;
   const sub = argv[1] ?? "";

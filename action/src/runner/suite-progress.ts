@@ -39,6 +39,13 @@ export interface SuiteProgressOptions {
   /** A terminal's status line: given, it replaces the lines (and `everyMs`). */
   readonly status?: (text: string) => void;
   readonly everyMs?: number;
+  /**
+   * Count what the runner reports done (`unitDone`) instead of the tools' lines: schedule: pairs
+   * runs one benchmark per process, and each hyperfine process numbers its command 1.
+   */
+  readonly countsUnits?: boolean;
+  /** What is counted: "benchmarks" (default), or e.g. "pairs". */
+  readonly noun?: string;
 }
 
 const EVERY_MS = 5000;
@@ -62,12 +69,25 @@ export class SuiteProgress {
   line(text: string): void {
     const event = benchmarkEvent(text);
     if (event === undefined) return;
-    if (event.kind === "done") this.#done += 1;
-    else if (event.kind === "count") {
-      this.#done = Math.max(this.#done, event.done);
+    const counted = this.#options.countsUnits !== true;
+    if (event.kind === "done") {
+      if (!counted) return;
+      this.#done += 1;
+    } else if (event.kind === "count") {
+      if (counted) this.#done = Math.max(this.#done, event.done);
       this.#current = event.id;
     } else if (event.id !== this.#current) this.#current = event.id;
     else return;
+    this.#show();
+  }
+
+  /** One of the units the runner counts is done (countsUnits). */
+  unitDone(): void {
+    this.#done += 1;
+    this.#show();
+  }
+
+  #show(): void {
     const now = this.#options.clock.now();
     const { status } = this.#options;
     const every = status === undefined ? (this.#options.everyMs ?? EVERY_MS) : STATUS_EVERY_MS;
@@ -84,13 +104,14 @@ export class SuiteProgress {
       this.#current === undefined
         ? ""
         : ` (now ${JSON.stringify(this.#current.slice(0, ID_CHARS)).slice(1, -1)})`;
+    const noun = this.#options.noun ?? "benchmarks";
     if (expected === undefined || expected <= 0)
-      return `${label}: ${this.#done} benchmark${this.#done === 1 ? "" : "s"} done, ${elapsed}${current}`;
+      return `${label}: ${this.#done} ${this.#done === 1 ? noun.replace(/s$/, "") : noun} done, ${elapsed}${current}`;
     const done = Math.min(this.#done, expected);
     const left =
       done > 0 && done < expected
         ? `, about ${formatDuration((elapsedMs / done) * (expected - done))} left`
         : "";
-    return `${label}: ${done}/${expected} benchmarks, ${elapsed}${left}${current}`;
+    return `${label}: ${done}/${expected} ${noun}, ${elapsed}${left}${current}`;
   }
 }

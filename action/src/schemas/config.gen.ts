@@ -87,6 +87,10 @@ export interface BenchgateConfig {
    */
   rounds?: number | "auto";
   /**
+   * How a round runs base and head (docs/run.md, "Schedules"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.
+   */
+  schedule?: "pairs" | "suite";
+  /**
    * With rounds: auto, the rounds every benchmark runs before any may stop (default 3).
    */
   "min-rounds"?: number;
@@ -95,7 +99,7 @@ export interface BenchgateConfig {
    */
   "max-rounds"?: number;
   /**
-   * With rounds: auto, how long the rounds may take ("20m"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.
+   * With rounds: auto, how long the whole run may take ("15m"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the open benchmarks that do run (cheapest first). The first min-rounds rounds always run.
    */
   "time-budget"?: string;
   /**
@@ -273,7 +277,18 @@ export interface CriterionSuite {
    */
   filter?: string;
   /**
-   * Extra arguments for the Criterion binary, e.g. ["--warm-up-time", "1", "--measurement-time", "3"]. benchgate adds --save-baseline and --noplot itself.
+   * With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).
+   */
+  "process-time"?: {
+    "warm-up"?: Duration;
+    measurement?: Duration;
+    /**
+     * Criterion's --sample-size: at least 10, which Criterion requires.
+     */
+    samples?: number;
+  };
+  /**
+   * Extra arguments for the Criterion binary, e.g. ["--noise-threshold", "0.05"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.
    *
    * @maxItems 50
    */

@@ -9528,23 +9528,23 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate65;
-const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the rounds may take (\"20m\"; building and golden outputs not counted): no round starts that would, by the time earlier rounds took, end past it. The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"schedule":{"description":"How a round runs base and head (docs/run.md, \"Schedules\"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.","enum":["pairs","suite"]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the whole run may take (\"15m\"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the open benchmarks that do run (cheapest first). The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
 const schema151 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema152 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
-const schema200 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
-const schema169 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
-const schema213 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
-const schema218 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
-const schema219 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
-const schema221 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
+const schema202 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
+const schema171 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema215 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const schema220 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
+const schema221 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
+const schema223 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
 const schema157 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
 const pattern21 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern75 = new RegExp("^[^/\\\\]", "u");
-const pattern78 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern42 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const pattern88 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
+const pattern77 = new RegExp("^[^/\\\\]", "u");
+const pattern80 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern44 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern90 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
 const pattern25 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
-const schema156 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--warm-up-time\", \"1\", \"--measurement-time\", \"3\"]. benchgate adds --save-baseline and --noplot itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema156 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 const pattern26 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
 const pattern27 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
 const pattern28 = new RegExp("^[A-Za-z0-9_-]+$", "u");
@@ -9794,24 +9794,123 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.args !== undefined){
-let data8 = data.args;
+if(data["process-time"] !== undefined){
+let data8 = data["process-time"];
 const _errs18 = errors;
 if(errors === _errs18){
-if(Array.isArray(data8)){
-if(data8.length > 50){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const _errs20 = errors;
+for(const key1 in data8){
+if(!(((key1 === "warm-up") || (key1 === "measurement")) || (key1 === "samples"))){
+validate66.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs20 === errors){
+if(data8["warm-up"] !== undefined){
+let data9 = data8["warm-up"];
+const _errs21 = errors;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data9 === "string"){
+if(!pattern21.test(data9)){
+validate66.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.measurement !== undefined){
+let data10 = data8.measurement;
+const _errs24 = errors;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data10 === "string"){
+if(!pattern21.test(data10)){
+validate66.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.samples !== undefined){
+let data11 = data8.samples;
+const _errs27 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000 || isNaN(data11)){
+validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data11 < 10 || isNaN(data11)){
+validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data12 = data.args;
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data12)){
+if(data12.length > 50){
 validate66.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
-var valid3 = true;
-const len1 = data8.length;
+var valid6 = true;
+const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-const _errs20 = errors;
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(func2(data9) > 1024){
+let data13 = data12[i1];
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func2(data13) > 1024){
 validate66.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
@@ -9821,8 +9920,8 @@ validate66.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/prop
 return false;
 }
 }
-var valid3 = _errs20 === errors;
-if(!valid3){
+var valid6 = _errs31 === errors;
+if(!valid6){
 break;
 }
 }
@@ -9833,19 +9932,19 @@ validate66.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.timeout !== undefined){
-let data10 = data.timeout;
-const _errs22 = errors;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern21.test(data10)){
+let data14 = data.timeout;
+const _errs33 = errors;
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data14 === "string"){
+if(!pattern21.test(data14)){
 validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -9855,10 +9954,11 @@ validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/d
 return false;
 }
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs33 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -9881,9 +9981,9 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema159 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema161 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
-const pattern32 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
+const schema161 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema163 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
+const pattern34 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9905,7 +10005,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema159.properties, key0))){
+if(!(func1.call(schema161.properties, key0))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10117,7 +10217,7 @@ validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schema
 return false;
 }
 else {
-if(!pattern32.test(data8)){
+if(!pattern34.test(data8)){
 validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -10357,8 +10457,8 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema163 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern35 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const schema165 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern37 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10494,7 +10594,7 @@ validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern35.test(data4)){
+if(!pattern37.test(data4)){
 validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
@@ -10550,7 +10650,7 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema167 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema169 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10572,7 +10672,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema167.properties, key0))){
+if(!(func1.call(schema169.properties, key0))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10865,7 +10965,7 @@ passing0 = 0;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
-if(!pattern42.test(data9)){
+if(!pattern44.test(data9)){
 const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -10978,7 +11078,7 @@ passing1 = 0;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
-if(!pattern42.test(data10)){
+if(!pattern44.test(data10)){
 const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -11083,9 +11183,9 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema172 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern46 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
-const pattern47 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
+const schema174 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern48 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
+const pattern49 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11200,7 +11300,7 @@ validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schema
 return false;
 }
 else {
-if(!pattern46.test(data4)){
+if(!pattern48.test(data4)){
 validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
 return false;
 }
@@ -11316,7 +11416,7 @@ else {
 for(const key2 in data7){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern47.test(key2)){
+if(!pattern49.test(key2)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -11428,7 +11528,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
-if(!pattern42.test(data9)){
+if(!pattern44.test(data9)){
 const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11541,7 +11641,7 @@ passing1 = 0;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data10 === "string"){
-if(!pattern42.test(data10)){
+if(!pattern44.test(data10)){
 const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -11643,15 +11743,15 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema178 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema181 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
-const schema184 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
-const schema185 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
-const pattern52 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
-const pattern56 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
-const pattern58 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
-const pattern59 = new RegExp("^[^\\r\\n]*$", "u");
-const pattern67 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
+const schema180 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema183 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
+const schema186 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
+const schema187 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
+const pattern54 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
+const pattern58 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
+const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
+const pattern61 = new RegExp("^[^\\r\\n]*$", "u");
+const pattern69 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11673,7 +11773,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema178.properties, key0))){
+if(!(func1.call(schema180.properties, key0))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11788,7 +11888,7 @@ validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/url
 return false;
 }
 else {
-if(!pattern52.test(data4)){
+if(!pattern54.test(data4)){
 validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -11864,7 +11964,7 @@ else {
 for(const key1 in data7){
 const _errs23 = errors;
 if(typeof key1 === "string"){
-if(!pattern47.test(key1)){
+if(!pattern49.test(key1)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
@@ -11978,7 +12078,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schem
 return false;
 }
 else {
-if(!pattern56.test(data11)){
+if(!pattern58.test(data11)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"+"\""}];
 return false;
 }
@@ -12012,7 +12112,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schem
 return false;
 }
 else {
-if(!pattern52.test(data12)){
+if(!pattern54.test(data12)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12034,7 +12134,7 @@ if(data10.method !== undefined){
 let data13 = data10.method;
 const _errs38 = errors;
 if(!(((((((data13 === "GET") || (data13 === "POST")) || (data13 === "PUT")) || (data13 === "PATCH")) || (data13 === "DELETE")) || (data13 === "HEAD")) || (data13 === "OPTIONS"))){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema178.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema180.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid11 = _errs38 === errors;
@@ -12077,7 +12177,7 @@ else {
 for(const key4 in data15){
 const _errs43 = errors;
 if(typeof key4 === "string"){
-if(!pattern58.test(key4)){
+if(!pattern60.test(key4)){
 const err2 = {instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err2];
@@ -12114,7 +12214,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" +
 return false;
 }
 else {
-if(!pattern59.test(data16)){
+if(!pattern61.test(data16)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*$"},message:"must match pattern \""+"^[^\\r\\n]*$"+"\""}];
 return false;
 }
@@ -12354,7 +12454,7 @@ if(data21.format !== undefined){
 let data24 = data21.format;
 const _errs65 = errors;
 if(!(((data24 === "oha") || (data24 === "k6")) || (data24 === "vegeta"))){
-validate71.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema178.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
+validate71.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema180.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid18 = _errs65 === errors;
@@ -12430,7 +12530,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schema
 return false;
 }
 else {
-if(!pattern32.test(data27)){
+if(!pattern34.test(data27)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -12522,7 +12622,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schem
 return false;
 }
 else {
-if(!pattern52.test(data30)){
+if(!pattern54.test(data30)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12554,7 +12654,7 @@ else {
 for(const key8 in data31){
 const _errs85 = errors;
 if(typeof key8 === "string"){
-if(!pattern47.test(key8)){
+if(!pattern49.test(key8)){
 const err4 = {instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key8};
 if(vErrors === null){
 vErrors = [err4];
@@ -12641,7 +12741,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + ke
 return false;
 }
 else {
-if(!pattern52.test(data34)){
+if(!pattern54.test(data34)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12752,7 +12852,7 @@ passing0 = 0;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data35 === "string"){
-if(!pattern42.test(data35)){
+if(!pattern44.test(data35)){
 const err9 = {instancePath:instancePath+"/max-error-rate",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -12846,7 +12946,7 @@ let data37 = data["max-rss-growth"];
 const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data37 === "string"){
-if(!pattern67.test(data37)){
+if(!pattern69.test(data37)){
 validate71.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"+"\""}];
 return false;
 }
@@ -12913,7 +13013,7 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema197 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema199 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12935,7 +13035,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema197.properties, key0))){
+if(!(func1.call(schema199.properties, key0))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13373,26 +13473,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["min-rounds"] !== undefined){
-let data2 = data["min-rounds"];
+if(data.schedule !== undefined){
+let data2 = data.schedule;
 const _errs8 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(!((data2 === "pairs") || (data2 === "suite"))){
+validate65.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/enum",keyword:"enum",params:{allowedValues: schema150.properties.schedule.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-if(errors === _errs8){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 2 || isNaN(data2)){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -13400,40 +13486,67 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["max-rounds"] !== undefined){
-let data3 = data["max-rounds"];
-const _errs10 = errors;
+if(data["min-rounds"] !== undefined){
+let data3 = data["min-rounds"];
+const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs10){
+if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100 || isNaN(data3)){
-validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data3 < 2 || isNaN(data3)){
+validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["max-rounds"] !== undefined){
+let data4 = data["max-rounds"];
+const _errs11 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs11){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 100 || isNaN(data4)){
+validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data4 < 2 || isNaN(data4)){
 validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data["time-budget"] !== undefined){
-let data4 = data["time-budget"];
-const _errs12 = errors;
+let data5 = data["time-budget"];
 const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data4 === "string"){
-if(!pattern21.test(data4)){
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(!pattern21.test(data5)){
 validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13443,53 +13556,53 @@ validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$de
 return false;
 }
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.build !== undefined){
-let data5 = data.build;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data5)){
-if(data5.length > 50){
+let data6 = data.build;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data6)){
+if(data6.length > 50){
 validate65.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len0 = data5.length;
+const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs17 = errors;
+let data7 = data6[i0];
 const _errs18 = errors;
-if(errors === _errs18){
-if(Array.isArray(data6)){
-if(data6.length > 200){
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data7)){
+if(data7.length > 200){
 validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
-if(data6.length < 1){
+if(data7.length < 1){
 validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid5 = true;
-const len1 = data6.length;
+const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs20 = errors;
-if(errors === _errs20){
-if(typeof data7 === "string"){
-if(func2(data7) > 4096){
+let data8 = data7[i1];
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data8 === "string"){
+if(func2(data8) > 4096){
 validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
-if(func2(data7) < 0){
+if(func2(data8) < 0){
 validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
@@ -13500,7 +13613,7 @@ validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPa
 return false;
 }
 }
-var valid5 = _errs20 === errors;
+var valid5 = _errs21 === errors;
 if(!valid5){
 break;
 }
@@ -13513,7 +13626,7 @@ validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$de
 return false;
 }
 }
-var valid3 = _errs17 === errors;
+var valid3 = _errs18 === errors;
 if(!valid3){
 break;
 }
@@ -13525,33 +13638,33 @@ validate65.errors = [{instancePath:instancePath+"/build",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs15 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.timeouts !== undefined){
-let data8 = data.timeouts;
-const _errs22 = errors;
-if(errors === _errs22){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-const _errs24 = errors;
-for(const key1 in data8){
+let data9 = data.timeouts;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const _errs25 = errors;
+for(const key1 in data9){
 if(!(((key1 === "build") || (key1 === "suite")) || (key1 === "golden"))){
 validate65.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs24 === errors){
-if(data8.build !== undefined){
-let data9 = data8.build;
-const _errs25 = errors;
+if(_errs25 === errors){
+if(data9.build !== undefined){
+let data10 = data9.build;
 const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data9 === "string"){
-if(!pattern21.test(data9)){
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data10 === "string"){
+if(!pattern21.test(data10)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13561,19 +13674,19 @@ validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/
 return false;
 }
 }
-var valid6 = _errs25 === errors;
+var valid6 = _errs26 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data8.suite !== undefined){
-let data10 = data8.suite;
-const _errs28 = errors;
+if(data9.suite !== undefined){
+let data11 = data9.suite;
 const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data10 === "string"){
-if(!pattern21.test(data10)){
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data11 === "string"){
+if(!pattern21.test(data11)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13583,19 +13696,19 @@ validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/
 return false;
 }
 }
-var valid6 = _errs28 === errors;
+var valid6 = _errs29 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data8.golden !== undefined){
-let data11 = data8.golden;
-const _errs31 = errors;
+if(data9.golden !== undefined){
+let data12 = data9.golden;
 const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data12 === "string"){
+if(!pattern21.test(data12)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13605,7 +13718,7 @@ validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#
 return false;
 }
 }
-var valid6 = _errs31 === errors;
+var valid6 = _errs32 === errors;
 }
 else {
 var valid6 = true;
@@ -13619,45 +13732,45 @@ validate65.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs23 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.suites !== undefined){
-let data12 = data.suites;
-const _errs34 = errors;
-if(errors === _errs34){
-if(Array.isArray(data12)){
-if(data12.length > 100){
+let data13 = data.suites;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data13)){
+if(data13.length > 100){
 validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data12.length < 1){
+if(data13.length < 1){
 validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid10 = true;
-const len2 = data12.length;
+const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-let data13 = data12[i2];
-const _errs36 = errors;
-if(errors === _errs36){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-const tag0 = data13.kind;
+let data14 = data13[i2];
+const _errs37 = errors;
+if(errors === _errs37){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+const tag0 = data14.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "criterion"){
-if(!(validate66(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate66(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "hyperfine"){
-if(!(validate67(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate67(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
@@ -13666,7 +13779,7 @@ props0 = true;
 }
 }
 else if(tag0 === "custom"){
-if(!(validate68(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate68(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
@@ -13675,7 +13788,7 @@ props0 = true;
 }
 }
 else if(tag0 === "gungraun"){
-if(!(validate69(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate69(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
@@ -13684,7 +13797,7 @@ props0 = true;
 }
 }
 else if(tag0 === "instructions"){
-if(!(validate70(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate70(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
@@ -13693,7 +13806,7 @@ props0 = true;
 }
 }
 else if(tag0 === "load"){
-if(!(validate71(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate71(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
@@ -13702,7 +13815,7 @@ props0 = true;
 }
 }
 else if(tag0 === "divan"){
-if(!(validate72(data13, {instancePath:instancePath+"/suites/" + i2,parentData:data12,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate72(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
@@ -13725,7 +13838,7 @@ validate65.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/pr
 return false;
 }
 }
-var valid10 = _errs36 === errors;
+var valid10 = _errs37 === errors;
 if(!valid10){
 break;
 }
@@ -13738,49 +13851,49 @@ validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.golden !== undefined){
-let data14 = data.golden;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let data15 = data.golden;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing1;
-if(((data14.checksums === undefined) && (missing1 = "checksums")) || ((data14.commands === undefined) && (missing1 = "commands"))){
+if(((data15.checksums === undefined) && (missing1 = "checksums")) || ((data15.commands === undefined) && (missing1 = "commands"))){
 validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs48 = errors;
-for(const key2 in data14){
+const _errs49 = errors;
+for(const key2 in data15){
 if(!((((key2 === "checksums") || (key2 === "outputs")) || (key2 === "timeout")) || (key2 === "commands"))){
 validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data14.checksums !== undefined){
-let data15 = data14.checksums;
-const _errs49 = errors;
+if(_errs49 === errors){
+if(data15.checksums !== undefined){
+let data16 = data15.checksums;
 const _errs50 = errors;
-if(errors === _errs50){
-if(typeof data15 === "string"){
-if(func2(data15) > 1024){
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(func2(data16) > 1024){
 validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data15) < 1){
+if(func2(data16) < 1){
 validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern75.test(data15)){
+if(!pattern77.test(data16)){
 validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -13792,29 +13905,29 @@ validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 }
-var valid19 = _errs49 === errors;
+var valid19 = _errs50 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data14.outputs !== undefined){
-let data16 = data14.outputs;
-const _errs52 = errors;
+if(data15.outputs !== undefined){
+let data17 = data15.outputs;
 const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data16 === "string"){
-if(func2(data16) > 1024){
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data17 === "string"){
+if(func2(data17) > 1024){
 validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data16) < 1){
+if(func2(data17) < 1){
 validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern75.test(data16)){
+if(!pattern77.test(data17)){
 validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -13826,19 +13939,19 @@ validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 }
-var valid19 = _errs52 === errors;
+var valid19 = _errs53 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data14.timeout !== undefined){
-let data17 = data14.timeout;
-const _errs55 = errors;
+if(data15.timeout !== undefined){
+let data18 = data15.timeout;
 const _errs56 = errors;
-if(errors === _errs56){
-if(typeof data17 === "string"){
-if(!pattern21.test(data17)){
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data18 === "string"){
+if(!pattern21.test(data18)){
 validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13848,65 +13961,65 @@ validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/
 return false;
 }
 }
-var valid19 = _errs55 === errors;
+var valid19 = _errs56 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data14.commands !== undefined){
-let data18 = data14.commands;
-const _errs58 = errors;
-if(errors === _errs58){
-if(Array.isArray(data18)){
-if(data18.length > 200){
+if(data15.commands !== undefined){
+let data19 = data15.commands;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data19)){
+if(data19.length > 200){
 validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
-if(data18.length < 1){
+if(data19.length < 1){
 validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid23 = true;
-const len3 = data18.length;
+const len3 = data19.length;
 for(let i3=0; i3<len3; i3++){
-let data19 = data18[i3];
-const _errs60 = errors;
-if(errors === _errs60){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let data20 = data19[i3];
+const _errs61 = errors;
+if(errors === _errs61){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing2;
-if(((data19.name === undefined) && (missing2 = "name")) || ((data19.command === undefined) && (missing2 = "command"))){
+if(((data20.name === undefined) && (missing2 = "name")) || ((data20.command === undefined) && (missing2 = "command"))){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-const _errs62 = errors;
-for(const key3 in data19){
+const _errs63 = errors;
+for(const key3 in data20){
 if(!(((key3 === "name") || (key3 === "command")) || (key3 === "timeout"))){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs62 === errors){
-if(data19.name !== undefined){
-let data20 = data19.name;
-const _errs63 = errors;
-if(errors === _errs63){
-if(typeof data20 === "string"){
-if(func2(data20) > 128){
+if(_errs63 === errors){
+if(data20.name !== undefined){
+let data21 = data20.name;
+const _errs64 = errors;
+if(errors === _errs64){
+if(typeof data21 === "string"){
+if(func2(data21) > 128){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
-if(func2(data20) < 1){
+if(func2(data21) < 1){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern78.test(data20)){
+if(!pattern80.test(data21)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
 }
@@ -13918,41 +14031,41 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 }
-var valid24 = _errs63 === errors;
+var valid24 = _errs64 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
-if(data19.command !== undefined){
-let data21 = data19.command;
-const _errs65 = errors;
+if(data20.command !== undefined){
+let data22 = data20.command;
 const _errs66 = errors;
-if(errors === _errs66){
-if(Array.isArray(data21)){
-if(data21.length > 200){
+const _errs67 = errors;
+if(errors === _errs67){
+if(Array.isArray(data22)){
+if(data22.length > 200){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
-if(data21.length < 1){
+if(data22.length < 1){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid26 = true;
-const len4 = data21.length;
+const len4 = data22.length;
 for(let i4=0; i4<len4; i4++){
-let data22 = data21[i4];
-const _errs68 = errors;
-if(errors === _errs68){
-if(typeof data22 === "string"){
-if(func2(data22) > 4096){
+let data23 = data22[i4];
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data23 === "string"){
+if(func2(data23) > 4096){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
-if(func2(data22) < 0){
+if(func2(data23) < 0){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
@@ -13963,7 +14076,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid26 = _errs68 === errors;
+var valid26 = _errs69 === errors;
 if(!valid26){
 break;
 }
@@ -13976,19 +14089,19 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/comma
 return false;
 }
 }
-var valid24 = _errs65 === errors;
+var valid24 = _errs66 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
-if(data19.timeout !== undefined){
-let data23 = data19.timeout;
-const _errs70 = errors;
+if(data20.timeout !== undefined){
+let data24 = data20.timeout;
 const _errs71 = errors;
-if(errors === _errs71){
-if(typeof data23 === "string"){
-if(!pattern21.test(data23)){
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data24 === "string"){
+if(!pattern21.test(data24)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13998,7 +14111,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeo
 return false;
 }
 }
-var valid24 = _errs70 === errors;
+var valid24 = _errs71 === errors;
 }
 else {
 var valid24 = true;
@@ -14013,7 +14126,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaP
 return false;
 }
 }
-var valid23 = _errs60 === errors;
+var valid23 = _errs61 === errors;
 if(!valid23){
 break;
 }
@@ -14026,7 +14139,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#
 return false;
 }
 }
-var valid19 = _errs58 === errors;
+var valid19 = _errs59 === errors;
 }
 else {
 var valid19 = true;
@@ -14042,36 +14155,36 @@ validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.statistics !== undefined){
-let data24 = data.statistics;
-const _errs73 = errors;
-if(errors === _errs73){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-const _errs75 = errors;
-for(const key4 in data24){
+let data25 = data.statistics;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+const _errs76 = errors;
+for(const key4 in data25){
 if(!(func1.call(schema150.properties.statistics.properties, key4))){
 validate65.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs75 === errors){
-if(data24.q !== undefined){
-let data25 = data24.q;
-const _errs76 = errors;
-const _errs78 = errors;
+if(_errs76 === errors){
+if(data25.q !== undefined){
+let data26 = data25.q;
+const _errs77 = errors;
+const _errs79 = errors;
 let valid30 = false;
 let passing0 = null;
-const _errs79 = errors;
-if(errors === _errs79){
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 10 || isNaN(data25)){
+const _errs80 = errors;
+if(errors === _errs80){
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 10 || isNaN(data26)){
 const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err5];
@@ -14082,7 +14195,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data25 < 0 || isNaN(data25)){
+if(data26 < 0 || isNaN(data26)){
 const err6 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -14105,15 +14218,15 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid1 = _errs79 === errors;
+var _valid1 = _errs80 === errors;
 if(_valid1){
 valid30 = true;
 passing0 = 0;
 }
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data25 === "string"){
-if(!pattern42.test(data25)){
+const _errs82 = errors;
+if(errors === _errs82){
+if(typeof data26 === "string"){
+if(!pattern44.test(data26)){
 const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -14135,7 +14248,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid1 = _errs81 === errors;
+var _valid1 = _errs82 === errors;
 if(_valid1 && valid30){
 valid30 = false;
 passing0 = [passing0, 1];
@@ -14159,32 +14272,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs78;
+errors = _errs79;
 if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
+if(_errs79){
+vErrors.length = _errs79;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs76 === errors;
+var valid28 = _errs77 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["noise-floor"] !== undefined){
-let data26 = data24["noise-floor"];
-const _errs83 = errors;
-const _errs85 = errors;
+if(data25["noise-floor"] !== undefined){
+let data27 = data25["noise-floor"];
+const _errs84 = errors;
+const _errs86 = errors;
 let valid32 = false;
 let passing1 = null;
-const _errs86 = errors;
-if(errors === _errs86){
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 10 || isNaN(data26)){
+const _errs87 = errors;
+if(errors === _errs87){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 10 || isNaN(data27)){
 const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err11];
@@ -14195,7 +14308,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data26 < 0 || isNaN(data26)){
+if(data27 < 0 || isNaN(data27)){
 const err12 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -14218,15 +14331,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-var _valid2 = _errs86 === errors;
+var _valid2 = _errs87 === errors;
 if(_valid2){
 valid32 = true;
 passing1 = 0;
 }
-const _errs88 = errors;
-if(errors === _errs88){
-if(typeof data26 === "string"){
-if(!pattern42.test(data26)){
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data27 === "string"){
+if(!pattern44.test(data27)){
 const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -14248,7 +14361,7 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid2 = _errs88 === errors;
+var _valid2 = _errs89 === errors;
 if(_valid2 && valid32){
 valid32 = false;
 passing1 = [passing1, 1];
@@ -14272,32 +14385,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs85;
+errors = _errs86;
 if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
+if(_errs86){
+vErrors.length = _errs86;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs83 === errors;
+var valid28 = _errs84 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["fail-threshold"] !== undefined){
-let data27 = data24["fail-threshold"];
-const _errs90 = errors;
-const _errs92 = errors;
+if(data25["fail-threshold"] !== undefined){
+let data28 = data25["fail-threshold"];
+const _errs91 = errors;
+const _errs93 = errors;
 let valid34 = false;
 let passing2 = null;
-const _errs93 = errors;
-if(errors === _errs93){
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 10 || isNaN(data27)){
+const _errs94 = errors;
+if(errors === _errs94){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 10 || isNaN(data28)){
 const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err17];
@@ -14308,7 +14421,7 @@ vErrors.push(err17);
 errors++;
 }
 else {
-if(data27 < 0 || isNaN(data27)){
+if(data28 < 0 || isNaN(data28)){
 const err18 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err18];
@@ -14331,15 +14444,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid3 = _errs93 === errors;
+var _valid3 = _errs94 === errors;
 if(_valid3){
 valid34 = true;
 passing2 = 0;
 }
-const _errs95 = errors;
-if(errors === _errs95){
-if(typeof data27 === "string"){
-if(!pattern42.test(data27)){
+const _errs96 = errors;
+if(errors === _errs96){
+if(typeof data28 === "string"){
+if(!pattern44.test(data28)){
 const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -14361,7 +14474,7 @@ vErrors.push(err21);
 errors++;
 }
 }
-var _valid3 = _errs95 === errors;
+var _valid3 = _errs96 === errors;
 if(_valid3 && valid34){
 valid34 = false;
 passing2 = [passing2, 1];
@@ -14385,32 +14498,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs92;
+errors = _errs93;
 if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
+if(_errs93){
+vErrors.length = _errs93;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs90 === errors;
+var valid28 = _errs91 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["unverified-threshold"] !== undefined){
-let data28 = data24["unverified-threshold"];
-const _errs97 = errors;
-const _errs99 = errors;
+if(data25["unverified-threshold"] !== undefined){
+let data29 = data25["unverified-threshold"];
+const _errs98 = errors;
+const _errs100 = errors;
 let valid36 = false;
 let passing3 = null;
-const _errs100 = errors;
-if(errors === _errs100){
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 10 || isNaN(data28)){
+const _errs101 = errors;
+if(errors === _errs101){
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 10 || isNaN(data29)){
 const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err23];
@@ -14421,7 +14534,7 @@ vErrors.push(err23);
 errors++;
 }
 else {
-if(data28 < 0 || isNaN(data28)){
+if(data29 < 0 || isNaN(data29)){
 const err24 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
@@ -14444,15 +14557,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid4 = _errs100 === errors;
+var _valid4 = _errs101 === errors;
 if(_valid4){
 valid36 = true;
 passing3 = 0;
 }
-const _errs102 = errors;
-if(errors === _errs102){
-if(typeof data28 === "string"){
-if(!pattern42.test(data28)){
+const _errs103 = errors;
+if(errors === _errs103){
+if(typeof data29 === "string"){
+if(!pattern44.test(data29)){
 const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14474,7 +14587,7 @@ vErrors.push(err27);
 errors++;
 }
 }
-var _valid4 = _errs102 === errors;
+var _valid4 = _errs103 === errors;
 if(_valid4 && valid36){
 valid36 = false;
 passing3 = [passing3, 1];
@@ -14498,32 +14611,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs99;
+errors = _errs100;
 if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
+if(_errs100){
+vErrors.length = _errs100;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs97 === errors;
+var valid28 = _errs98 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.confidence !== undefined){
-let data29 = data24.confidence;
-const _errs104 = errors;
-const _errs106 = errors;
+if(data25.confidence !== undefined){
+let data30 = data25.confidence;
+const _errs105 = errors;
+const _errs107 = errors;
 let valid38 = false;
 let passing4 = null;
-const _errs107 = errors;
-if(errors === _errs107){
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 > 10 || isNaN(data29)){
+const _errs108 = errors;
+if(errors === _errs108){
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 10 || isNaN(data30)){
 const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err29];
@@ -14534,7 +14647,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data29 < 0 || isNaN(data29)){
+if(data30 < 0 || isNaN(data30)){
 const err30 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
@@ -14557,15 +14670,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-var _valid5 = _errs107 === errors;
+var _valid5 = _errs108 === errors;
 if(_valid5){
 valid38 = true;
 passing4 = 0;
 }
-const _errs109 = errors;
-if(errors === _errs109){
-if(typeof data29 === "string"){
-if(!pattern42.test(data29)){
+const _errs110 = errors;
+if(errors === _errs110){
+if(typeof data30 === "string"){
+if(!pattern44.test(data30)){
 const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -14587,7 +14700,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid5 = _errs109 === errors;
+var _valid5 = _errs110 === errors;
 if(_valid5 && valid38){
 valid38 = false;
 passing4 = [passing4, 1];
@@ -14611,32 +14724,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs106;
+errors = _errs107;
 if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
+if(_errs107){
+vErrors.length = _errs107;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs104 === errors;
+var valid28 = _errs105 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.power !== undefined){
-let data30 = data24.power;
-const _errs111 = errors;
-const _errs113 = errors;
+if(data25.power !== undefined){
+let data31 = data25.power;
+const _errs112 = errors;
+const _errs114 = errors;
 let valid40 = false;
 let passing5 = null;
-const _errs114 = errors;
-if(errors === _errs114){
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 10 || isNaN(data30)){
+const _errs115 = errors;
+if(errors === _errs115){
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 10 || isNaN(data31)){
 const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err35];
@@ -14647,7 +14760,7 @@ vErrors.push(err35);
 errors++;
 }
 else {
-if(data30 < 0 || isNaN(data30)){
+if(data31 < 0 || isNaN(data31)){
 const err36 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
@@ -14670,15 +14783,15 @@ vErrors.push(err37);
 errors++;
 }
 }
-var _valid6 = _errs114 === errors;
+var _valid6 = _errs115 === errors;
 if(_valid6){
 valid40 = true;
 passing5 = 0;
 }
-const _errs116 = errors;
-if(errors === _errs116){
-if(typeof data30 === "string"){
-if(!pattern42.test(data30)){
+const _errs117 = errors;
+if(errors === _errs117){
+if(typeof data31 === "string"){
+if(!pattern44.test(data31)){
 const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -14700,7 +14813,7 @@ vErrors.push(err39);
 errors++;
 }
 }
-var _valid6 = _errs116 === errors;
+var _valid6 = _errs117 === errors;
 if(_valid6 && valid40){
 valid40 = false;
 passing5 = [passing5, 1];
@@ -14724,32 +14837,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs113;
+errors = _errs114;
 if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
+if(_errs114){
+vErrors.length = _errs114;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs111 === errors;
+var valid28 = _errs112 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["count-threshold"] !== undefined){
-let data31 = data24["count-threshold"];
-const _errs118 = errors;
-const _errs120 = errors;
+if(data25["count-threshold"] !== undefined){
+let data32 = data25["count-threshold"];
+const _errs119 = errors;
+const _errs121 = errors;
 let valid42 = false;
 let passing6 = null;
-const _errs121 = errors;
-if(errors === _errs121){
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 10 || isNaN(data31)){
+const _errs122 = errors;
+if(errors === _errs122){
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 10 || isNaN(data32)){
 const err41 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err41];
@@ -14760,7 +14873,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data31 < 0 || isNaN(data31)){
+if(data32 < 0 || isNaN(data32)){
 const err42 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
@@ -14783,15 +14896,15 @@ vErrors.push(err43);
 errors++;
 }
 }
-var _valid7 = _errs121 === errors;
+var _valid7 = _errs122 === errors;
 if(_valid7){
 valid42 = true;
 passing6 = 0;
 }
-const _errs123 = errors;
-if(errors === _errs123){
-if(typeof data31 === "string"){
-if(!pattern42.test(data31)){
+const _errs124 = errors;
+if(errors === _errs124){
+if(typeof data32 === "string"){
+if(!pattern44.test(data32)){
 const err44 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -14813,7 +14926,7 @@ vErrors.push(err45);
 errors++;
 }
 }
-var _valid7 = _errs123 === errors;
+var _valid7 = _errs124 === errors;
 if(_valid7 && valid42){
 valid42 = false;
 passing6 = [passing6, 1];
@@ -14837,32 +14950,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs120;
+errors = _errs121;
 if(vErrors !== null){
-if(_errs120){
-vErrors.length = _errs120;
+if(_errs121){
+vErrors.length = _errs121;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs118 === errors;
+var valid28 = _errs119 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["count-noise-floor"] !== undefined){
-let data32 = data24["count-noise-floor"];
-const _errs125 = errors;
-const _errs127 = errors;
+if(data25["count-noise-floor"] !== undefined){
+let data33 = data25["count-noise-floor"];
+const _errs126 = errors;
+const _errs128 = errors;
 let valid44 = false;
 let passing7 = null;
-const _errs128 = errors;
-if(errors === _errs128){
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 > 10 || isNaN(data32)){
+const _errs129 = errors;
+if(errors === _errs129){
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 10 || isNaN(data33)){
 const err47 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err47];
@@ -14873,7 +14986,7 @@ vErrors.push(err47);
 errors++;
 }
 else {
-if(data32 < 0 || isNaN(data32)){
+if(data33 < 0 || isNaN(data33)){
 const err48 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err48];
@@ -14896,15 +15009,15 @@ vErrors.push(err49);
 errors++;
 }
 }
-var _valid8 = _errs128 === errors;
+var _valid8 = _errs129 === errors;
 if(_valid8){
 valid44 = true;
 passing7 = 0;
 }
-const _errs130 = errors;
-if(errors === _errs130){
-if(typeof data32 === "string"){
-if(!pattern42.test(data32)){
+const _errs131 = errors;
+if(errors === _errs131){
+if(typeof data33 === "string"){
+if(!pattern44.test(data33)){
 const err50 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
@@ -14926,7 +15039,7 @@ vErrors.push(err51);
 errors++;
 }
 }
-var _valid8 = _errs130 === errors;
+var _valid8 = _errs131 === errors;
 if(_valid8 && valid44){
 valid44 = false;
 passing7 = [passing7, 1];
@@ -14950,93 +15063,93 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs127;
+errors = _errs128;
 if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
+if(_errs128){
+vErrors.length = _errs128;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs125 === errors;
+var valid28 = _errs126 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["fail-on-inconclusive"] !== undefined){
-const _errs132 = errors;
-if(typeof data24["fail-on-inconclusive"] !== "boolean"){
+if(data25["fail-on-inconclusive"] !== undefined){
+const _errs133 = errors;
+if(typeof data25["fail-on-inconclusive"] !== "boolean"){
 validate65.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid28 = _errs132 === errors;
+var valid28 = _errs133 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.crossover !== undefined){
-const _errs134 = errors;
-if(typeof data24.crossover !== "boolean"){
+if(data25.crossover !== undefined){
+const _errs135 = errors;
+if(typeof data25.crossover !== "boolean"){
 validate65.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid28 = _errs134 === errors;
+var valid28 = _errs135 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.robust !== undefined){
-const _errs136 = errors;
-if(typeof data24.robust !== "boolean"){
+if(data25.robust !== undefined){
+const _errs137 = errors;
+if(typeof data25.robust !== "boolean"){
 validate65.errors = [{instancePath:instancePath+"/statistics/robust",schemaPath:"#/properties/statistics/properties/robust/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid28 = _errs136 === errors;
+var valid28 = _errs137 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24["min-benchmarks-for-period"] !== undefined){
-let data36 = data24["min-benchmarks-for-period"];
-const _errs138 = errors;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+if(data25["min-benchmarks-for-period"] !== undefined){
+let data37 = data25["min-benchmarks-for-period"];
+const _errs139 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
 validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs138){
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 > 100000 || isNaN(data36)){
+if(errors === _errs139){
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 100000 || isNaN(data37)){
 validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data36 < 2 || isNaN(data36)){
+if(data37 < 2 || isNaN(data37)){
 validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
 }
 }
-var valid28 = _errs138 === errors;
+var valid28 = _errs139 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data24.missing !== undefined){
-let data37 = data24.missing;
-const _errs140 = errors;
-if(!((data37 === "fail") || (data37 === "warn"))){
+if(data25.missing !== undefined){
+let data38 = data25.missing;
+const _errs141 = errors;
+if(!((data38 === "fail") || (data38 === "warn"))){
 validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema150.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid28 = _errs140 === errors;
+var valid28 = _errs141 === errors;
 }
 else {
 var valid28 = true;
@@ -15060,55 +15173,55 @@ validate65.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs73 === errors;
+var valid0 = _errs74 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data38 = data.budgets;
-const _errs141 = errors;
-if(errors === _errs141){
-if(Array.isArray(data38)){
-if(data38.length > 1000){
+let data39 = data.budgets;
+const _errs142 = errors;
+if(errors === _errs142){
+if(Array.isArray(data39)){
+if(data39.length > 1000){
 validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
 var valid45 = true;
-const len5 = data38.length;
+const len5 = data39.length;
 for(let i5=0; i5<len5; i5++){
-let data39 = data38[i5];
-const _errs143 = errors;
-if(errors === _errs143){
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+let data40 = data39[i5];
+const _errs144 = errors;
+if(errors === _errs144){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 let missing3;
-if((data39.benchmark === undefined) && (missing3 = "benchmark")){
+if((data40.benchmark === undefined) && (missing3 = "benchmark")){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs145 = errors;
-for(const key5 in data39){
-if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern88.test(key5)))){
+const _errs146 = errors;
+for(const key5 in data40){
+if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern90.test(key5)))){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs145 === errors){
-if(data39.benchmark !== undefined){
-let data40 = data39.benchmark;
-const _errs146 = errors;
-if(errors === _errs146){
-if(typeof data40 === "string"){
-if(func2(data40) > 1024){
+if(_errs146 === errors){
+if(data40.benchmark !== undefined){
+let data41 = data40.benchmark;
+const _errs147 = errors;
+if(errors === _errs147){
+if(typeof data41 === "string"){
+if(func2(data41) > 1024){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data40) < 1){
+if(func2(data41) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15119,24 +15232,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",sc
 return false;
 }
 }
-var valid46 = _errs146 === errors;
+var valid46 = _errs147 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.median !== undefined){
-let data41 = data39.median;
-const _errs148 = errors;
+if(data40.median !== undefined){
+let data42 = data40.median;
 const _errs149 = errors;
-if(errors === _errs149){
-if(typeof data41 === "string"){
-if(func2(data41) > 64){
+const _errs150 = errors;
+if(errors === _errs150){
+if(typeof data42 === "string"){
+if(func2(data42) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data41) < 1){
+if(func2(data42) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15147,24 +15260,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schem
 return false;
 }
 }
-var valid46 = _errs148 === errors;
+var valid46 = _errs149 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.mean !== undefined){
-let data42 = data39.mean;
-const _errs151 = errors;
+if(data40.mean !== undefined){
+let data43 = data40.mean;
 const _errs152 = errors;
-if(errors === _errs152){
-if(typeof data42 === "string"){
-if(func2(data42) > 64){
+const _errs153 = errors;
+if(errors === _errs153){
+if(typeof data43 === "string"){
+if(func2(data43) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data42) < 1){
+if(func2(data43) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15175,24 +15288,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaP
 return false;
 }
 }
-var valid46 = _errs151 === errors;
+var valid46 = _errs152 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.p50 !== undefined){
-let data43 = data39.p50;
-const _errs154 = errors;
+if(data40.p50 !== undefined){
+let data44 = data40.p50;
 const _errs155 = errors;
-if(errors === _errs155){
-if(typeof data43 === "string"){
-if(func2(data43) > 64){
+const _errs156 = errors;
+if(errors === _errs156){
+if(typeof data44 === "string"){
+if(func2(data44) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data43) < 1){
+if(func2(data44) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15203,24 +15316,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPa
 return false;
 }
 }
-var valid46 = _errs154 === errors;
+var valid46 = _errs155 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.p95 !== undefined){
-let data44 = data39.p95;
-const _errs157 = errors;
+if(data40.p95 !== undefined){
+let data45 = data40.p95;
 const _errs158 = errors;
-if(errors === _errs158){
-if(typeof data44 === "string"){
-if(func2(data44) > 64){
+const _errs159 = errors;
+if(errors === _errs159){
+if(typeof data45 === "string"){
+if(func2(data45) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data44) < 1){
+if(func2(data45) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15231,24 +15344,24 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPa
 return false;
 }
 }
-var valid46 = _errs157 === errors;
+var valid46 = _errs158 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.p99 !== undefined){
-let data45 = data39.p99;
-const _errs160 = errors;
+if(data40.p99 !== undefined){
+let data46 = data40.p99;
 const _errs161 = errors;
-if(errors === _errs161){
-if(typeof data45 === "string"){
-if(func2(data45) > 64){
+const _errs162 = errors;
+if(errors === _errs162){
+if(typeof data46 === "string"){
+if(func2(data46) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data45) < 1){
+if(func2(data46) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15259,22 +15372,22 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPa
 return false;
 }
 }
-var valid46 = _errs160 === errors;
+var valid46 = _errs161 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.warn !== undefined){
-let data46 = data39.warn;
-const _errs163 = errors;
+if(data40.warn !== undefined){
+let data47 = data40.warn;
 const _errs164 = errors;
+const _errs165 = errors;
 let valid52 = false;
 let passing8 = null;
-const _errs165 = errors;
-if(errors === _errs165){
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1 || isNaN(data46)){
+const _errs166 = errors;
+if(errors === _errs166){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 1 || isNaN(data47)){
 const err53 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err53];
@@ -15285,7 +15398,7 @@ vErrors.push(err53);
 errors++;
 }
 else {
-if(data46 <= 0 || isNaN(data46)){
+if(data47 <= 0 || isNaN(data47)){
 const err54 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err54];
@@ -15308,15 +15421,15 @@ vErrors.push(err55);
 errors++;
 }
 }
-var _valid9 = _errs165 === errors;
+var _valid9 = _errs166 === errors;
 if(_valid9){
 valid52 = true;
 passing8 = 0;
 }
-const _errs167 = errors;
-if(errors === _errs167){
-if(typeof data46 === "string"){
-if(func2(data46) > 32){
+const _errs168 = errors;
+if(errors === _errs168){
+if(typeof data47 === "string"){
+if(func2(data47) > 32){
 const err56 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -15327,7 +15440,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(func2(data46) < 1){
+if(func2(data47) < 1){
 const err57 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
@@ -15350,7 +15463,7 @@ vErrors.push(err58);
 errors++;
 }
 }
-var _valid9 = _errs167 === errors;
+var _valid9 = _errs168 === errors;
 if(_valid9 && valid52){
 valid52 = false;
 passing8 = [passing8, 1];
@@ -15374,32 +15487,32 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs164;
+errors = _errs165;
 if(vErrors !== null){
-if(_errs164){
-vErrors.length = _errs164;
+if(_errs165){
+vErrors.length = _errs165;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs163 === errors;
+var valid46 = _errs164 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data39.max_regression !== undefined){
-let data47 = data39.max_regression;
-const _errs169 = errors;
+if(data40.max_regression !== undefined){
+let data48 = data40.max_regression;
 const _errs170 = errors;
+const _errs171 = errors;
 let valid53 = false;
 let passing9 = null;
-const _errs171 = errors;
-if(errors === _errs171){
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 10 || isNaN(data47)){
+const _errs172 = errors;
+if(errors === _errs172){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 10 || isNaN(data48)){
 const err60 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err60];
@@ -15410,7 +15523,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data47 < 0 || isNaN(data47)){
+if(data48 < 0 || isNaN(data48)){
 const err61 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err61];
@@ -15433,15 +15546,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-var _valid10 = _errs171 === errors;
+var _valid10 = _errs172 === errors;
 if(_valid10){
 valid53 = true;
 passing9 = 0;
 }
-const _errs173 = errors;
-if(errors === _errs173){
-if(typeof data47 === "string"){
-if(func2(data47) > 32){
+const _errs174 = errors;
+if(errors === _errs174){
+if(typeof data48 === "string"){
+if(func2(data48) > 32){
 const err63 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err63];
@@ -15452,7 +15565,7 @@ vErrors.push(err63);
 errors++;
 }
 else {
-if(func2(data47) < 1){
+if(func2(data48) < 1){
 const err64 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
@@ -15475,7 +15588,7 @@ vErrors.push(err65);
 errors++;
 }
 }
-var _valid10 = _errs173 === errors;
+var _valid10 = _errs174 === errors;
 if(_valid10 && valid53){
 valid53 = false;
 passing9 = [passing9, 1];
@@ -15499,36 +15612,36 @@ validate65.errors = vErrors;
 return false;
 }
 else {
-errors = _errs170;
+errors = _errs171;
 if(vErrors !== null){
-if(_errs170){
-vErrors.length = _errs170;
+if(_errs171){
+vErrors.length = _errs171;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs169 === errors;
+var valid46 = _errs170 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
 var valid54 = true;
-for(const key6 in data39){
-if(pattern88.test(key6)){
-let data48 = data39[key6];
-const _errs175 = errors;
+for(const key6 in data40){
+if(pattern90.test(key6)){
+let data49 = data40[key6];
 const _errs176 = errors;
-if(errors === _errs176){
-if(typeof data48 === "string"){
-if(func2(data48) > 64){
+const _errs177 = errors;
+if(errors === _errs177){
+if(typeof data49 === "string"){
+if(func2(data49) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data48) < 1){
+if(func2(data49) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15539,7 +15652,7 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.repl
 return false;
 }
 }
-var valid54 = _errs175 === errors;
+var valid54 = _errs176 === errors;
 if(!valid54){
 break;
 }
@@ -15561,7 +15674,7 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/p
 return false;
 }
 }
-var valid45 = _errs143 === errors;
+var valid45 = _errs144 === errors;
 if(!valid45){
 break;
 }
@@ -15573,56 +15686,56 @@ validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs141 === errors;
+var valid0 = _errs142 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data49 = data.claims;
-const _errs178 = errors;
-if(errors === _errs178){
-if(Array.isArray(data49)){
-if(data49.length > 100){
+let data50 = data.claims;
+const _errs179 = errors;
+if(errors === _errs179){
+if(Array.isArray(data50)){
+if(data50.length > 100){
 validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid56 = true;
-const len6 = data49.length;
+const len6 = data50.length;
 for(let i6=0; i6<len6; i6++){
-let data50 = data49[i6];
-const _errs180 = errors;
-if(errors === _errs180){
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+let data51 = data50[i6];
+const _errs181 = errors;
+if(errors === _errs181){
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 let missing4;
-if((((data50.faster === undefined) && (missing4 = "faster")) || ((data50.than === undefined) && (missing4 = "than"))) || ((data50.by === undefined) && (missing4 = "by"))){
+if((((data51.faster === undefined) && (missing4 = "faster")) || ((data51.than === undefined) && (missing4 = "than"))) || ((data51.by === undefined) && (missing4 = "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs182 = errors;
-for(const key7 in data50){
+const _errs183 = errors;
+for(const key7 in data51){
 if(!(((key7 === "faster") || (key7 === "than")) || (key7 === "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs182 === errors){
-if(data50.faster !== undefined){
-let data51 = data50.faster;
-const _errs183 = errors;
+if(_errs183 === errors){
+if(data51.faster !== undefined){
+let data52 = data51.faster;
 const _errs184 = errors;
-if(errors === _errs184){
-if(typeof data51 === "string"){
-if(func2(data51) > 1024){
+const _errs185 = errors;
+if(errors === _errs185){
+if(typeof data52 === "string"){
+if(func2(data52) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data51) < 1){
+if(func2(data52) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15633,24 +15746,24 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schema
 return false;
 }
 }
-var valid57 = _errs183 === errors;
+var valid57 = _errs184 === errors;
 }
 else {
 var valid57 = true;
 }
 if(valid57){
-if(data50.than !== undefined){
-let data52 = data50.than;
-const _errs186 = errors;
+if(data51.than !== undefined){
+let data53 = data51.than;
 const _errs187 = errors;
-if(errors === _errs187){
-if(typeof data52 === "string"){
-if(func2(data52) > 1024){
+const _errs188 = errors;
+if(errors === _errs188){
+if(typeof data53 === "string"){
+if(func2(data53) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data52) < 1){
+if(func2(data53) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15661,23 +15774,23 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPa
 return false;
 }
 }
-var valid57 = _errs186 === errors;
+var valid57 = _errs187 === errors;
 }
 else {
 var valid57 = true;
 }
 if(valid57){
-if(data50.by !== undefined){
-let data53 = data50.by;
-const _errs189 = errors;
-if(errors === _errs189){
-if(typeof data53 === "string"){
-if(func2(data53) > 64){
+if(data51.by !== undefined){
+let data54 = data51.by;
+const _errs190 = errors;
+if(errors === _errs190){
+if(typeof data54 === "string"){
+if(func2(data54) > 64){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data53) < 1){
+if(func2(data54) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -15688,7 +15801,7 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath
 return false;
 }
 }
-var valid57 = _errs189 === errors;
+var valid57 = _errs190 === errors;
 }
 else {
 var valid57 = true;
@@ -15703,7 +15816,7 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/pr
 return false;
 }
 }
-var valid56 = _errs180 === errors;
+var valid56 = _errs181 === errors;
 if(!valid56){
 break;
 }
@@ -15715,47 +15828,47 @@ validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs178 === errors;
+var valid0 = _errs179 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data54 = data.smells;
-const _errs191 = errors;
-if(errors === _errs191){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-const _errs193 = errors;
-for(const key8 in data54){
+let data55 = data.smells;
+const _errs192 = errors;
+if(errors === _errs192){
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+const _errs194 = errors;
+for(const key8 in data55){
 if(!(((key8 === "ignore") || (key8 === "fail-on")) || (key8 === "suites"))){
 validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs193 === errors){
-if(data54.ignore !== undefined){
-let data55 = data54.ignore;
-const _errs194 = errors;
+if(_errs194 === errors){
+if(data55.ignore !== undefined){
+let data56 = data55.ignore;
 const _errs195 = errors;
-if(errors === _errs195){
-if(Array.isArray(data55)){
-if(data55.length > 20){
+const _errs196 = errors;
+if(errors === _errs196){
+if(Array.isArray(data56)){
+if(data56.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid62 = true;
-const len7 = data55.length;
+const len7 = data56.length;
 for(let i7=0; i7<len7; i7++){
-let data56 = data55[i7];
-const _errs197 = errors;
-if(!(((((((data56 === "identical-timings") || (data56 === "flat-scaling")) || (data56 === "complexity-change")) || (data56 === "high-variance")) || (data56 === "bimodal")) || (data56 === "underpowered")) || (data56 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
+let data57 = data56[i7];
+const _errs198 = errors;
+if(!(((((((data57 === "identical-timings") || (data57 === "flat-scaling")) || (data57 === "complexity-change")) || (data57 === "high-variance")) || (data57 === "bimodal")) || (data57 === "underpowered")) || (data57 === "timer-resolution"))){
+validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid62 = _errs197 === errors;
+var valid62 = _errs198 === errors;
 if(!valid62){
 break;
 }
@@ -15767,33 +15880,33 @@ validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$
 return false;
 }
 }
-var valid60 = _errs194 === errors;
+var valid60 = _errs195 === errors;
 }
 else {
 var valid60 = true;
 }
 if(valid60){
-if(data54["fail-on"] !== undefined){
-let data57 = data54["fail-on"];
-const _errs198 = errors;
+if(data55["fail-on"] !== undefined){
+let data58 = data55["fail-on"];
 const _errs199 = errors;
-if(errors === _errs199){
-if(Array.isArray(data57)){
-if(data57.length > 20){
+const _errs200 = errors;
+if(errors === _errs200){
+if(Array.isArray(data58)){
+if(data58.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid64 = true;
-const len8 = data57.length;
+const len8 = data58.length;
 for(let i8=0; i8<len8; i8++){
-let data58 = data57[i8];
-const _errs201 = errors;
-if(!(((((((data58 === "identical-timings") || (data58 === "flat-scaling")) || (data58 === "complexity-change")) || (data58 === "high-variance")) || (data58 === "bimodal")) || (data58 === "underpowered")) || (data58 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
+let data59 = data58[i8];
+const _errs202 = errors;
+if(!(((((((data59 === "identical-timings") || (data59 === "flat-scaling")) || (data59 === "complexity-change")) || (data59 === "high-variance")) || (data59 === "bimodal")) || (data59 === "underpowered")) || (data59 === "timer-resolution"))){
+validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid64 = _errs201 === errors;
+var valid64 = _errs202 === errors;
 if(!valid64){
 break;
 }
@@ -15805,26 +15918,26 @@ validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/
 return false;
 }
 }
-var valid60 = _errs198 === errors;
+var valid60 = _errs199 === errors;
 }
 else {
 var valid60 = true;
 }
 if(valid60){
-if(data54.suites !== undefined){
-let data59 = data54.suites;
-const _errs202 = errors;
-if(errors === _errs202){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 100){
+if(data55.suites !== undefined){
+let data60 = data55.suites;
+const _errs203 = errors;
+if(errors === _errs203){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(Object.keys(data60).length > 100){
 validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
 return false;
 }
 else {
-for(const key9 in data59){
-const _errs204 = errors;
+for(const key9 in data60){
 const _errs205 = errors;
-if(errors === _errs205){
+const _errs206 = errors;
+if(errors === _errs206){
 if(typeof key9 === "string"){
 if(!pattern25.test(key9)){
 const err67 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
@@ -15848,7 +15961,7 @@ vErrors.push(err68);
 errors++;
 }
 }
-var valid65 = _errs204 === errors;
+var valid65 = _errs205 === errors;
 if(!valid65){
 const err69 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -15864,41 +15977,41 @@ break;
 }
 }
 if(valid65){
-for(const key10 in data59){
-let data60 = data59[key10];
-const _errs208 = errors;
-if(errors === _errs208){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-const _errs210 = errors;
-for(const key11 in data60){
+for(const key10 in data60){
+let data61 = data60[key10];
+const _errs209 = errors;
+if(errors === _errs209){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+const _errs211 = errors;
+for(const key11 in data61){
 if(!((key11 === "ignore") || (key11 === "fail-on"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs210 === errors){
-if(data60.ignore !== undefined){
-let data61 = data60.ignore;
-const _errs211 = errors;
+if(_errs211 === errors){
+if(data61.ignore !== undefined){
+let data62 = data61.ignore;
 const _errs212 = errors;
-if(errors === _errs212){
-if(Array.isArray(data61)){
-if(data61.length > 20){
+const _errs213 = errors;
+if(errors === _errs213){
+if(Array.isArray(data62)){
+if(data62.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid70 = true;
-const len9 = data61.length;
+const len9 = data62.length;
 for(let i9=0; i9<len9; i9++){
-let data62 = data61[i9];
-const _errs214 = errors;
-if(!(((((((data62 === "identical-timings") || (data62 === "flat-scaling")) || (data62 === "complexity-change")) || (data62 === "high-variance")) || (data62 === "bimodal")) || (data62 === "underpowered")) || (data62 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
+let data63 = data62[i9];
+const _errs215 = errors;
+if(!(((((((data63 === "identical-timings") || (data63 === "flat-scaling")) || (data63 === "complexity-change")) || (data63 === "high-variance")) || (data63 === "bimodal")) || (data63 === "underpowered")) || (data63 === "timer-resolution"))){
+validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid70 = _errs214 === errors;
+var valid70 = _errs215 === errors;
 if(!valid70){
 break;
 }
@@ -15910,33 +16023,33 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs211 === errors;
+var valid68 = _errs212 === errors;
 }
 else {
 var valid68 = true;
 }
 if(valid68){
-if(data60["fail-on"] !== undefined){
-let data63 = data60["fail-on"];
-const _errs215 = errors;
+if(data61["fail-on"] !== undefined){
+let data64 = data61["fail-on"];
 const _errs216 = errors;
-if(errors === _errs216){
-if(Array.isArray(data63)){
-if(data63.length > 20){
+const _errs217 = errors;
+if(errors === _errs217){
+if(Array.isArray(data64)){
+if(data64.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid72 = true;
-const len10 = data63.length;
+const len10 = data64.length;
 for(let i10=0; i10<len10; i10++){
-let data64 = data63[i10];
-const _errs218 = errors;
-if(!(((((((data64 === "identical-timings") || (data64 === "flat-scaling")) || (data64 === "complexity-change")) || (data64 === "high-variance")) || (data64 === "bimodal")) || (data64 === "underpowered")) || (data64 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema221.items.enum},message:"must be equal to one of the allowed values"}];
+let data65 = data64[i10];
+const _errs219 = errors;
+if(!(((((((data65 === "identical-timings") || (data65 === "flat-scaling")) || (data65 === "complexity-change")) || (data65 === "high-variance")) || (data65 === "bimodal")) || (data65 === "underpowered")) || (data65 === "timer-resolution"))){
+validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema223.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid72 = _errs218 === errors;
+var valid72 = _errs219 === errors;
 if(!valid72){
 break;
 }
@@ -15948,7 +16061,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs215 === errors;
+var valid68 = _errs216 === errors;
 }
 else {
 var valid68 = true;
@@ -15961,7 +16074,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid67 = _errs208 === errors;
+var valid67 = _errs209 === errors;
 if(!valid67){
 break;
 }
@@ -15974,7 +16087,7 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/p
 return false;
 }
 }
-var valid60 = _errs202 === errors;
+var valid60 = _errs203 === errors;
 }
 else {
 var valid60 = true;
@@ -15988,10 +16101,11 @@ validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs191 === errors;
+var valid0 = _errs192 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -16019,11 +16133,11 @@ return errors === 0;
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const history = validate80;
-const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
-const schema227 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
-const schema229 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
-const schema230 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
-const pattern94 = new RegExp("^https://", "u");
+const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema229 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
+const schema231 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
+const schema232 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
+const pattern96 = new RegExp("^https://", "u");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16550,8 +16664,8 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema247 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
-const schema249 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
+const schema249 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
+const schema251 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16803,7 +16917,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema230.properties, key0))){
+if(!(func1.call(schema232.properties, key0))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16938,7 +17052,7 @@ validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern94.test(data5)){
+if(!pattern96.test(data5)){
 validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
@@ -17047,7 +17161,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs23 = errors;
 if(!((((data10 === "pass") || (data10 === "fail")) || (data10 === "inconclusive")) || (data10 === "error"))){
-validate81.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema230.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate81.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema232.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -17148,7 +17262,7 @@ if(len2 > 1){
 let data16 = data14[1];
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema230.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema232.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
@@ -17166,7 +17280,7 @@ if(len2 > 2){
 let data17 = data14[2];
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema230.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema232.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
@@ -17366,7 +17480,7 @@ if(len7 > 1){
 let data26 = data24[1];
 const _errs54 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema230.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema232.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
@@ -17384,7 +17498,7 @@ if(len7 > 2){
 let data27 = data24[2];
 const _errs56 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema230.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema232.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
@@ -17484,9 +17598,9 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema252 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
-const pattern99 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const pattern101 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
+const schema254 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
+const pattern101 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const pattern103 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17530,7 +17644,7 @@ validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern99.test(data0)){
+if(!pattern101.test(data0)){
 validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"+"\""}];
 return false;
 }
@@ -17584,7 +17698,7 @@ validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern101.test(data2)){
+if(!pattern103.test(data2)){
 validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"+"\""}];
 return false;
 }
@@ -17921,7 +18035,7 @@ if(data6.direction !== undefined){
 let data10 = data6.direction;
 const _errs26 = errors;
 if(!((data10 === "smaller_is_better") || (data10 === "bigger_is_better"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema229.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema231.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs26 === errors;
@@ -17934,7 +18048,7 @@ if(data6.origin !== undefined){
 let data11 = data6.origin;
 const _errs27 = errors;
 if(!((data11 === "benchgate") || (data11 === "github-action-benchmark"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema229.properties.origin.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema231.properties.origin.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs27 === errors;
@@ -18090,10 +18204,10 @@ return errors === 0;
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const shard = validate94;
-const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
-const pattern106 = new RegExp("^[^-]", "u");
-const schema255 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
-const schema256 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
+const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"type":"integer","minimum":1,"maximum":100},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
+const pattern108 = new RegExp("^[^-]", "u");
+const schema257 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
+const schema258 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18514,7 +18628,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema254.properties, key0))){
+if(!(func1.call(schema256.properties, key0))){
 validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18692,7 +18806,7 @@ validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern106.test(data7)){
+if(!pattern108.test(data7)){
 validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }

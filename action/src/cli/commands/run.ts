@@ -4,7 +4,7 @@ import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { renderText } from "../../render/text.ts";
 import { formatDuration } from "../../runner/progress.ts";
-import { parseDuration } from "../../config/run-config.ts";
+import { parseDuration, SCHEDULES, type Schedule } from "../../config/run-config.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
@@ -20,9 +20,11 @@ export const RUN_HELP = `Usage: benchgate run --base REF --head REF [options]
 
 Runs the project's benchmarks for two commits and decides what changed. Both commits are checked
 out in temporary git worktrees (your checkout is not touched), each side is built once into a
-Cargo target directory of its own, then every suite runs in interleaved rounds (base first in odd
-rounds, head first in even ones). Every output is ingested and validated; the report, the PR
-comment, one summary per side and round, critcmp's table and the tools' logs land in --out.
+Cargo target directory of its own, then the benchmarks run in interleaved rounds (base first in
+odd rounds, head first in even ones): by default each benchmark's base and head processes back
+to back, short, one benchmark per process (--schedule pairs). Every output is ingested and
+validated; the report, the PR comment, one summary per side and round, critcmp's table and the
+tools' logs land in --out.
 
 Options:
   --base REF          the commit to compare against (branch, tag, SHA)
@@ -35,8 +37,15 @@ Options:
                       --max-rounds or until --time-budget would be exceeded
   --min-rounds N      with auto: rounds every benchmark runs (default: the config's, else 3)
   --max-rounds N      with auto: the most rounds (default: the config's, else 15)
-  --time-budget D     with auto: how long the rounds may take, e.g. 20m (default: the
-                      config's time-budget:, else none); no round starts that would end later
+  --time-budget D     with auto: how long the whole run may take, e.g. 15m, counted from its
+                      start, builds included (default: the config's time-budget:, else none);
+                      after min-rounds no round starts that would end later: when the whole
+                      round does not fit, the open benchmarks that do run, cheapest first
+  --schedule S        pairs or suite (default: the config's schedule:, else pairs). pairs:
+                      each benchmark's base and head processes back to back, short, one
+                      benchmark per process (Criterion by exact id, hyperfine by command;
+                      other kinds one suite per process); suite: each side runs every suite
+                      once per round, one process per suite
   --aba               base, head, base instead of rounds, for one run per side: every suite
                       runs on base, then on head, then on base again (saved as base rounds 1
                       and 2, head round 1) and the two base runs tell the noise. Replaces the
@@ -59,6 +68,18 @@ ${SETTING_FLAGS_HELP}
 Ctrl-C (or SIGTERM, a timeout, a failing benchmark) stops the running tool and removes the
 worktrees. Exit codes: 0 pass or inconclusive, 1 the gate failed (regression confirmed, budget
 broken, golden output changed), 2 bad usage or invalid config, 3 a tool failed or interrupted.`;
+
+/** --schedule: pairs or suite. */
+function scheduleFlag(args: ParsedArgs): Schedule | undefined {
+  const raw = stringFlag(args, "schedule");
+  if (raw === undefined) return undefined;
+  const known = SCHEDULES.find((s) => s === raw);
+  if (known === undefined)
+    throw new InputError(
+      `--schedule must be ${SCHEDULES.join(" or ")}, got ${JSON.stringify(raw)}`,
+    );
+  return known;
+}
 
 /** --rounds: a count, or "auto" for sequential rounds. */
 function roundsFlag(args: ParsedArgs): number | "auto" | undefined {
@@ -103,6 +124,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     "min-rounds": { kind: "string" },
     "max-rounds": { kind: "string" },
     "time-budget": { kind: "string" },
+    schedule: { kind: "string" },
     aba: { kind: "boolean" },
     filter: { kind: "string" },
     shard: { kind: "string" },
@@ -129,6 +151,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     ...optional("minRounds", optionalInteger(args, "min-rounds", 2, 100)),
     ...optional("maxRounds", optionalInteger(args, "max-rounds", 2, 100)),
     ...optional("timeBudgetMs", durationFlag(args, "time-budget")),
+    ...optional("schedule", scheduleFlag(args)),
     ...optional("filter", stringFlag(args, "filter")),
     ...(booleanFlag(args, "aba") ? { aba: true } : {}),
     statistics: statisticsOverrides(args),

@@ -19,6 +19,17 @@ export interface SidePaths {
    * the runner of the version its Cargo.lock names).
    */
   readonly suiteEnv?: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * Per Criterion suite name, the bench executable cargo built for this side (`schedule: pairs`
+   * runs it directly: many processes, each without cargo's own start, docs/run.md).
+   */
+  readonly benchBinaries?: ReadonlyMap<string, BenchBinary>;
+}
+
+/** A built bench executable and the folder cargo runs it in (its package's). */
+export interface BenchBinary {
+  readonly executable: string;
+  readonly cwd: string;
 }
 
 /** What every plan has, whatever its kind. */
@@ -62,12 +73,30 @@ export interface StepContext {
   /** OUT/raw/<suite>: the suite's folder for raw outputs (it exists). */
   readonly dir: string;
   readonly paths: SidePaths;
+  /** Run this executable instead of `cargo bench` (schedule: pairs; Criterion only). */
+  readonly binary?: BenchBinary;
+}
+
+/** What a kind's `shorten` knows of the harness both sides link (schedule: pairs). */
+export interface HarnessFacts {
+  /** Criterion before 0.4 on either side (or no version found): time flags in whole seconds. */
+  readonly wholeSeconds: boolean;
+}
+
+/** A plan for short processes: the flags benchgate added, and those the user's own args set. */
+export interface Shortened<Plan> {
+  readonly plan: Plan;
+  readonly added: readonly string[];
+  /** Flags benchgate would set that the suite already sets: the user's value wins. */
+  readonly kept: readonly string[];
 }
 
 /** What one side and round of a suite runs, and where its output is read. */
 export interface SuiteStep {
-  /** Run in the side's worktree. */
+  /** Run in the side's worktree, or in `cwd`. */
   readonly argv: Argv;
+  /** Where the command runs instead of the worktree (a bench executable: its package folder). */
+  readonly cwd?: string;
   /** Added to the side's environment. */
   readonly env?: Readonly<Record<string, string>>;
   /**
@@ -141,6 +170,11 @@ export interface SuiteKind<
   narrow(plan: Plan, open: OpenBenchmarks): Narrowed<Plan> | undefined;
   /** Runs all its benchmarks whenever it runs (the round-time estimate then counts all). */
   readonly runsWhole?: boolean;
+  /**
+   * `schedule: pairs`: the plan of one short process, with the harness's time flags benchgate
+   * sets unless the suite's own settings do. Absent: the kind runs as configured.
+   */
+  shorten?(plan: Plan, harness: HarnessFacts): Shortened<Plan>;
   /**
    * One command, or several run in order (each output read right after its command), or groups
    * of commands each run against a server started for them.

@@ -1,6 +1,7 @@
 // `kind: hyperfine`: shell command lines timed by hyperfine, one process per run. Each side and
 // round writes `--export-json <side>-<round>.json`, read by `ingest hyperfine`; a benchmark's id
-// is its command's name (--command-name).
+// is its command's name (--command-name). With `schedule: pairs` each process times one command
+// (its base and head processes back to back), briefly unless the suite sets its own runs.
 import path from "node:path";
 import type { HyperfineSuite } from "../../../schemas/config.gen.ts";
 import { unique, type Argv } from "../../config-checks.ts";
@@ -8,6 +9,14 @@ import { InputError } from "../../../errors.ts";
 import { expand, shellQuote, type Placeholders } from "../../placeholders.ts";
 import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
 import { filterCommands, narrowCommands } from "../named-commands.ts";
+import { setsOption } from "../harness-flags.ts";
+
+/**
+ * One short hyperfine process under schedule: pairs: one warm-up run and ten timed runs of its
+ * command, unless the suite's `warmup:`/`runs:` or its args say otherwise (hyperfine's own
+ * default is at least ten runs and three seconds per command).
+ */
+export const PAIR_RUNS = Object.freeze({ warmup: 1, runs: 10 });
 
 export interface HyperfineSuitePlan extends SuiteBase {
   readonly kind: "hyperfine";
@@ -99,6 +108,29 @@ export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
   // Commands are kept when their name matches.
   filter: filterCommands,
   narrow: narrowCommands,
+  shorten(plan) {
+    const { args } = plan;
+    const ownWarmup = plan.warmup !== undefined || setsOption(args, "--warmup", "-w");
+    // --runs cannot be combined with --min-runs or --max-runs: any of them means "the user's".
+    const ownRuns =
+      plan.runs !== undefined ||
+      setsOption(args, "--runs", "-r") ||
+      setsOption(args, "--min-runs", "-m") ||
+      setsOption(args, "--max-runs", "-M");
+    const added = [
+      ...(ownWarmup ? [] : ["--warmup", String(PAIR_RUNS.warmup)]),
+      ...(ownRuns ? [] : ["--runs", String(PAIR_RUNS.runs)]),
+    ];
+    return {
+      plan: {
+        ...plan,
+        ...(ownWarmup ? {} : { warmup: PAIR_RUNS.warmup }),
+        ...(ownRuns ? {} : { runs: PAIR_RUNS.runs }),
+      },
+      added,
+      kept: [...(ownWarmup ? ["--warmup"] : []), ...(ownRuns ? ["--runs"] : [])],
+    };
+  },
   step(plan, run) {
     const file = path.join(run.dir, `${run.tag}.json`);
     const places = { target: run.paths.target, worktree: run.paths.worktree };
