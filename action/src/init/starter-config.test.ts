@@ -15,23 +15,26 @@ describe("starterConfig", () => {
     const text = starterConfig({ benches: ["parse", "render_html"] });
     const config = load(text);
     expect(config.version).toBe(1);
-    expect(config.rounds).toBe(5);
+    // Short processes in pairs, sequential rounds within a budget for the whole run; no long
+    // Criterion flags (pairs sets the short ones).
+    expect(config.schedule).toBe("pairs");
+    expect(config.rounds).toBe("auto");
+    expect(config["time-budget"]).toBe("15m");
     expect(config.suites).toEqual([
-      {
-        name: "parse",
-        kind: "criterion",
-        bench: "parse",
-        args: ["--warm-up-time", "1", "--measurement-time", "3"],
-      },
-      {
-        name: "render_html",
-        kind: "criterion",
-        bench: "render_html",
-        args: ["--warm-up-time", "1", "--measurement-time", "3"],
-      },
+      { name: "parse", kind: "criterion", bench: "parse" },
+      { name: "render_html", kind: "criterion", bench: "render_html" },
     ]);
     // What `benchgate run` would do with it: no error about suites, rounds or timeouts.
-    expect(() => resolveRunConfig(config, "benchgate.yml", { needSuites: true })).not.toThrow();
+    const run = resolveRunConfig(config, "benchgate.yml", { needSuites: true });
+    expect(run.schedule).toBe("pairs");
+    expect(run.sequential).toEqual({ minRounds: 3, timeBudgetMs: 15 * 60_000 });
+  });
+
+  it("writes a fixed number of rounds for sharded workflows, which need one", () => {
+    const config = load(starterConfig({ benches: ["parse"], shards: 3 }));
+    expect(config.rounds).toBe(5);
+    expect(config["time-budget"]).toBeUndefined();
+    expect(config.schedule).toBe("pairs");
   });
 
   it("writes a gungraun suite per instruction-count bench target, after the Criterion ones", () => {
@@ -53,7 +56,13 @@ describe("starterConfig", () => {
     const text = starterConfig({ benches: ["demo"] });
     for (const key of ["kind: hyperfine", "build:", "golden:", "budgets:", "statistics:"])
       expect(text).toMatch(new RegExp(`^\\s*# .*${key}`, "m"));
-    expect(Object.keys(load(text)).sort()).toEqual(["rounds", "suites", "version"]);
+    expect(Object.keys(load(text)).sort()).toEqual([
+      "rounds",
+      "schedule",
+      "suites",
+      "time-budget",
+      "version",
+    ]);
   });
 
   it("without bench targets is still valid, with the suites to add commented out", () => {

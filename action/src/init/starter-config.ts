@@ -11,7 +11,18 @@ export interface StarterOptions {
   readonly benches: readonly string[];
   /** gungraun / iai-callgrind bench target names: instruction counts under Valgrind. */
   readonly gungraun?: readonly string[];
+  /**
+   * The workflows' shard count: a sharded run needs a fixed number of rounds, so the config
+   * then has `rounds: 5` instead of sequential rounds within a time budget.
+   */
+  readonly shards?: number;
 }
+
+/**
+ * The time budget init writes: the whole run, both builds included. A first build of a crate with
+ * its dependencies takes a few minutes on a 2-core runner; the rest goes to rounds.
+ */
+export const STARTER_TIME_BUDGET = "15m";
 
 const MAX_SUITE_NAME = 64;
 
@@ -39,11 +50,34 @@ const HEADER = [
   "# described in benchgate's docs/run.md and schemas/config.v1.schema.json.",
   "version: 1",
   "",
-  "# Interleaved rounds of base and head (base first in odd rounds, head first in even ones); at",
-  "# least 3 for a verified verdict. More rounds narrow the interval around each change.",
-  "rounds: 5",
+  "# How a round runs base and head. pairs: for each benchmark, its base process and its head",
+  "# process one right after the other, each short and measuring that benchmark alone (benchgate",
+  "# sets Criterion's --warm-up-time, --measurement-time and --sample-size; a suite's",
+  "# process-time: changes them). On a shared machine many short, adjacent processes decide",
+  "# sooner than a few long ones. suite: one long process per suite and side.",
+  "schedule: pairs",
   "",
 ] as const;
+
+/** The rounds: sequential within the time budget, or (sharded) a fixed count. */
+function roundsBlock(shards: number): readonly string[] {
+  if (shards > 1)
+    return [
+      "# Interleaved rounds of base and head (base first in odd rounds, head first in even ones); at",
+      "# least 3 for a verified verdict. A sharded run needs a fixed number of rounds.",
+      "rounds: 5",
+      "",
+    ];
+  return [
+    "# Sequential rounds (base first in odd rounds, head first in even ones): every benchmark runs",
+    "# min-rounds rounds (3), then only the benchmarks whose answer is still open run again, up",
+    "# to max-rounds (15), as long as the next round fits in the time budget: the whole run,",
+    "# both builds included.",
+    "rounds: auto",
+    `time-budget: ${STARTER_TIME_BUDGET}`,
+    "",
+  ];
+}
 
 const HYPERFINE_NOTE =
   "A command-line program timed by hyperfine, one process per run (start-up included):";
@@ -105,7 +139,6 @@ export function starterConfig(options: StarterOptions): string {
       `  - name: ${yamlScalar(nameFor(bench))}`,
       "    kind: criterion",
       `    bench: ${yamlScalar(bench)}`,
-      '    args: ["--warm-up-time", "1", "--measurement-time", "3"]',
     );
   }
   const counted = options.gungraun ?? [];
@@ -126,10 +159,12 @@ export function starterConfig(options: StarterOptions): string {
     suites.length > 0
       ? [
           "suites:",
-          "  # One suite per bench target. Criterion: `cargo bench --bench NAME -- ARGS`, with",
-          "  # --save-baseline and --noplot added by benchgate. Short Criterion runs are enough:",
-          "  # the interleaved rounds, not long runs, make the verdict sound. In a workspace, add",
-          "  # `package: CRATE` (cargo bench -p CRATE).",
+          "  # One suite per bench target, each benchmark in processes of its own: 0.2 s of warm-up",
+          "  # and 0.5 s of measurement (`process-time: {warm-up: 200ms, measurement: 500ms,",
+          "  # samples: 10}` changes them). Many short rounds, not long runs, make the verdict",
+          "  # sound. Bench code that sets warm_up_time or measurement_time on a group overrides",
+          "  # these and makes every process long: the run names such benchmarks. In a workspace,",
+          "  # add `package: CRATE` (cargo bench -p CRATE).",
           ...suites,
           `  # ${HYPERFINE_NOTE}`,
           ...HYPERFINE_EXAMPLE.map((line) => `  # ${line}`),
@@ -144,5 +179,6 @@ export function starterConfig(options: StarterOptions): string {
           `#   # ${HYPERFINE_NOTE}`,
           ...HYPERFINE_EXAMPLE.map((line) => `#   ${line}`),
         ];
-  return `${[...HEADER, ...body, ...OTHER_EXAMPLES].join("\n")}\n`;
+  const rounds = roundsBlock(options.shards ?? 1);
+  return `${[...HEADER, ...rounds, ...body, ...OTHER_EXAMPLES].join("\n")}\n`;
 }

@@ -184,7 +184,8 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
     const given = listFlag(args, "bench");
     const targets = await readTargets(dir, deps);
     const names = given.length > 0 ? given : detectBenches(dir, targets, deps);
-    files.set(CONFIG_FILE, starterConfig(await splitByHarness(dir, names, targets, deps)));
+    const benches = await splitByHarness(dir, names, targets, deps);
+    files.set(CONFIG_FILE, starterConfig({ ...benches, shards }));
   }
   await deps.dirs.ensure(path.join(dir, ".github/workflows"));
   for (const [file, text] of files) {
