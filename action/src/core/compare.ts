@@ -29,6 +29,7 @@ import {
 } from "./history-noise.ts";
 import { analyseBaseHeadBase } from "./base-head-base.ts";
 import { median } from "./statistics.ts";
+import { contentionOf, type Contention } from "./contention.ts";
 import {
   nonDeterministicNote,
   settleCounts,
@@ -416,6 +417,7 @@ function noiseSummary(
   all: readonly Entry[],
   analysis: Analysed,
   noise: NoiseSource | undefined,
+  contention: Contention | undefined,
 ): BenchReport["noise"] {
   // Exact counts have no noise: the noise block describes what the statistics worked on.
   const entries = all.filter((e) => e.determinism?.status !== "deterministic");
@@ -433,6 +435,16 @@ function noiseSummary(
     prior_df: prior === undefined || !Number.isFinite(prior.df) ? null : prior.df,
     median_mde: mdes.length > 0 ? median(mdes) : null,
     period_effect: ordered?.look.orderEffect ?? null,
+    ...(contention === undefined
+      ? {}
+      : {
+          contention: {
+            processes: contention.processes,
+            contended: contention.contended,
+            threshold: contention.threshold,
+            median_share: contention.medianShare ?? null,
+          },
+        }),
     ...(history === undefined || noise?.kind !== "history"
       ? {}
       : {
@@ -551,7 +563,7 @@ export function compare(
       differences: env.differences,
       warnings: env.warnings,
     },
-    noise: noiseSummary(entries, analysis, options.noise),
+    noise: noiseSummary(entries, analysis, options.noise, contentionOf([...base, ...head])),
     ...(paired.shards === undefined ? {} : { shards: shardsBlock(paired, entries) }),
     rounds: roundNumbers.map((block) => {
       const { round, shard } = blockParts(block);

@@ -93,6 +93,21 @@ describe.each(MECHANISMS)("nodeProcess with %s", (_, containment) => {
     expect(process.env[STEP_TOKEN_VARIABLE]).toBeUndefined();
   });
 
+  it("tells the CPU time of a step's processes where its cgroup can, and nothing under /proc alone", async () => {
+    const mechanism = (await containment()).mechanism;
+    // A child that spins and one that sleeps: the CPU time counts both processes of the step.
+    const result = await run(
+      ["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done & sleep 0.2; wait"],
+      options(),
+    );
+    expect(result.exitCode).toBe(0);
+    if (mechanism === "cgroup") {
+      expect(result.cpuMs).toBeGreaterThan(0);
+      // One shell spins at most one CPU for the step's wall time, and the sleep costs nothing.
+      expect(result.cpuMs).toBeLessThanOrEqual(result.durationMs * 2);
+    } else expect(result.cpuMs).toBeUndefined();
+  });
+
   it("rejects a missing program as spawn does (ENOENT), without starting anything", async () => {
     await expect(run(["benchgate-no-such-program"], options())).rejects.toMatchObject({
       code: "ENOENT",

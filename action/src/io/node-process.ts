@@ -121,6 +121,8 @@ function runBoxed(box: StepBox, options: ProcessOptions): Promise<ProcessResult>
         // everything anyway.
         const left = stops.timedOut || stops.aborted ? [] : box.members();
         const survivors = await box.killAll();
+        // Read before release removes the cgroup: every process of the step has ended by now.
+        const cpuMs = box.cpuMs?.();
         const closed = await pipesClosed(child, PIPE_DRAIN_MS);
         await log?.end();
         const escaped = [
@@ -135,6 +137,7 @@ function runBoxed(box: StepBox, options: ProcessOptions): Promise<ProcessResult>
           stdout: output.stdout(),
           stderrTail: output.stderrTail(),
           durationMs: performance.now() - started,
+          ...(cpuMs === undefined ? {} : { cpuMs }),
           ...(escaped.length === 0 ? {} : { escaped }),
         });
       })();

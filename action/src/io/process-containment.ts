@@ -49,6 +49,8 @@ export interface StepBox {
   signalAll(signal: NodeJS.Signals): void;
   /** SIGKILL until no process of the step is left; resolves to those alive after KILL_WAIT_MS. */
   killAll(): Promise<ProcEntry[]>;
+  /** CPU time the step's processes used so far (the cgroup's cpu.stat); undefined without one. */
+  cpuMs?(): number | undefined;
   /** Stops watching and removes the cgroup; once the step is over. */
   release(): Promise<void>;
 }
@@ -217,12 +219,26 @@ function makeBox(
       for (const p of tracker.scan()) kill(p.pid, signal);
     },
     killAll: () => tracker.killAll(),
+    cpuMs: () => (cgroup === undefined ? undefined : cgroupCpuMs(cgroup)),
     release: async () => {
       clearInterval(poll);
       live.delete(tracker);
       if (cgroup !== undefined) await removeCgroup(cgroup);
     },
   };
+}
+
+/**
+ * usage_usec of the cgroup's cpu.stat (kept by every cgroup v2, whatever controllers are
+ * enabled) in milliseconds; undefined when it cannot be read.
+ */
+function cgroupCpuMs(dir: string): number | undefined {
+  try {
+    const match = /^usage_usec (\d+)$/m.exec(readFileSync(path.join(dir, "cpu.stat"), "utf8"));
+    return match === null ? undefined : Number(match[1]) / 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 /** rmdir, retried while the last processes are being torn down; a leftover is only a directory. */

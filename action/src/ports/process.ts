@@ -32,6 +32,12 @@ export interface ProcessResult {
   readonly stderrTail: string;
   readonly durationMs: number;
   /**
+   * CPU time (user + system) the step's processes used, when the machine can tell (the step's
+   * cgroup v2): beside durationMs, the share of a CPU the step got — well below its usual share,
+   * it ran on a busy, time-shared machine.
+   */
+  readonly cpuMs?: number;
+  /**
    * Processes the child started that were still alive after it ended by itself (a daemon, a
    * worker in a process group of its own, a background job): all killed since. Absent or empty
    * when nothing was left, and after a timeout or an abort, which kill everything anyway.

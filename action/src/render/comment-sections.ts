@@ -7,6 +7,7 @@ import { escapeMarkdown } from "./escape-markdown.ts";
 import {
   historyAssumptions,
   historySetAsideLine,
+  contentionLine,
   oneRunDesignPhrase,
   roundModelPhrase,
   sequentialLine,
@@ -58,6 +59,8 @@ export function headerSection(
   if (assumptions !== "") lines.push("", "> [!NOTE]", `> ${text(assumptions, 600)}`);
   const setAside = historySetAsideLine(report);
   if (setAside !== "") lines.push(">", `> ${text(setAside, 800)}`);
+  const busy = contentionLine(report);
+  if (busy !== "") lines.push("", "> [!NOTE]", `> ${text(busy, 400)}`);
   return fixed(lines.join("\n"));
 }
 

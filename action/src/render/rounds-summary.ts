@@ -176,3 +176,20 @@ export function historySetAsideLine(report: BenchReport): string {
   if (parts.length === 0) return "";
   return `Set aside from the history as far outside the rest: ${parts.join("; ")}.`;
 }
+
+/**
+ * Says when the machine was busy while benchmarks measured (docs/statistics.md, Contention):
+ * how many benchmark runs got well under their suite's usual CPU share. "" when none did or the
+ * runs did not record their CPU time.
+ */
+export function contentionLine(report: BenchReport): string {
+  const c = report.noise.contention;
+  if (c === undefined || c.contended === 0) return "";
+  const share = c.median_share === null ? "" : `; median CPU share ${formatShort(c.median_share)}`;
+  return (
+    `The machine was busy: ${formatCount(c.contended)} of ${formatCount(c.processes)} benchmark runs ` +
+    `got under ${Math.round(c.threshold * 100)} % of their suite's usual CPU share${share}. ` +
+    "Such runs land up to 2× off; from 12 rounds a benchmark is judged by the median of its " +
+    "rounds, which they do not move."
+  );
+}

@@ -9,6 +9,7 @@ import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 import {
   historyAssumptions,
   historySetAsideLine,
+  contentionLine,
   oneRunDesignPhrase,
   roundModelPhrase,
   roundsCell,
@@ -77,6 +78,8 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
   if (assumptions !== "") out.push(plain(assumptions, 600));
   const setAside = historySetAsideLine(report);
   if (setAside !== "") out.push(plain(setAside, 800));
+  const busy = contentionLine(report);
+  if (busy !== "") out.push(plain(busy, 400));
   if (report.reasons.length > 0) {
     out.push("", "why:", ...limited(report.reasons, 10).map((r) => `  - ${plain(r)}`));
   }

@@ -19,6 +19,7 @@ import {
   type Call,
 } from "../../test/support/fake-runner.ts";
 import type { PairSetup } from "./pair-units.ts";
+import { contentionOf } from "../core/contention.ts";
 
 const scene = sceneMaker("benchgate-pair-round-");
 const config = (extra: Partial<BenchgateConfig>) => fakeConfig({ schedule: "pairs", ...extra });
@@ -76,6 +77,21 @@ describe("schedule: pairs (fake tools)", () => {
     expect(s.text()).toContain(
       "round 2/2 · head (first) · cli (hyperfine): 2 benchmarks in 2.0 s\n",
     );
+  });
+
+  it("records each benchmark's own process (wall and CPU time) for the contention count", async () => {
+    // The process measuring `fib` in head's round 2 got half a CPU: a busy moment.
+    const busy = (argv: readonly string[]): number =>
+      argv.includes("head-2") && argv.at(-1) === exactIdFilter([FIB]) ? 0.5 : 0.95;
+    const s = scene("process", { cpuShare: busy });
+    const result = await s.run(config({ rounds: 2 }), undefined, pairs());
+    const head2 = result.summaries.head[1]?.summary.benchmarks ?? [];
+    const micro = head2.filter((b) => b.suite === "micro");
+    expect(micro.map((b) => [b.id, b.process])).toEqual(
+      MICRO_IDS.map((id) => [id, { wall_ms: 1000, cpu_ms: id === FIB ? 500 : 950 }]),
+    );
+    const all = [...result.summaries.base, ...result.summaries.head];
+    expect(contentionOf(all)?.contended).toBe(1);
   });
 
   it("keeps benchmarks compared on one side (a claim's pair) in one process", async () => {

@@ -27,7 +27,14 @@ import {
   type SideRound,
 } from "./round-side.ts";
 import { plural, quoteIds, type RoundLedger, type RoundsRun } from "./rounds-state.ts";
-import { readOutputs, runSuiteSteps, type StepOutput, type SuiteRun } from "./run-suite.ts";
+import {
+  measuredBy,
+  readOutputs,
+  runSuiteSteps,
+  type ProcessTime,
+  type StepOutput,
+  type SuiteRun,
+} from "./run-suite.ts";
 import { SuiteProgress } from "./suite-progress.ts";
 import { roundOrder, sideEnv } from "./suite-commands.ts";
 
@@ -84,6 +91,8 @@ async function runSuitePairs(
   const ms: Record<Side, number> = { base: 0, head: 0 };
   const found: Record<Side, Benchmark[]> = { base: [], head: [] };
   const unread: Record<Side, StepOutput[]> = { base: [], head: [] };
+  // Which process measured each benchmark read later (one unit's ids, one process per side).
+  const measured: Record<Side, Map<string, ProcessTime>> = { base: new Map(), head: new Map() };
   const times: UnitTime[] = [];
   const watch = new SuiteProgress({
     label: `${deps.progress.roundLabel(round)} · ${suite.name} (base and head)`,
@@ -106,8 +115,9 @@ async function runSuitePairs(
       took[side] = deps.clock.now() - t0;
       sides[side].finishedAt = deps.clock.date().toISOString();
       ms[side] += took[side];
-      found[side].push(...result.benchmarks);
+      found[side].push(...measuredBy(result.benchmarks, result.process));
       unread[side].push(...result.unread);
+      for (const id of unit.ids ?? []) measured[side].set(id, result.process);
     }
     // A suite of one unit (one that cannot be cut) needs no count of its pairs.
     if (units.length > 1) watch.unitDone();
@@ -117,7 +127,12 @@ async function runSuitePairs(
     times.push({ ids: unit.ids, ms: Math.min(took.base, took.head) });
   }
   for (const side of order) {
-    const read = await readOutputs(unread[side], suite, unitRun(side, suite, { round }, run), deps);
+    const read = (
+      await readOutputs(unread[side], suite, unitRun(side, suite, { round }, run), deps)
+    ).map((b) => {
+      const time = measured[side].get(b.id);
+      return time === undefined ? b : (measuredBy([b], time)[0] as Benchmark);
+    });
     const ran = { suite, found: [...found[side], ...read], ms: ms[side] };
     recordSuite({ ...at.side, side }, ran, sides[side], run, ledger);
   }

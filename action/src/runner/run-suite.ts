@@ -11,7 +11,7 @@ import type { FileReader, FileWriter } from "../ports/files.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 import { VERSION } from "../version.ts";
 import type { DirPort } from "../ports/dirs.ts";
-import type { ProcessPort } from "../ports/process.ts";
+import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import { runStep } from "../exec/run-step.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import {
@@ -51,6 +51,23 @@ export type StepOutput = SuiteStep["output"];
 export interface SuiteResult {
   readonly benchmarks: Benchmark[];
   readonly unread: StepOutput[];
+  /** The steps' processes together: what the report's contention count reads (core/contention.ts). */
+  readonly process: ProcessTime;
+}
+
+/** Wall time of a suite's processes and, where the machine can tell, their CPU time. */
+export interface ProcessTime {
+  wallMs: number;
+  cpuMs: number | undefined;
+}
+
+/** The benchmarks with the process that measured them (summary.v1 `process`). */
+export function measuredBy(benchmarks: readonly Benchmark[], time: ProcessTime): Benchmark[] {
+  const process = {
+    wall_ms: time.wallMs,
+    ...(time.cpuMs === undefined ? {} : { cpu_ms: time.cpuMs }),
+  };
+  return benchmarks.map((b) => ({ ...b, process }));
 }
 
 export interface SuiteDeps {
@@ -77,7 +94,8 @@ export async function runSuite(
   run: SuiteRun,
   deps: SuiteDeps,
 ): Promise<Benchmark[]> {
-  return (await runSuiteSteps(suite, { ...run, deferRead: false }, deps)).benchmarks;
+  const result = await runSuiteSteps(suite, { ...run, deferRead: false }, deps);
+  return measuredBy(result.benchmarks, result.process);
 }
 
 /** Runs the suite's steps; with `deferRead` the outputs that can wait are returned unread. */
@@ -97,14 +115,25 @@ export async function runSuiteSteps(
       run.binary === undefined ? context : { ...context, binary: run.binary },
     ),
   );
-  const result: SuiteResult = { benchmarks: [], unread: [] };
+  const result: SuiteResult = {
+    benchmarks: [],
+    unread: [],
+    process: { wallMs: 0, cpuMs: 0 },
+  };
   for (const [i, step] of steps.entries()) {
     if ("service" in step) {
       result.benchmarks.push(...(await runServed(step, label, suite, run, deps)));
+      // A server's CPU time is not its load generator's step's: no share to tell.
+      result.process.cpuMs = undefined;
       continue;
     }
     const what = steps.length === 1 ? label : `${label}, command ${i + 1} of ${steps.length}`;
     const read = await runOneStep(step, what, suite, run, deps);
+    result.process.wallMs += read.ran.durationMs;
+    result.process.cpuMs =
+      result.process.cpuMs === undefined || read.ran.cpuMs === undefined
+        ? undefined
+        : result.process.cpuMs + read.ran.cpuMs;
     if ("unread" in read) result.unread.push(read.unread);
     else result.benchmarks.push(...read.benchmarks);
   }
@@ -164,7 +193,11 @@ async function runOneStep(
   suite: SuitePlan,
   run: SuiteRun,
   deps: SuiteDeps,
-): Promise<{ readonly benchmarks: Benchmark[] } | { readonly unread: StepOutput }> {
+): Promise<
+  { readonly ran: ProcessResult } & (
+    { readonly benchmarks: Benchmark[] } | { readonly unread: StepOutput }
+  )
+> {
   const tag = `${run.side}-${run.round}`;
   if (step.freshDir !== undefined) {
     await deps.dirs.remove(step.freshDir);
@@ -187,7 +220,8 @@ async function runOneStep(
     // One byte over the cap tells a cut-off table from a whole one.
     ...(fromStdout ? { keepStdoutBytes: MAX_STDOUT_BYTES + 1 } : {}),
   });
-  if (step.unread === true) return { benchmarks: [] };
+  const ran = result;
+  if (step.unread === true) return { ran, benchmarks: [] };
   const { path: file, missing } = step.output;
   if (fromStdout) {
     if (Buffer.byteLength(result.stdout) > MAX_STDOUT_BYTES)
@@ -200,8 +234,8 @@ async function runOneStep(
   }
   if (missing !== undefined && (await deps.reader.kindOf(file)) !== "file")
     throw new ToolError(`${label} exited 0 but ${missing}`);
-  if (run.deferRead === true && !fromStdout) return { unread: step.output };
-  return { benchmarks: await readOutput(step.output, suite, run, deps) };
+  if (run.deferRead === true && !fromStdout) return { ran, unread: step.output };
+  return { ran, benchmarks: await readOutput(step.output, suite, run, deps) };
 }
 
 /** One output through the ingest adapter of its format. */

@@ -142,6 +142,24 @@ export interface BenchReport {
      */
     period_effect: number | null;
     /**
+     * How many of the run's benchmark processes got well under their suite's usual share of a CPU (docs/statistics.md, Contention): the machine was busy while they measured.
+     */
+    contention?: {
+      /**
+       * Benchmark runs whose process recorded its CPU time.
+       */
+      processes: number;
+      /**
+       * Of those, the runs whose process's CPU share was below threshold times its suite's median share.
+       */
+      contended: number;
+      threshold: number;
+      /**
+       * The median CPU share (CPU time / wall time) over those runs.
+       */
+      median_share?: number | null;
+    };
+    /**
      * mode history: what the noise estimate rests on (docs/statistics.md §14).
      */
     history?: {

@@ -149,6 +149,13 @@ export interface Benchmark {
     p99?: Estimate;
   };
   /**
+   * The process that measured this benchmark (benchgate run): its wall time and, where the machine can tell, the CPU time its processes used. A CPU share well below the suite's usual one means the process ran on a busy, time-shared machine (docs/statistics.md, Contention).
+   */
+  process?: {
+    wall_ms: number;
+    cpu_ms?: number;
+  };
+  /**
    * @maxItems 4
    */
   throughput?: Throughput[];

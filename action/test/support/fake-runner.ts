@@ -16,7 +16,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { resolveRunConfig, type RunConfig } from "../../src/config/run-config.ts";
+import { resolveRunConfig, type RunConfig, type SuitePlan } from "../../src/config/run-config.ts";
 import type { SourcedSummary } from "../../src/core/pairing.ts";
 import type { NextRound, StopReason } from "../../src/core/sequential.ts";
 import { nodeDirs } from "../../src/io/node-dirs.ts";
@@ -89,6 +89,46 @@ export const ALL = [FIB, SUM, EVIL, "help", "stats", "h/one", "h/two"].sort();
 /** What `--list` with micro's filter prints, in Criterion's order. */
 export const MICRO_IDS = [EVIL, FIB, SUM];
 
+/** Plans of each kind as the runner gets them, for the pure parts' tests. */
+export const PLANS = {
+  micro: {
+    kind: "criterion",
+    name: "micro",
+    timeoutMs: 1000,
+    bench: "demo",
+    features: [],
+    args: [],
+  },
+  cli: {
+    kind: "hyperfine",
+    name: "cli",
+    timeoutMs: 1000,
+    commands: [
+      { name: "help", command: "demo --help" },
+      { name: "stats", command: "demo stats" },
+    ],
+    args: [],
+  },
+  counts: {
+    kind: "instructions",
+    name: "counts",
+    timeoutMs: 1000,
+    commands: [
+      { name: "c/help", command: ["demo", "--help"] },
+      { name: "c/stats", command: ["demo", "stats"] },
+    ],
+    env: {},
+    counts: {},
+  },
+  harness: {
+    kind: "custom",
+    name: "harness",
+    timeoutMs: 1000,
+    command: ["h", "{out}"],
+    output: "s.json",
+  },
+} as const satisfies Record<string, SuitePlan>;
+
 /** A config of the fake suites; `schedule: suite` unless `extra` says otherwise. */
 export const fakeConfig = (extra: Partial<BenchgateConfig>): RunConfig =>
   resolveRunConfig({ version: 1, suites: SUITES, schedule: "suite", ...extra }, "benchgate.yml", {
@@ -115,6 +155,8 @@ export interface FakeTools {
   readonly slow?: ReadonlyMap<string, number>;
   /** The fake clock's start: what came before the rounds (checkouts, builds). */
   readonly startMs?: number;
+  /** Each process's CPU time as this share of its wall time (as a cgroup tells); none without. */
+  readonly cpuShare?: (argv: readonly string[]) => number;
 }
 
 /** A scene: the fake tools, clock and planner, and what they saw. */
@@ -129,9 +171,11 @@ export function scene(scratch: string, name: string, tools: FakeTools = {}) {
   const reads: string[] = [];
   const clock = { now: () => now, date: () => new Date(Date.UTC(2026, 0, 1) + now) };
   const each = tools.msPerBenchmark ?? 1000;
-  const done = (ms: number, stdout = ""): ProcessResult => {
+  const done = (ms: number, stdout = "", argv: readonly string[] = []): ProcessResult => {
     now += ms;
+    const share = tools.cpuShare?.(argv);
     return {
+      ...(share === undefined ? {} : { cpuMs: ms * share }),
       exitCode: 0,
       signal: null,
       timedOut: false,
@@ -156,7 +200,7 @@ export function scene(scratch: string, name: string, tools: FakeTools = {}) {
         });
         ms += each + (tools.slow?.get(id) ?? 0);
       }
-    return done(ms);
+    return done(ms, "", argv);
   };
   const list = (argv: readonly string[]): ProcessResult => {
     const filter = argv.at(-1) === "--list" ? undefined : argv.at(-1);
