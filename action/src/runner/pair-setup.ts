@@ -32,9 +32,9 @@ function describe(suite: SuitePlan, listed: PairSetup["listed"], whole: boolean)
   const per =
     suite.kind === "criterion"
       ? `${ids?.length ?? 0} benchmarks listed, one per process`
-      : suite.kind === "hyperfine" || suite.kind === "instructions"
+      : suite.kind === "hyperfine"
         ? "one command per process"
-        : "the whole suite per process (it cannot be cut)";
+        : "the whole suite per process";
   const short = kind.shorten?.(suite, { wholeSeconds: whole });
   const added =
     short === undefined || short.added.length === 0 ? "" : `, with ${short.added.join(" ")}`;

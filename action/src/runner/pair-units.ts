@@ -1,7 +1,8 @@
 // What one round of `schedule: pairs` runs, unit by unit: each unit's base process and head
 // process run back to back (pair-round.ts). A Criterion suite is cut into one unit per listed
-// benchmark (an exact-id filter), a hyperfine or instructions suite into one per command, and a
-// suite that can only run whole (custom, divan, gungraun, load) is one unit; benchmarks compared
+// benchmark (an exact-id filter), a hyperfine suite into one per command, and a suite that runs
+// whole (custom, divan, gungraun, load) is one unit, as is an instructions suite: its counts are
+// exact whatever runs beside them, so cutting it would only move its staged programs; benchmarks compared
 // with each other on one side (claims, head to head) share a unit, so that their ratio stays
 // within one process. Pure: a round plan and the listing in, units out.
 import type { SuitePlan } from "../config/run-config.ts";
@@ -61,7 +62,8 @@ function suiteUnits(
 export function pairUnits(round: RoundPlan, setup: PairSetup): PairUnit[] {
   const units: PairUnit[] = [];
   for (const suite of round.suites) {
-    const ids = round.whole?.has(suite.name) === true ? undefined : listedIds(suite, setup.listed);
+    const whole = round.whole?.has(suite.name) === true || suite.kind === "instructions";
+    const ids = whole ? undefined : listedIds(suite, setup.listed);
     if (ids === undefined) {
       units.push({ plan: suite });
       continue;

@@ -1,29 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SuitePlan } from "../config/run-config.ts";
+import { PLANS } from "../../test/support/fake-runner.ts";
 import { budgetStop, fitRound, pairGroups, suiteGroups } from "./round-budget.ts";
 
-const criterion: SuitePlan = {
-  kind: "criterion",
-  name: "micro",
-  timeoutMs: 1000,
-  bench: "demo",
-  features: [],
-  args: [],
-};
-const hyperfine: SuitePlan = {
-  kind: "hyperfine",
-  name: "cli",
-  timeoutMs: 1000,
-  commands: [{ name: "help", command: "demo --help" }],
-  args: [],
-};
-const custom: SuitePlan = {
-  kind: "custom",
-  name: "harness",
-  timeoutMs: 1000,
-  command: ["h", "{out}"],
-  output: "s.json",
-};
+const { micro: criterion, cli: hyperfine, harness: custom } = PLANS;
 const OPEN = new Map([
   ["micro", ["a", "b"]],
   ["cli", ["help"]],

@@ -7,6 +7,7 @@ import {
   exactIdFilter,
 } from "../config/suites/criterion/exact-id-filter.ts";
 import { narrowSuites } from "./sequential-rounds.ts";
+import { PLANS } from "../../test/support/fake-runner.ts";
 
 /**
  * The filter as JavaScript sees it, to test what it matches: the same syntax except `\x{…}`
@@ -117,16 +118,7 @@ const SUITES: readonly SuitePlan[] = [
     filter: "^(normalize|checksum/)",
     args: [],
   },
-  {
-    kind: "hyperfine",
-    name: "cli",
-    timeoutMs: 1000,
-    commands: [
-      { name: "help", command: "demo --help" },
-      { name: "stats", command: "demo stats" },
-    ],
-    args: [],
-  },
+  PLANS.cli,
   { kind: "custom", name: "harness", timeoutMs: 1000, command: ["h", "{out}"], output: "s.json" },
   { kind: "criterion", name: "other", timeoutMs: 1000, bench: "other", features: [], args: [] },
 ];
