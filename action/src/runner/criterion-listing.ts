@@ -1,7 +1,9 @@
 // The ids a Criterion suite will run, before it runs: `cargo bench --bench B -- --list [FILTER]`
-// prints one `<id>: benchmark` line per benchmark its filter selects. A sharded run needs them to
-// split the suite (shard-plan.ts); both sides are listed, so a benchmark that only head has is
-// assigned like any other. The bench binary is already built, so listing takes a second or two.
+// prints one `<id>: benchmark` line per benchmark its filter selects (`<id>: bench` before
+// Criterion 0.5). A sharded run needs them to split the suite (shard-plan.ts), and
+// `schedule: pairs` to run each benchmark in processes of its own (pair-units.ts); both sides
+// are listed, so a benchmark that only head has is assigned like any other. The bench binary is
+// already built, so listing takes a second or two.
 import path from "node:path";
 import {
   criterionListArgv,
@@ -15,7 +17,7 @@ import { sideEnv } from "./suite-commands.ts";
 
 /** A listing is a few dozen bytes per benchmark; the summary schema caps a run at 20,000. */
 const MAX_LISTING_BYTES = 8 * 1024 * 1024;
-const LISTED = /^(.+): benchmark$/;
+const LISTED = /^(.+): bench(?:mark)?$/;
 const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** The ids of `--list`'s output, in its order, once each. */

@@ -31,7 +31,9 @@ function describe(suite: SuitePlan, listed: PairSetup["listed"], whole: boolean)
   const ids = listed.get(suite.name);
   const per =
     suite.kind === "criterion"
-      ? `${ids?.length ?? 0} benchmarks listed, one per process`
+      ? (ids?.length ?? 0) === 0
+        ? "--list named no benchmark on either side: the whole suite per process"
+        : `${ids?.length ?? 0} benchmarks listed, one per process`
       : suite.kind === "hyperfine"
         ? "one command per process"
         : "the whole suite per process";

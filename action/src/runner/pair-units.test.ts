@@ -37,7 +37,9 @@ describe("pairUnits", () => {
     expect(describeUnits(whole)).toEqual([["micro", undefined, undefined]]);
   });
 
-  it("a Criterion suite with nothing listed has no unit", () => {
-    expect(pairUnits({ suites: [micro] }, { ...SETUP, listed: new Map() })).toEqual([]);
+  it("a Criterion suite whose --list named nothing runs whole, never not at all", () => {
+    expect(pairUnits({ suites: [micro] }, { ...SETUP, listed: new Map() })).toEqual([
+      { plan: micro },
+    ]);
   });
 });
