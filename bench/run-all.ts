@@ -23,6 +23,10 @@ const steps: [string, string[]][] = [
     ["bench/robust-rounds.ts"],
   ],
   [
+    "wall time against a CPU clock, A/A under hyperfine (about 2 minutes)",
+    ["bench/cpu-clock.ts"],
+  ],
+  [
     "one run per side: noise from the history and base-head-base, on the recorded runs",
     ["bench/one-run-noise.ts"],
   ],
