@@ -108,6 +108,23 @@ describe("sequential rounds", () => {
       if (e.stopped!.reason === "futile") expect(e.verdict).toBe("inconclusive");
   });
 
+  it("stops none as futile before the median of its rounds can judge it, when max rounds reach it", () => {
+    // The same noisy suite with max 16: the last look would judge by the median of 12+ rounds,
+    // which today's mean-based projection cannot speak for.
+    const long: SequentialDesign = { minRounds: 3, maxRounds: 16 };
+    const s = syntheticSuite({ benchmarks: 30, rounds: 16, samples: 10, noise: 0.2, seed: 72 });
+    const run = simulate(s, long);
+    const report = compare(run.base, run.head, { settings });
+    for (const e of report.benchmarks)
+      if (e.stopped!.reason === "futile") expect(e.rounds).toBeGreaterThanOrEqual(12);
+    // With the median off, futility judges from the first look as before.
+    const mean = resolveSettings({ robust: false });
+    const early = compare(run.base, run.head, { settings: mean });
+    expect(early.benchmarks.some((e) => e.stopped!.reason === "futile" && e.rounds < 12)).toBe(
+      true,
+    );
+  });
+
   it("says out of time for benchmarks still open when the rounds end before max", () => {
     const s = syntheticSuite({ benchmarks: 12, rounds: 4, samples: 10, noise: 0.05, seed: 73 });
     const report = compare(declare(s.base, d), declare(s.head, d), { settings });

@@ -18,6 +18,7 @@ import { settleCounts } from "./counts.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
 import { halfWidth, judge } from "./verdict-rule.ts";
+import { MEDIAN_MIN_ROUNDS } from "./median-of-rounds.ts";
 import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
 import {
   adjustAll,
@@ -108,9 +109,13 @@ function futile(t: TestedLook, x: LookContext): boolean {
   // until then (its verdict stays "inconclusive", which does not fail the gate).
   const remaining = Math.max(1e-12, 1 - spent(x.k / design.maxRounds));
   const last = lookWeight(design, design.maxRounds);
-  const h = halfWidth(settings, last, t.df, seN);
+  // The last look's test has the degrees of freedom of N rounds, not of today's n: each round
+  // adds one to the benchmark's own variance. With today's (2 after 3 rounds) a ×3 slowdown
+  // whose rounds spread by 30 % looked unconfirmable at any number of rounds.
+  const dfN = t.df + more;
+  const h = halfWidth(settings, last, dfN, seN);
   const level = Math.min(0.5, (settings.q * remaining * (x.rejected + 1)) / Math.max(1, x.tests));
-  const c = tQuantile(1 - level, t.df);
+  const c = tQuantile(1 - level, dfN);
   const tau = (t.se * Math.sqrt(n * more)) / N;
   if (!(tau > 0)) return false;
   const ruleOut = normalCdf((F - h - t.estimate) / tau);
@@ -132,6 +137,12 @@ function settle(
   // there has nothing to wait for.
   if (t.waiting !== undefined && t.rounds < t.waiting)
     return x.design.maxRounds < t.waiting ? "futile" : undefined;
+  // Futility projects today's estimator to the last look. When the median of the rounds will
+  // judge that look (MEDIAN_MIN_ROUNDS, median-of-rounds.ts) and the mean judges today, the
+  // projection measures the wrong thing: under contention the mean's error is the bursts', which
+  // the median does not pay. So no benchmark stops as futile before the median can judge it.
+  if (settings.robust && t.rounds < MEDIAN_MIN_ROUNDS && x.design.maxRounds >= MEDIAN_MIN_ROUNDS)
+    return undefined;
   if (futile(t, x)) return "futile";
   return undefined;
 }
