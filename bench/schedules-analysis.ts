@@ -37,6 +37,23 @@ export function withinTime(rounds: Rounds, seconds: number): ScheduleRound[] {
 }
 
 /**
+ * The time both schedules are cut at: the whole rounds of one schedule that fit in the other's
+ * total, with the other cut there too (it then falls short by less than one of its own rounds).
+ * Of the two ways round, the one where that shortfall is the smaller share: with rounds of 2 minutes
+ * against rounds of 20 s, the short rounds are the ones cut, so neither gets a long round more.
+ */
+export function equalTime(a: Rounds, b: Rounds): number {
+  // The shortfall as a share of the time (no rounds at all: nothing to compare, the worst).
+  const fit = (x: Rounds, y: Rounds): { t: number; short: number } => {
+    const t = totalSeconds(withinTime(x, totalSeconds(y)));
+    return { t, short: t > 0 ? (t - totalSeconds(withinTime(y, t))) / t : Infinity };
+  };
+  const one = fit(a, b);
+  const other = fit(b, a);
+  return one.short <= other.short ? one.t : other.t;
+}
+
+/**
  * The rounds as the two sides' summaries, renumbered 1…k (pairing needs consecutive rounds once
  * some are left out or drawn twice). In an A/A round either side may be called head, so a round
  * whose `swaps` entry is true is relabelled; its timestamps move with the files, so the run order
@@ -246,7 +263,7 @@ export interface AnalysisOptions {
 }
 
 export interface ScheduleComparison {
-  /** The equal wall time: the smaller of the two schedules' recorded process time. */
+  /** The equal wall time both schedules are cut at (equalTime). */
   readonly seconds: number;
   readonly schedules: Readonly<Record<ScheduleName, ScheduleFigures>>;
   /** Median MDE of today's schedule over the new one's, at the equal time. */
@@ -259,7 +276,7 @@ export function compareSchedules(
   options: AnalysisOptions,
 ): ScheduleComparison {
   const { settings } = options;
-  const seconds = Math.min(totalSeconds(recorded.suite), totalSeconds(recorded.pairs));
+  const seconds = equalTime(recorded.suite, recorded.pairs);
   const cut = {
     suite: withinTime(recorded.suite, seconds),
     pairs: withinTime(recorded.pairs, seconds),

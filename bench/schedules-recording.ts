@@ -1,7 +1,7 @@
 // Reads a schedules recording (bench/data/schedules-<condition>/, written by
 // bench/schedules-record.ts): every summary validated as summary.v1, and each round's wall time
 // as the sum of its processes' (processes.json), the time the equal-time cut is made on.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { validateSummary } from "../action/src/schemas/validate.ts";
 import type { ScheduleRound } from "./schedules-analysis.ts";
@@ -30,6 +30,29 @@ export interface Recording {
   readonly meta: RecordingMeta;
   readonly processes: readonly ProcessRecord[];
   readonly rounds: Readonly<Record<ScheduleName, readonly ScheduleRound[]>>;
+  /** The bursty load's builds from load.log (ms since the epoch); undefined without one. */
+  readonly builds: readonly { start: number; end: number }[] | undefined;
+}
+
+/**
+ * load.log's `build start T` / `build end T exit N` lines as intervals; a build still running
+ * when the load was stopped ends with the recording.
+ */
+export function buildIntervals(log: string, finishedAt: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let start: number | undefined;
+  for (const line of log.split("\n")) {
+    const m = /^build (start|end) (\S+)/.exec(line);
+    if (m === null) continue;
+    const t = Date.parse(m[2] as string);
+    if (m[1] === "start") start = t;
+    else if (start !== undefined) {
+      out.push({ start, end: t });
+      start = undefined;
+    }
+  }
+  if (start !== undefined) out.push({ start, end: Date.parse(finishedAt) });
+  return out;
 }
 
 function readJson(file: string): unknown {
@@ -57,5 +80,9 @@ export function readRecording(dir: string): Recording {
       };
     });
   }
-  return { meta, processes, rounds };
+  const log = path.join(dir, "load.log");
+  const builds = existsSync(log)
+    ? buildIntervals(readFileSync(log, "utf8"), meta.finished_at)
+    : undefined;
+  return { meta, processes, rounds, builds };
 }

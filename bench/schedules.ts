@@ -32,6 +32,27 @@ function conditionRows(processes: readonly ProcessRecord[]): string[] {
   });
 }
 
+/** How many builds load.log shows, and the share of each schedule's processes that met one. */
+function buildLines(rec: Recording): string[] {
+  const builds = rec.builds;
+  if (builds === undefined) return [];
+  const met = SCHEDULE_NAMES.map((s) => {
+    const mine = rec.processes.filter((p) => p.schedule === s);
+    const overlapping = mine.filter((p) => {
+      const start = Date.parse(p.started_at);
+      const end = start + p.wall_s * 1000;
+      return builds.some((b) => b.start < end && b.end > start);
+    });
+    return `${SCHEDULES[s].label} ${overlapping.length} of ${mine.length}`;
+  });
+  const minutes = builds.map((b) => (b.end - b.start) / 60_000);
+  return [
+    `The load's builds (load.log): ${builds.length}, ${spread(minutes)} min each ` +
+      `(min / median / max); processes that ran while one was building: ${met.join(", ")}.`,
+    "",
+  ];
+}
+
 function resultsMarkdown(
   rec: Recording,
   c: ScheduleComparison,
@@ -69,8 +90,9 @@ function resultsMarkdown(
     "|---|---|---|---|---|---|",
     ...conditionRows(rec.processes),
     "",
-    `Both schedules cut to the same process wall time, ${minutes(c.seconds)} (the shorter ` +
-      `schedule's whole recording), and decided by the product's \`compare\` with its default ` +
+    ...buildLines(rec),
+    `Both schedules cut to the same process wall time, ${minutes(c.seconds)} (whole rounds of ` +
+      `the one schedule that fit in the other's recording; the other cut there too), and decided by the product's \`compare\` with its default ` +
       `settings: "${method}". A/A replays: the rounds as recorded, then random label swaps per ` +
       `round. Injections: per replay a random relabelling and a random quarter of the benchmarks ` +
       `slowed in head (samples and estimates).`,

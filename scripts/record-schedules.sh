@@ -36,13 +36,17 @@ unset CRITERION_HOME CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
 log() { printf '[record-schedules %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/benchgate-schedules.XXXXXX")"
 LOAD_PGID=""
-cleanup() {
+stop_load() {
   # The load runs in a process group of its own (setsid), so the cargo and rustc processes of a
   # build in flight stop with the loop that started them.
   if [[ -n "$LOAD_PGID" ]]; then
     kill -TERM -- "-$LOAD_PGID" 2>/dev/null || true
     wait "$LOAD_PGID" 2>/dev/null || true
+    LOAD_PGID=""
   fi
+}
+cleanup() {
+  stop_load
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -65,7 +69,7 @@ exe="$(cd "$WORK/src" && CARGO_TARGET_DIR="$ROOT/.benchgate/schedules-target" ca
 mkdir -p "$WORK/base" "$WORK/head"
 cp "$exe" "$WORK/base/$TARGET"
 cp "$exe" "$WORK/head/$TARGET"
-cmp -s "$WORK/base/$TARGET" "$WORK/head/$TARGET"
+cmp -s "$WORK/base/$TARGET" "$WORK/head/$TARGET" || { echo "the two copies differ" >&2; exit 3; }
 CRITERION_VERSION="$(awk '/^name = "criterion"$/ {getline; gsub(/version = |"/, ""); print}' \
   "$WORK/src/Cargo.lock" | sort -u | paste -sd, -)"
 
@@ -74,8 +78,11 @@ case "$CONDITION" in
   quiet) LOAD_COMMAND="" ;;
   busy) LOAD_COMMAND="sh -c 'while :; do :; done' & sh -c 'while :; do :; done' & wait" ;;
   bursty)
+    # Each build's start and end go to load.log, kept with the recording: the evidence that the
+    # bursts happened, and when.
     LOAD_COMMAND="cd '$WORK/src' && while :; do CARGO_TARGET_DIR='$WORK/burst-target' cargo clean \
---quiet; CARGO_TARGET_DIR='$WORK/burst-target' cargo build --quiet --locked --release --benches; \
+--quiet; echo \"build start \$(date -u +%FT%T.%3NZ)\"; CARGO_TARGET_DIR='$WORK/burst-target' cargo \
+build --quiet --locked --release --benches; echo \"build end \$(date -u +%FT%T.%3NZ) exit \$?\"; \
 sleep \$((RANDOM % 31)); done"
     ;;
 esac
@@ -91,4 +98,6 @@ fi
   --minutes "$MINUTES" --condition "$CONDITION" --load-command "$LOAD_COMMAND" \
   --crate "$CRATE $VERSION ($TARGET bench, criterion $CRITERION_VERSION)" \
   --command "scripts/record-schedules.sh $*"
+stop_load
+[[ -z "$LOAD_COMMAND" ]] || cp "$WORK/load.log" "$OUTDIR/load.log"
 log "done: ${OUTDIR#"$ROOT"/} ($(du -sh "$OUTDIR" | cut -f1))"
