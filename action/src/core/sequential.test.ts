@@ -125,6 +125,27 @@ describe("sequential rounds", () => {
     );
   });
 
+  it("keeps no round going for a secondary series alone", () => {
+    // Every primary benchmark ×3 slower (settled at the first look); bench-0 is a secondary
+    // series (a server's peak memory beside its load) that stays open.
+    const long: SequentialDesign = { minRounds: 3, maxRounds: 16 };
+    const s = syntheticSuite({ benchmarks: 12, rounds: 3, samples: 10, noise: 0.01, seed: 5 });
+    const mark = (files: readonly SourcedSummary[]): SourcedSummary[] =>
+      declare(files, long).map((f) => ({
+        ...f,
+        summary: {
+          ...f.summary,
+          benchmarks: f.summary.benchmarks.map((b) =>
+            b.id === "group/bench-0" ? { ...b, secondary: true } : b,
+          ),
+        },
+      }));
+    const head = scaleHead(s.head, (id) => (id === "group/bench-0" ? 1.02 : 3));
+    const next = planNextRound(mark(s.base), mark(head), settings, long);
+    expect(next.settled.get("group/bench-0")).toBeUndefined();
+    expect([...next.active]).toEqual([]);
+  });
+
   it("says out of time for benchmarks still open when the rounds end before max", () => {
     const s = syntheticSuite({ benchmarks: 12, rounds: 4, samples: 10, noise: 0.05, seed: 73 });
     const report = compare(declare(s.base, d), declare(s.head, d), { settings });

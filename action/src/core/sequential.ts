@@ -359,7 +359,13 @@ export function planNextRound(
       d.verdict === "regressed" ? "regressed" : d.verdict === "improved" ? "improved" : "ruled-out",
     );
   const total = r.finals.size + primary.length;
-  const active = r.lastRound >= design.maxRounds ? new Set<string>() : r.active;
+  // A secondary series (a server's peak memory beside its load) runs whenever its benchmark's
+  // suite does and never fails the gate by itself: it keeps no round going on its own.
+  const secondary = new Set(timed.filter((x) => x.secondary).map((x) => x.id));
+  const active =
+    r.lastRound >= design.maxRounds
+      ? new Set<string>()
+      : new Set([...r.active].filter((id) => !secondary.has(id)));
   const counts = new Map<StopReason, number>();
   for (const reason of settled.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   const parts = [...counts].map(([reason, n]) => `${n} ${LABEL[reason]}`);
