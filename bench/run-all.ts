@@ -22,10 +22,7 @@ const steps: [string, string[]][] = [
     "the median of many rounds against the mean, processes landing 2x slow (about 1 minute)",
     ["bench/robust-rounds.ts"],
   ],
-  [
-    "wall time against a CPU clock, A/A under hyperfine (about 2 minutes)",
-    ["bench/cpu-clock.ts"],
-  ],
+  ["wall time against a CPU clock, A/A under hyperfine (about 2 minutes)", ["bench/cpu-clock.ts"]],
   [
     "one run per side: noise from the history and base-head-base, on the recorded runs",
     ["bench/one-run-noise.ts"],
