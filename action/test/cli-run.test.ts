@@ -337,7 +337,9 @@ describe(
 
     it("a benchmark that panics: exit 3, one error line naming suite, side and round, its stderr above", async () => {
       const c = setup("panic", { head: { "benches/demo.rs": panicInNormalize } });
-      const r = await run(c, ["--rounds", String(ROUNDS)]).result;
+      // schedule: suite runs the bench target whole in round 1; under pairs the panic already
+      // stops the listing of its benchmarks before the rounds (the next test).
+      const r = await run(c, ["--rounds", String(ROUNDS), "--schedule", "suite"]).result;
       expect(r.status, said(r)).toBe(3);
       const lines = r.stderr.trimEnd().split("\n");
       const errors = lines.filter((l) => l.startsWith("benchgate: error: "));
@@ -349,6 +351,19 @@ describe(
       expect(panicAt, said(r)).toBeGreaterThanOrEqual(0);
       expect(panicAt).toBeLessThan(lines.length - 1);
       expect(r.stderr).not.toMatch(/\n\s+at .*\.ts:\d+/);
+      expect(existsSync(path.join(c.out, "report.json"))).toBe(false);
+      expectCleanedUp(c);
+    });
+
+    it("a benchmark that panics under pairs: exit 3 before any round, naming the suite, the side and its listing", async () => {
+      const c = setup("panic-pairs", { head: { "benches/demo.rs": panicInNormalize } });
+      const r = await run(c, ["--rounds", String(ROUNDS)]).result;
+      expect(r.status, said(r)).toBe(3);
+      const errors = r.stderr.split("\n").filter((l) => l.startsWith("benchgate: error: "));
+      expect(errors, said(r)).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /suite micro \(head\): listing its benchmarks exited with code 101/,
+      );
       expect(existsSync(path.join(c.out, "report.json"))).toBe(false);
       expectCleanedUp(c);
     });
