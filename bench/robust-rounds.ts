@@ -3,23 +3,12 @@
 // of the benchmarks that each rule finds, and the median MDE. docs/statistics.md §5 quotes it.
 // Usage: node bench/robust-rounds.ts [--seeds 20]
 import { compare } from "../action/src/core/compare.ts";
-import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
-import { rng, scaleSamples, syntheticSuite } from "../action/test/support/synthetic.ts";
+import { processJumps, scaleSamples, syntheticSuite } from "../action/test/support/synthetic.ts";
 import { median, option, writeResult } from "./support.ts";
 
 const seeds = Number(option("--seeds", "20"));
 const rules = { median: resolveSettings(), mean: resolveSettings({ robust: false }) } as const;
-
-/** Every process of a side lands 2x slow with chance `share`, independently. */
-function jumps(files: readonly SourcedSummary[], seed: number, share: number): SourcedSummary[] {
-  const random = rng(seed);
-  const hit = new Map<string, number>();
-  for (const f of files)
-    for (const b of f.summary.benchmarks)
-      hit.set(`${f.summary.round}\u0000${b.id}`, random() < share ? 2 : 1);
-  return scaleSamples(files, (round, id) => hit.get(`${round}\u0000${id}`) ?? 1);
-}
 
 const slowed = (id: string): boolean => Number(id.split("-")[1]) % 4 === 0;
 
@@ -42,8 +31,8 @@ for (const share of [0, 0.05, 0.12, 0.25])
     );
     for (let seed = 1; seed <= seeds; seed++) {
       const s = syntheticSuite({ benchmarks: 24, rounds, samples: 10, noise: 0.01, seed });
-      const base = jumps(s.base, seed + 1000, share);
-      const head = jumps(s.head, seed + 2000, share);
+      const base = processJumps(s.base, seed + 1000, share);
+      const head = processJumps(s.head, seed + 2000, share);
       const slow = scaleSamples(head, (_, id) => (slowed(id) ? 1.05 : 1));
       for (const [name, settings] of Object.entries(rules)) {
         const t = tally.get(name) as Tally;

@@ -6,30 +6,18 @@ import { describe, expect, it } from "vitest";
 import { compare } from "./compare.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
-import { rng, scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";
+import { processJumps, rng, scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";
 import { MEDIAN_MIN_ROUNDS, medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
 
 const robust = resolveSettings();
 const meanOnly = resolveSettings({ robust: false });
 
-/** Every process of a side lands `factor`x slow with chance `share`, independently. */
-function jumps(
-  files: readonly SourcedSummary[],
-  seed: number,
-  share: number,
-  factor = 2,
-): SourcedSummary[] {
-  const random = rng(seed);
-  const hit = new Map<string, number>();
-  for (const f of files)
-    for (const b of f.summary.benchmarks)
-      hit.set(`${f.summary.round}\u0000${b.id}`, random() < share ? factor : 1);
-  return scaleSamples(files, (round, id) => hit.get(`${round}\u0000${id}`) ?? 1);
-}
-
 function contended(seed: number, rounds = 16) {
   const s = syntheticSuite({ benchmarks: 24, rounds, samples: 10, noise: 0.01, seed });
-  return { base: jumps(s.base, seed + 1000, 0.12), head: jumps(s.head, seed + 2000, 0.12) };
+  return {
+    base: processJumps(s.base, seed + 1000, 0.12),
+    head: processJumps(s.head, seed + 2000, 0.12),
+  };
 }
 
 describe("the median of many rounds", () => {

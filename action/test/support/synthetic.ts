@@ -112,3 +112,21 @@ export function scaleSamples(
     },
   }));
 }
+
+/**
+ * The same files with each process (side file, round and benchmark) landing `factor`× slow with
+ * chance `share`, independently: a contended machine's 2× jumps.
+ */
+export function processJumps(
+  files: readonly SourcedSummary[],
+  seed: number,
+  share: number,
+  factor = 2,
+): SourcedSummary[] {
+  const random = rng(seed);
+  const hit = new Map<string, number>();
+  for (const f of files)
+    for (const b of f.summary.benchmarks)
+      hit.set(`${f.summary.round}\u0000${b.id}`, random() < share ? factor : 1);
+  return scaleSamples(files, (round, id) => hit.get(`${round}\u0000${id}`) ?? 1);
+}
