@@ -93,8 +93,11 @@ describe("benchgate init", () => {
         results: "${{ runner.temp }}/measured",
       });
     }
-    // The starter config has the fixed number of rounds that sharding needs.
-    expect(read(dir, "benchgate.yml")).toMatch(/^rounds: 5$/m);
+    // Sequential rounds within the time budget, each shard running its own looks.
+    const config = read(dir, "benchgate.yml");
+    expect(config).toMatch(/^rounds: auto$/m);
+    expect(config).toMatch(/^time-budget: 15m$/m);
+    expect(config).toContain("Each shard runs its own rounds");
   });
 
   it("--shards 1 writes the same workflows as no --shards", () => {

@@ -20,6 +20,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STOP_LABEL } from "../src/core/sequential.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchShard } from "../src/schemas/shard.gen.ts";
 import type { BenchSummary, Benchmark } from "../src/schemas/summary.gen.ts";
@@ -306,12 +307,75 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     expect(existsSync(path.join(scratch, "m10/report.json"))).toBe(false);
   });
 
-  it("refuses --shard with sequential rounds, and a malformed --shard", () => {
+  it("runs sequential rounds per shard, and merge decides over all shards", () => {
+    // rounds: auto with the recording's five rounds as max: each shard runs its own looks from
+    // round 3 and stops on its own; merge replays them and decides once.
     const auto = path.join(scratch, "auto.yml");
-    writeFileSync(auto, replayConfig("auto"));
-    expect(expectInputError(runTo(path.join(scratch, "auto"), ["--shard", "1/2"], auto))).toMatch(
-      /--shard needs a fixed number of rounds/,
+    writeFileSync(auto, `${replayConfig("auto")}min-rounds: 3\nmax-rounds: ${ROUNDS}\n`);
+    const dirs = [1, 2].map((i) => path.join(scratch, `auto-${i}`));
+    const lastLooks = dirs.map((dir, i) => {
+      const shard = runTo(dir, ["--shard", `${i + 1}/2`], auto);
+      expect(shard.status, shard.stderr).toBe(0);
+      const doc = readJson<BenchShard>(path.join(dir, "shard.json"));
+      expect(doc.sequential).toEqual({ min_rounds: 3, max_rounds: ROUNDS });
+      expect(doc.rounds).toBeGreaterThanOrEqual(3);
+      expect(doc.rounds).toBeLessThanOrEqual(ROUNDS);
+      // The shard's last look: "after round 4: 0 of 35 benchmarks still open (2 regressed, …)".
+      const looks = [
+        ...shard.stderr.matchAll(
+          /after round (\d+): (\d+) of (\d+) benchmarks still open(?: \((.*)\))?/g,
+        ),
+      ];
+      const last = looks.at(-1);
+      expect(last, shard.stderr).toBeDefined();
+      expect(Number(last?.[1])).toBe(doc.rounds);
+      const ids = new Set(
+        readJson<BenchSummary>(path.join(dir, "summaries/head-1.json")).benchmarks.map((b) => b.id),
+      );
+      return { ids, said: last?.[4] ?? "", open: Number(last?.[2]) };
+    });
+    const m = runCli(["merge", ...dirs, "--config", auto, "--out", path.join(scratch, "m-auto")]);
+    expect(m.status === 0 || m.status === 1, m.stderr).toBe(true);
+    expect(m.stdout).toMatch(/merged 2 shards \((\d+ rounds each|rounds \d+, \d+)\)/);
+    const report = read(path.join(scratch, "m-auto/report.json"));
+    expect(report.settings.method).toMatch(/sequential rounds/);
+    expect(report.benchmarks).toHaveLength(whole.benchmarks.length);
+    // Each benchmark stopped where and why its own shard stopped it on the run: the merge
+    // replays the shard's looks, it does not take them anew over all shards.
+    for (const { ids, said, open } of lastLooks) {
+      expect(open).toBe(0);
+      const counts = new Map<string, number>();
+      for (const b of report.benchmarks.filter((x) => ids.has(x.id))) {
+        const label = b.stopped === undefined ? "?" : STOP_LABEL[b.stopped.reason];
+        counts.set(label, (counts.get(label) ?? 0) + 1);
+      }
+      const parsed = new Map(
+        said
+          .split(", ")
+          .filter((part) => part !== "")
+          .map((part) => [part.replace(/^\d+ /, ""), Number(part.split(" ")[0])] as const),
+      );
+      expect(counts).toEqual(parsed);
+    }
+    // One decision over all: what it calls a change is a change the fixed rounds found too
+    // (the recording's noise reaches ±30 %, so three rounds may leave a ×2.5 inconclusive).
+    const called = (r: BenchReport, v: string): string[] =>
+      r.benchmarks.filter((b) => b.verdict === v).map((b) => b.id);
+    expect(called(report, "regressed").length + called(report, "improved").length).toBeGreaterThan(
+      0,
     );
+    for (const v of ["regressed", "improved"])
+      for (const id of called(report, v)) expect(called(whole, v)).toContain(id);
+    // A shard.json that claims another design than its summaries were run with is refused.
+    const other = editedCopy(dirs[1] as string, path.join(scratch, "auto-2-other"), {
+      shard: (doc) => ({ ...doc, sequential: { min_rounds: 4, max_rounds: ROUNDS } }),
+    });
+    expect(expectInputError(runCli(["merge", dirs[0] as string, other, "--config", auto]))).toMatch(
+      /has sequential min_rounds 3, max_rounds 5, but .* min-rounds 4 and max-rounds 5/,
+    );
+  });
+
+  it("refuses a malformed --shard", () => {
     expect(expectInputError(runTo(path.join(scratch, "bad"), ["--shard", "3/2"]))).toMatch(
       /--shard must be I\/N with 1 ≤ I ≤ N ≤ 64/,
     );

@@ -52,7 +52,14 @@ export interface BenchmarkSeries {
 export interface PairedInput {
   readonly series: readonly BenchmarkSeries[];
   /** The sequential design the runner declared in every summary (`rounds: auto`), if any. */
-  readonly sequential: { readonly minRounds: number; readonly maxRounds: number } | undefined;
+  readonly sequential:
+    | {
+        readonly minRounds: number;
+        readonly maxRounds: number;
+        /** The run's time budget, if it had one: names a stop, changes no p-value. */
+        readonly timeBudgetMs?: number;
+      }
+    | undefined;
   /** Round number → which side's process started first. */
   readonly order: ReadonlyMap<number, RoundOrder>;
   readonly environment: { base: Environment | undefined; head: Environment | undefined };
@@ -235,7 +242,13 @@ function sequentialDesign(files: readonly SourcedSummary[]): PairedInput["sequen
       `sequential.min_rounds (${first.min_rounds}) is above max_rounds (${first.max_rounds})`,
       { source: (files[0] as SourcedSummary).source },
     );
-  return { minRounds: first.min_rounds, maxRounds: first.max_rounds };
+  // The budget only names why a benchmark left out of a later round stopped: any file's will do.
+  const budget = declared.find((d) => d?.time_budget_ms !== undefined)?.time_budget_ms;
+  return {
+    minRounds: first.min_rounds,
+    maxRounds: first.max_rounds,
+    ...(budget === undefined ? {} : { timeBudgetMs: budget }),
+  };
 }
 
 type Sides = Readonly<Record<Side, ReadonlyMap<number, SideRound>>>;
@@ -357,13 +370,8 @@ export function pairSummaries(
   const sides: Sides = { base: collectSide(base), head: collectSide(head) };
   requireHeadBenchmarks(sides.head, head);
   if (!options.unpaired) checkRoundsPair(sides.base, sides.head);
+  // Sharded and sequential: each shard ran its own looks (shard-looks.ts).
   const sequential = sequentialDesign([...base, ...head]);
-  // A sequential look is over every benchmark at once; shards cannot share one between rounds.
-  if (sequential !== undefined && shards !== undefined)
-    throw new InputError(
-      "the summaries are both sharded and sequential (rounds: auto); benchgate run refuses that combination, so these files were not written by one run",
-      head[0] === undefined ? {} : { source: head[0].source },
-    );
   const order = roundOrders(sides);
   const series = benchmarkIds(sides).map((id) => seriesOf(id, sides));
   return {

@@ -4,6 +4,7 @@ import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { lookWeight, planNextRound, type SequentialDesign } from "./sequential.ts";
 import { scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";
+import { simulateSequential, type SequentialRun } from "../../test/support/sequential-run.ts";
 
 const settings = resolveSettings();
 
@@ -25,35 +26,8 @@ function scaleHead(
 function simulate(
   s: { base: SourcedSummary[]; head: SourcedSummary[] },
   d: SequentialDesign,
-): { base: SourcedSummary[]; head: SourcedSummary[]; lines: string[] } {
-  const all = { base: declare(s.base, d), head: declare(s.head, d) };
-  const run = { base: [] as SourcedSummary[], head: [] as SourcedSummary[] };
-  const lines: string[] = [];
-  let active: ReadonlySet<string> | undefined;
-  for (let r = 0; r < d.maxRounds; r++) {
-    for (const side of ["base", "head"] as const) {
-      const f = all[side][r]!;
-      const keep = active;
-      run[side].push(
-        keep === undefined
-          ? f
-          : {
-              ...f,
-              summary: {
-                ...f.summary,
-                benchmarks: f.summary.benchmarks.filter((b) => keep.has(b.id)),
-              },
-            },
-      );
-    }
-    if (r + 1 >= d.minRounds) {
-      const next = planNextRound(run.base, run.head, settings, d);
-      lines.push(next.line);
-      active = next.active;
-      if (active.size === 0) break;
-    }
-  }
-  return { ...run, lines };
+): SequentialRun {
+  return simulateSequential({ base: declare(s.base, d), head: declare(s.head, d) }, d, settings);
 }
 
 describe("lookWeight", () => {
@@ -151,6 +125,45 @@ describe("sequential rounds", () => {
     const report = compare(declare(s.base, d), declare(s.head, d), { settings });
     const open = report.benchmarks.filter((e) => e.stopped!.reason === "time-budget");
     for (const e of open) expect(e.stopped!.after_round).toBe(4);
+  });
+
+  it("says out of time for open benchmarks the budget left out of the last round", () => {
+    // Round 5 ran only the cheapest open benchmarks that fit in the budget (next-round.ts);
+    // the others stopped after round 4. Without a budget the runner measures every open
+    // benchmark, so one missing from a later round was not measured for another reason.
+    const long: SequentialDesign = { minRounds: 3, maxRounds: 16 };
+    const s = syntheticSuite({ benchmarks: 12, rounds: 5, samples: 10, noise: 0.05, seed: 75 });
+    const cut = (files: readonly SourcedSummary[], budget: number | undefined): SourcedSummary[] =>
+      declare(files, long).map((f) => ({
+        ...f,
+        summary: {
+          ...f.summary,
+          sequential: {
+            min_rounds: 3,
+            max_rounds: 16,
+            ...(budget === undefined ? {} : { time_budget_ms: budget }),
+          },
+          benchmarks:
+            f.summary.round < 5
+              ? f.summary.benchmarks
+              : f.summary.benchmarks.filter((b) => b.id === "group/bench-0"),
+        },
+      }));
+    const stops = (budget: number | undefined): Map<string, string> => {
+      const report = compare(cut(s.base, budget), cut(s.head, budget), { settings });
+      return new Map(
+        report.benchmarks
+          .filter((e) => e.id !== "group/bench-0" && e.stopped?.after_round === 4)
+          .filter((e) => ["time-budget", "not-measured"].includes(e.stopped?.reason ?? ""))
+          .map((e) => [e.id, e.stopped?.reason ?? ""]),
+      );
+    };
+    const budgeted = stops(900_000);
+    const unbudgeted = stops(undefined);
+    expect(budgeted.size).toBeGreaterThan(0);
+    expect(new Set(budgeted.values())).toEqual(new Set(["time-budget"]));
+    expect([...unbudgeted.keys()]).toEqual([...budgeted.keys()]);
+    expect(new Set(unbudgeted.values())).toEqual(new Set(["not-measured"]));
   });
 
   it("keeps a regression settled at a look regressed in the final report", () => {

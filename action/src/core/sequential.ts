@@ -28,6 +28,7 @@ import {
   type Stop,
   type StopReason,
 } from "./final-look.ts";
+import { replayByShard, type ShardReplay } from "./shard-looks.ts";
 
 // The runner reads a run's stop reasons from here, with the next round they lead to.
 export type { StopReason } from "./final-look.ts";
@@ -35,6 +36,11 @@ export type { StopReason } from "./final-look.ts";
 export interface SequentialDesign {
   readonly minRounds: number;
   readonly maxRounds: number;
+  /**
+   * The run had a time budget: an open benchmark missing from a later round was left out by it
+   * (the runner measures every open benchmark otherwise). Names the stop; changes no p-value.
+   */
+  readonly timeBudgetMs?: number;
 }
 
 export interface NextRound {
@@ -63,14 +69,6 @@ export function lookWeight(design: SequentialDesign, k: number): number {
   const { minRounds: min, maxRounds: max } = design;
   if (k <= min) return spent(k / max);
   return spent(k / max) - spent((k - 1) / max);
-}
-
-interface ReplayResult {
-  readonly finals: Map<string, FinalLook>;
-  readonly suites: FinalSuite[];
-  readonly active: Set<string>;
-  readonly settled: Map<string, StopReason>;
-  readonly lastRound: number;
 }
 
 function suiteKey(s: SuiteLook): string {
@@ -233,7 +231,9 @@ function settleLook(
     if (state.settled.has(t.series.id)) return;
     const reason =
       t.lastRound < k && k > firstLook
-        ? "not-measured"
+        ? design.timeBudgetMs === undefined
+          ? "not-measured"
+          : "time-budget"
         : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
     if (reason === undefined) return;
     state.settled.set(t.series.id, reason);
@@ -262,13 +262,16 @@ function closeReplay(state: ReplayState): Set<string> {
   return active;
 }
 
-/** Replays the looks of a sequential design on the rounds measured so far. */
+/**
+ * Replays the looks of a sequential design on the rounds measured so far, of one machine's
+ * rounds (a sharded run replays each shard on its own: shard-looks.ts).
+ */
 function replay(
   series: readonly BenchmarkSeries[],
   order: ReadonlyMap<number, RoundOrder>,
   settings: CompareSettings,
   design: SequentialDesign,
-): ReplayResult {
+): ShardReplay {
   const lastRound = Math.min(lastRoundOf(series), design.maxRounds);
   const state: ReplayState = {
     limitOf: new Map(),
@@ -320,11 +323,13 @@ export function finalLooks(
   settings: CompareSettings,
   design: SequentialDesign | undefined,
 ): { finals: Map<string, FinalLook>; suites: FinalSuite[] } {
-  if (design !== undefined) return replay(series, order, settings, design);
+  if (design !== undefined)
+    return replayByShard(series, order, (s, o) => replay(s, o, settings, design));
   return oneLook(analyseLook(series, order, settings));
 }
 
-const LABEL: Record<StopReason, string> = {
+/** How progress lines and the report name a stop. */
+export const STOP_LABEL: Readonly<Record<StopReason, string>> = {
   regressed: "regressed",
   improved: "improved",
   "ruled-out": "ruled out",
@@ -349,7 +354,7 @@ export function planNextRound(
     noiseFloor: settings.countNoiseFloor,
   })).decided;
   const timed = paired.series.filter((s) => !exact.has(s.id));
-  const r = replay(timed, paired.order, settings, design);
+  const r = replayByShard(timed, paired.order, (s, o) => replay(s, o, settings, design));
   const settled = new Map(r.settled);
   // Secondary counts run with their primary one and are not counted as benchmarks.
   const primary = [...exact].filter(([, d]) => !d.series.secondary);
@@ -368,7 +373,7 @@ export function planNextRound(
       : new Set([...r.active].filter((id) => !secondary.has(id)));
   const counts = new Map<StopReason, number>();
   for (const reason of settled.values()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  const parts = [...counts].map(([reason, n]) => `${n} ${LABEL[reason]}`);
+  const parts = [...counts].map(([reason, n]) => `${n} ${STOP_LABEL[reason]}`);
   const line =
     `after round ${r.lastRound}: ${active.size} of ${total} benchmark${total === 1 ? "" : "s"} still open` +
     (parts.length > 0 ? ` (${parts.join(", ")})` : "");

@@ -125,7 +125,11 @@ function warnAboutRounds(plan: GatePlan, progress: Progress): void {
 function roundPlanner(plan: GatePlan): RoundPlanner | undefined {
   const { sequential } = plan.run;
   if (sequential === undefined) return undefined;
-  const design = { minRounds: sequential.minRounds, maxRounds: plan.run.rounds };
+  const design = {
+    minRounds: sequential.minRounds,
+    maxRounds: plan.run.rounds,
+    ...(sequential.timeBudgetMs === undefined ? {} : { timeBudgetMs: sequential.timeBudgetMs }),
+  };
   return (base, head) =>
     keepClaimsOpen(
       planNextRound(base, head, plan.settings, design),
@@ -145,12 +149,6 @@ export async function measure(
   machine: Machine,
   options: { readonly quiet: boolean },
 ): Promise<Measurement> {
-  // A look of sequential rounds is over every benchmark at once: shards on separate machines
-  // would each need every other shard's results after every round.
-  if (target.shard !== undefined && plan.run.sequential !== undefined)
-    throw new InputError(
-      "--shard needs a fixed number of rounds: with rounds: auto each look decides over all benchmarks at once, which separate machines cannot share between rounds (pass --rounds N)",
-    );
   // Base and head of one benchmark on two machines would be noise the base runs cannot show.
   if (target.shard !== undefined && plan.aba) throw new InputError(ABA_WITH_SHARD);
   const progress = new Progress(

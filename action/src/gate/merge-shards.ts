@@ -73,12 +73,25 @@ export async function readShardFolder(
       `shard ${shard.index}/${shard.count} measured base ${shard.base.slice(0, 12)} and head ${shard.head.slice(0, 12)}, but this report is for base ${commits.baseSha.slice(0, 12)} and head ${commits.headSha.slice(0, 12)}`,
       { source: path.join(dir, SHARD_FILE) },
     );
-  const rounds = expected.rounds ?? { rounds: shard.rounds };
+  const rounds = expected.rounds ?? roundsOf(shard);
   const tag = { index: shard.index, count: shard.count };
   const { base, head } = await readSummaryFolder(reader, dir, commits, { ...rounds, shard: tag });
   const critcmpTable = await readCritcmpTable(reader, dir);
   return { dir, shard, base, head, ...(critcmpTable === undefined ? {} : { critcmpTable }) };
 }
+
+/** The rounds a shard says it was run with: a fixed count, or rounds: auto's design. */
+function roundsOf(shard: BenchShard): ExpectedRounds {
+  const { sequential } = shard;
+  return sequential === undefined
+    ? { rounds: shard.rounds }
+    : { rounds: sequential.max_rounds, sequential: { minRounds: sequential.min_rounds } };
+}
+
+const design = (s: BenchShard): string =>
+  s.sequential === undefined
+    ? `${s.rounds} rounds`
+    : `rounds: auto (min-rounds ${s.sequential.min_rounds}, max-rounds ${s.sequential.max_rounds})`;
 
 const label = (s: BenchShard): string => `shard ${s.index}/${s.count}`;
 const filterOf = (s: BenchShard): string | null => s.filter ?? null;
@@ -115,9 +128,11 @@ function checkWhole(folders: readonly ShardFolder[], expected: MergeExpectation)
         `${label(f.shard)} measured base ${f.shard.base.slice(0, 12)} and head ${f.shard.head.slice(0, 12)}, ${label(first.shard)} (${first.dir}) base ${first.shard.base.slice(0, 12)} and head ${first.shard.head.slice(0, 12)}: not one run`,
         at,
       );
-    if (f.shard.rounds !== first.shard.rounds)
+    // A fixed count is the same everywhere; with rounds: auto each shard's looks stopped it on
+    // its own, so only the design must agree.
+    if (design(f.shard) !== design(first.shard))
       throw new InputError(
-        `${label(f.shard)} ran ${f.shard.rounds} rounds, ${label(first.shard)} ${first.shard.rounds}`,
+        `${label(f.shard)} ran ${design(f.shard)}, ${label(first.shard)} ${design(first.shard)}`,
         at,
       );
     // Another filter is another set of units, and another set of budgets left unchecked.

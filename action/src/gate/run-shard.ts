@@ -49,6 +49,12 @@ export async function runShard(
       base: measurement.commits.base,
       head: measurement.commits.head,
       rounds: measurement.rounds,
+      // Each shard ran its own looks: merge checks every shard had this design and replays them.
+      ...(plan.run.sequential === undefined
+        ? {}
+        : {
+            sequential: { min_rounds: plan.run.sequential.minRounds, max_rounds: plan.run.rounds },
+          }),
       ...(options.filter === undefined ? {} : { filter: options.filter }),
       units: outcome.units,
       golden: [...measurement.golden],

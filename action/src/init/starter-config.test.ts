@@ -30,11 +30,14 @@ describe("starterConfig", () => {
     expect(run.sequential).toEqual({ minRounds: 3, timeBudgetMs: 15 * 60_000 });
   });
 
-  it("writes a fixed number of rounds for sharded workflows, which need one", () => {
-    const config = load(starterConfig({ benches: ["parse"], shards: 3 }));
-    expect(config.rounds).toBe(5);
-    expect(config["time-budget"]).toBeUndefined();
+  it("writes sequential rounds for sharded workflows too, each shard running its own", () => {
+    const text = starterConfig({ benches: ["parse"], shards: 3 });
+    const config = load(text);
+    expect(config.rounds).toBe("auto");
+    expect(config["time-budget"]).toBe("15m");
     expect(config.schedule).toBe("pairs");
+    expect(text).toContain("# Each shard runs its own rounds within it");
+    expect(starterConfig({ benches: ["parse"] })).not.toContain("Each shard");
   });
 
   it("writes a gungraun suite per instruction-count bench target, after the Criterion ones", () => {

@@ -11,10 +11,7 @@ export interface StarterOptions {
   readonly benches: readonly string[];
   /** gungraun / iai-callgrind bench target names: instruction counts under Valgrind. */
   readonly gungraun?: readonly string[];
-  /**
-   * The workflows' shard count: a sharded run needs a fixed number of rounds, so the config
-   * then has `rounds: 5` instead of sequential rounds within a time budget.
-   */
+  /** The workflows' shard count: the config then says each shard runs its own rounds. */
   readonly shards?: number;
 }
 
@@ -59,20 +56,16 @@ const HEADER = [
   "",
 ] as const;
 
-/** The rounds: sequential within the time budget, or (sharded) a fixed count. */
+/** The rounds: sequential within the time budget (with shards, each shard's own). */
 function roundsBlock(shards: number): readonly string[] {
-  if (shards > 1)
-    return [
-      "# Interleaved rounds of base and head (base first in odd rounds, head first in even ones); at",
-      "# least 3 for a verified verdict. A sharded run needs a fixed number of rounds.",
-      "rounds: 5",
-      "",
-    ];
   return [
     "# Sequential rounds (base first in odd rounds, head first in even ones): every benchmark runs",
     "# min-rounds rounds (3), then only the benchmarks whose answer is still open run again, up",
     "# to max-rounds (15), as long as the next round fits in the time budget: the whole run,",
     "# both builds included.",
+    ...(shards > 1
+      ? ["# Each shard runs its own rounds within it; the report job decides over all shards."]
+      : []),
     "rounds: auto",
     `time-budget: ${STARTER_TIME_BUDGET}`,
     "",

@@ -205,7 +205,15 @@ async function writeSummary(
       // compare replays the stopping rule from these numbers.
       ...(sequential === undefined
         ? {}
-        : { sequential: { min_rounds: sequential.minRounds, max_rounds: config.rounds } }),
+        : {
+            sequential: {
+              min_rounds: sequential.minRounds,
+              max_rounds: config.rounds,
+              ...(sequential.timeBudgetMs === undefined
+                ? {}
+                : { time_budget_ms: sequential.timeBudgetMs }),
+            },
+          }),
       ...(request.shard === undefined
         ? {}
         : { shard: { index: request.shard.index, count: request.shard.count } }),

@@ -45,6 +45,9 @@ export interface BenchReport {
    */
   mode: "rounds" | "single-run" | "history" | "aba";
   settings: {
+    /**
+     * The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.
+     */
     method: string;
     statistic: "median";
     q: Fraction;

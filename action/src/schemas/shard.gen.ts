@@ -13,7 +13,17 @@ export interface BenchShard {
   split: string;
   base: string;
   head: string;
+  /**
+   * The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.
+   */
   rounds: number;
+  /**
+   * Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, "Sequential rounds with shards").
+   */
+  sequential?: {
+    min_rounds: number;
+    max_rounds: number;
+  };
   /**
    * The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.
    */

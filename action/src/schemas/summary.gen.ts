@@ -34,6 +34,10 @@ export interface BenchSummary {
   sequential?: {
     min_rounds: number;
     max_rounds: number;
+    /**
+     * The run's time budget, when it had one. It only names why an open benchmark missing from the last round stopped (the budget left it out) and changes no p-value, so compare does not check it against the config.
+     */
+    time_budget_ms?: number;
   };
   /**
    * Written by `benchgate run --shard I/N`: this side and round measured only the benchmarks of shard I of N, on that shard's machine. Rounds pair within a shard; `benchgate merge` joins the shards (docs/shards.md).

@@ -40,9 +40,9 @@ Options:
   --shards N             measure on N runners at once (1 to ${MAX_WORKFLOW_SHARDS}; default 1): the measure job
                          becomes a matrix of N jobs (shard 1/N … N/N) on runners with the
                          labels above, and one report job decides over all of them. The
-                         runners must be identical pinned machines, benchgate.yml needs a
-                         fixed number of rounds (not rounds: auto), and a failed or missing
-                         shard is an error verdict (docs/workflows.md)
+                         runners must be identical pinned machines, each shard runs its own
+                         rounds within the time budget, and a failed or missing shard is an
+                         error verdict (docs/workflows.md)
   --bench NAME...        bench targets (default: every [[bench]] with harness = false in
                          DIR/Cargo.toml); one whose source uses gungraun or iai_callgrind gets a
                          gungraun suite, any other a Criterion suite
@@ -199,7 +199,7 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n`);
   if (shards > 1)
     deps.out(
-      `shards: ${shards} measure jobs per run: register ${shards} identical, pinned runners with these labels, and use a fixed number of rounds in benchgate.yml\n`,
+      `shards: ${shards} measure jobs per run: register ${shards} identical, pinned runners with these labels (each shard runs its own rounds within the time budget)\n`,
     );
   deps.out(`${NEXT_STEPS}\n`);
   return EXIT.pass;

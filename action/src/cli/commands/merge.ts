@@ -9,6 +9,7 @@ import { writeOutputs } from "../../gate/outputs.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { renderText } from "../../render/text.ts";
 import { MAX_SHARDS } from "../../core/shard-blocks.ts";
+import type { BenchShard } from "../../schemas/shard.gen.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
@@ -21,7 +22,9 @@ the same commits, rounds and --filter; each must have measured exactly the units
 (shard.json lists them), and no benchmark may come from two shards; otherwise merge stops with an
 error (a missing, failed or partial shard is never a pass on the rest). The decision is the one
 \`run\` makes, over all benchmarks at once: one false-discovery family, one round model in which
-each shard's rounds are blocks of their own (they ran on different machines). After a filtered
+each shard's rounds are blocks of their own (they ran on different machines). With rounds: auto
+each shard ran its own looks and stopped on its own; merge replays each shard's looks as they
+were taken and decides over all of their sequential p-values at once. After a filtered
 run, budgets and claims of benchmarks outside the filter are left unchecked, as \`run --filter\`
 leaves them.
 
@@ -38,6 +41,14 @@ ${SETTING_FLAGS_HELP}
 
 Exit codes: 0 pass or inconclusive, 1 the gate failed, 2 bad usage, an invalid folder, or a set
 of shards that is incomplete, partial, overlapping or from different runs, 3 a tool failed.`;
+
+/** "5 rounds each", or with rounds: auto each shard's own: "rounds 4, 7, 3". */
+function roundsRan(shards: readonly BenchShard[]): string {
+  const rounds = shards.map((s) => s.rounds);
+  return rounds.every((r) => r === rounds[0])
+    ? `${rounds[0] ?? 0} rounds each`
+    : `rounds ${rounds.join(", ")}`;
+}
 
 export async function mergeCommand(argv: readonly string[], machine: Machine): Promise<number> {
   const args = parseArgs(argv, {
@@ -84,7 +95,7 @@ export async function mergeCommand(argv: readonly string[], machine: Machine): P
   machine.out(renderText(report, {}) + "\n");
   if (!booleanFlag(args, "quiet"))
     machine.out(
-      `\nmerged ${merged.shards.length} shards (${merged.shards[0]?.rounds ?? 0} rounds each) into ${path.relative(machine.cwd, out) || "."}/: report.json, comment.md${merged.critcmpTable === undefined ? "" : ", critcmp.txt"}\n`,
+      `\nmerged ${merged.shards.length} shards (${roundsRan(merged.shards)}) into ${path.relative(machine.cwd, out) || "."}/: report.json, comment.md${merged.critcmpTable === undefined ? "" : ", critcmp.txt"}\n`,
     );
   return report.verdict === "fail" ? EXIT.gateFailed : EXIT.pass;
 }

@@ -55,7 +55,7 @@ Options:
   --shard I/N         measure only shard I of N (docs/shards.md): every shard computes the same
                       split, runs base and head of its part on this machine and writes its
                       summaries and shard.json, but no verdict; \`benchgate merge\` of all N
-                      folders decides. Needs a fixed number of rounds
+                      folders decides. With rounds: auto each shard runs its own looks
   --repo DIR          the git repository (default: the current directory)
   --out DIR           output folder (default: .benchgate/run); replaced on every run
   --cache-dir DIR     keeps target-base/ and target-head/ between runs so dependencies are
