@@ -49,17 +49,21 @@ export interface BenchmarkSeries {
   readonly head: ReadonlyMap<number, Observation>;
 }
 
+/** A sequential design (`rounds: auto`), as every summary of the run declares it. */
+export interface SequentialDesign {
+  readonly minRounds: number;
+  readonly maxRounds: number;
+  /**
+   * The run had a time budget: an open benchmark missing from a later round was left out by it
+   * (the runner measures every open benchmark otherwise). Names the stop; changes no p-value.
+   */
+  readonly timeBudgetMs?: number;
+}
+
 export interface PairedInput {
   readonly series: readonly BenchmarkSeries[];
   /** The sequential design the runner declared in every summary (`rounds: auto`), if any. */
-  readonly sequential:
-    | {
-        readonly minRounds: number;
-        readonly maxRounds: number;
-        /** The run's time budget, if it had one: names a stop, changes no p-value. */
-        readonly timeBudgetMs?: number;
-      }
-    | undefined;
+  readonly sequential: SequentialDesign | undefined;
   /** Round number → which side's process started first. */
   readonly order: ReadonlyMap<number, RoundOrder>;
   readonly environment: { base: Environment | undefined; head: Environment | undefined };

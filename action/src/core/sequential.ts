@@ -13,13 +13,13 @@
 // stays regressed in the final report. Intervals at look k have level 1 − (1 − confidence)·w_k,
 // so "ruled out" holds for all looks at once.
 import type { CompareSettings } from "./settings.ts";
-import type { BenchmarkSeries, RoundOrder, SourcedSummary } from "./pairing.ts";
+import type { BenchmarkSeries, RoundOrder, SequentialDesign, SourcedSummary } from "./pairing.ts";
 import { settleCounts } from "./counts.ts";
 import { pairSummaries } from "./pairing.ts";
 import { tCdf, tQuantile } from "./distributions.ts";
 import { halfWidth, judge } from "./verdict-rule.ts";
 import { MEDIAN_MIN_ROUNDS } from "./median-of-rounds.ts";
-import { analyseLook, type Look, type SuiteLook, type TestedLook } from "./look-analysis.ts";
+import { analyseLook, type Look, type TestedLook } from "./look-analysis.ts";
 import {
   adjustAll,
   thresholds,
@@ -28,20 +28,12 @@ import {
   type Stop,
   type StopReason,
 } from "./final-look.ts";
-import { replayByShard, type ShardReplay } from "./shard-looks.ts";
+import { replayByShard, suiteKey, type ShardReplay } from "./shard-looks.ts";
 
 // The runner reads a run's stop reasons from here, with the next round they lead to.
 export type { StopReason } from "./final-look.ts";
 
-export interface SequentialDesign {
-  readonly minRounds: number;
-  readonly maxRounds: number;
-  /**
-   * The run had a time budget: an open benchmark missing from a later round was left out by it
-   * (the runner measures every open benchmark otherwise). Names the stop; changes no p-value.
-   */
-  readonly timeBudgetMs?: number;
-}
+export type { SequentialDesign } from "./pairing.ts";
 
 export interface NextRound {
   /** Benchmark ids (unique across suites) to measure in the next round; empty: stop. */
@@ -69,10 +61,6 @@ export function lookWeight(design: SequentialDesign, k: number): number {
   const { minRounds: min, maxRounds: max } = design;
   if (k <= min) return spent(k / max);
   return spent(k / max) - spent((k - 1) / max);
-}
-
-function suiteKey(s: SuiteLook): string {
-  return `${s.suite}\u0000${s.unit}`;
 }
 
 function normalCdf(x: number): number {

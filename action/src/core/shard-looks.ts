@@ -20,7 +20,7 @@
 // (shard·STRIDE + round) to 1…k, and the benchmarks' own series are put back afterwards.
 import type { BenchmarkSeries, RoundOrder } from "./pairing.ts";
 import type { FinalLook, FinalSuite, StopReason } from "./final-look.ts";
-import type { BenchmarkLook } from "./look-analysis.ts";
+import type { BenchmarkLook, SuiteLook } from "./look-analysis.ts";
 import { BLOCK_STRIDE, blockParts } from "./shard-blocks.ts";
 
 /** What one replay of the looks returns (sequential.ts). */
@@ -39,9 +39,8 @@ type Replay = (
 
 /** The shard a series was measured in: 0 for an unsharded run. */
 function shardOf(series: BenchmarkSeries): number {
-  for (const block of [...series.base.keys(), ...series.head.keys()])
-    return blockParts(block).shard ?? 0;
-  return 0;
+  const block = series.base.keys().next().value ?? series.head.keys().next().value;
+  return block === undefined ? 0 : (blockParts(block).shard ?? 0);
 }
 
 function shifted<T>(map: ReadonlyMap<number, T>, by: number): Map<number, T> {
@@ -64,15 +63,14 @@ function restored(look: BenchmarkLook, series: BenchmarkSeries, offset: number):
   return { ...look, series };
 }
 
-function suiteKey(s: FinalSuite): string {
-  return `${s.look.suite}\u0000${s.look.unit}`;
+/** A suite's tests are one per suite and unit. */
+export function suiteKey(s: SuiteLook): string {
+  return `${s.suite}\u0000${s.unit}`;
 }
 
 /** Every shard's test of one suite's shift as one test: Bonferroni over the shards. */
 function mergeSuites(perShard: readonly (readonly FinalSuite[])[]): FinalSuite[] {
-  const byKey = new Map<string, FinalSuite[]>();
-  for (const suites of perShard)
-    for (const s of suites) byKey.set(suiteKey(s), [...(byKey.get(suiteKey(s)) ?? []), s]);
+  const byKey = Map.groupBy(perShard.flat(), (s) => suiteKey(s.look));
   return [...byKey.values()].map((tests) => {
     const n = tests.length;
     // The figures shown (estimate, interval, shock) are those of the shard whose test is the
@@ -95,8 +93,7 @@ export function replayByShard(
   order: ReadonlyMap<number, RoundOrder>,
   replay: Replay,
 ): ShardReplay {
-  const groups = new Map<number, BenchmarkSeries[]>();
-  for (const s of series) groups.set(shardOf(s), [...(groups.get(shardOf(s)) ?? []), s]);
+  const groups = Map.groupBy(series, shardOf);
   const only = [...groups.keys()];
   if (only.length <= 1 && (only[0] ?? 0) === 0) return replay(series, order);
   const results = [...groups].map(([shard, list]) => {
