@@ -14,7 +14,8 @@ import {
   type BenchmarkRounds,
   type RoundModel,
 } from "./round-model.ts";
-import { mean } from "./statistics.ts";
+import { mean, median } from "./statistics.ts";
+import { madScale } from "./robust.ts";
 import { MEDIAN_MIN_ROUNDS, medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
 
 /** A benchmark tested on replicated rounds. */
@@ -41,6 +42,12 @@ export interface TestedLook {
    * only the median of many rounds with the sign test can see through); p-values are 1 until then.
    */
   readonly waiting?: number;
+  /**
+   * The median of the round-centred values and the median's per-round SD (√(π/2)·S, never below
+   * the suite's prior), whichever estimator judges today: what rounds that the median will judge
+   * are projected with (settle-outlook.ts).
+   */
+  readonly median?: { readonly estimate: number; readonly sd: number };
   readonly notes: readonly string[];
 }
 
@@ -234,14 +241,22 @@ function singleRunLook(r: AdjustedRow): SingleRunLook {
  */
 const MODE_PRONE: ReadonlySet<BenchmarkSeries["source"]> = new Set(["oha", "k6", "vegeta"]);
 
+/** The median's view of the rounds (TestedLook.median), from three rounds on. */
+function medianView(x: readonly number[], prior: VariancePrior | undefined): TestedLook["median"] {
+  if (x.length < 3 || !x.every(Number.isFinite)) return undefined;
+  const sd = Math.sqrt(Math.PI / 2) * madScale(x);
+  return { estimate: median(x), sd: Math.max(sd, Math.sqrt(prior?.variance ?? 0)) };
+}
+
 function testedLook(
   r: AdjustedRow,
   v: { used: number; df: number },
   L: number,
   robust: boolean,
+  prior: VariancePrior | undefined,
 ): TestedLook {
   if (robust && !r.median && MODE_PRONE.has(r.p.series.source)) {
-    const t = testedLook(r, v, L, false);
+    const t = testedLook(r, v, L, false, prior);
     return {
       ...t,
       pUp: 1,
@@ -254,6 +269,7 @@ function testedLook(
     };
   }
   const ownPart = v.used / r.k;
+  const view = medianView(r.a.x, prior);
   const se = Math.sqrt(ownPart + r.a.sharedVariance);
   const df = welchDf([
     [ownPart, v.df],
@@ -284,6 +300,7 @@ function testedLook(
       used: Math.sqrt(v.used),
       df: v.df,
     },
+    ...(view === undefined ? {} : { median: view }),
     notes: r.p.notes,
   };
 }
@@ -350,7 +367,10 @@ function analyseGroup(
       });
   for (const r of rows) {
     const v = usedVariance(r.own, r.ownDf, prior, totalDf);
-    out.set(r.p.id, v === undefined ? singleRunLook(r) : testedLook(r, v, L, settings.robust));
+    out.set(
+      r.p.id,
+      v === undefined ? singleRunLook(r) : testedLook(r, v, L, settings.robust, prior),
+    );
   }
   return suiteLook(group, model, prior, L);
 }

@@ -29,6 +29,7 @@ import {
   type StopReason,
 } from "./final-look.ts";
 import { replayByShard, suiteKey, type ShardReplay } from "./shard-looks.ts";
+import { outlookOf, type Outlook, type OutlookContext } from "./settle-outlook.ts";
 
 // The runner reads a run's stop reasons from here, with the next round they lead to.
 export type { StopReason } from "./final-look.ts";
@@ -42,6 +43,11 @@ export interface NextRound {
   readonly settled: ReadonlyMap<string, StopReason>;
   /** One progress line, e.g. "after round 4: 12 of 70 still open (3 regressed, 40 ruled out …)". */
   readonly line: string;
+  /**
+   * Each open benchmark's outlook: how many rounds would settle it, and whether it could fail
+   * the gate. A time budget too small for all of them spends the time by it (settle-outlook.ts).
+   */
+  readonly outlook?: ReadonlyMap<string, Outlook>;
 }
 
 /**
@@ -68,16 +74,10 @@ function normalCdf(x: number): number {
 }
 
 /** What every benchmark's decision at one look shares: computed once per look. */
-interface LookContext {
+interface LookContext extends Omit<OutlookContext, "weight"> {
   readonly k: number;
+  /** The share of the error rate this look spends. */
   readonly weight: number;
-  readonly design: SequentialDesign;
-  readonly settings: CompareSettings;
-  readonly L: number;
-  readonly F: number;
-  /** Benjamini–Hochberg at this look: rejections so far and hypotheses. */
-  readonly rejected: number;
-  readonly tests: number;
 }
 
 /** Could max rounds still settle this benchmark, judged at its current estimate? */
@@ -147,6 +147,8 @@ interface ReplayState {
   readonly suites: Map<string, FinalSuite>;
   readonly settled: Map<string, StopReason>;
   readonly stopAt: Map<string, Stop>;
+  /** The open benchmarks' outlooks at the latest look. */
+  readonly outlook: Map<string, Outlook>;
 }
 
 /** One look of the replay: its round, its share of the error rate, and the first look's round. */
@@ -223,7 +225,14 @@ function settleLook(
           ? "not-measured"
           : "time-budget"
         : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
-    if (reason === undefined) return;
+    if (reason === undefined) {
+      state.outlook.set(
+        t.series.id,
+        outlookOf(t, { ...context, weight: (n) => lookWeight(design, n) }),
+      );
+      return;
+    }
+    state.outlook.delete(t.series.id);
     state.settled.set(t.series.id, reason);
     state.stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
     state.limitOf.set(t.series.id, t.lastRound);
@@ -267,6 +276,7 @@ function replay(
     suites: new Map(),
     settled: new Map(),
     stopAt: new Map(),
+    outlook: new Map(),
   };
   const firstLook = Math.min(design.minRounds, lastRound);
   for (let k = firstLook; k <= lastRound; k++) {
@@ -280,8 +290,8 @@ function replay(
     if (!settleLook(state, step, settings, design)) break;
   }
   const active = closeReplay(state);
-  const { finals, settled } = state;
-  return { finals, suites: [...state.suites.values()], active, settled, lastRound };
+  const { finals, settled, outlook } = state;
+  return { finals, suites: [...state.suites.values()], active, settled, lastRound, outlook };
 }
 
 /** A single look of weight 1 (fixed rounds, unpaired runs) as every benchmark's final look. */
@@ -365,5 +375,6 @@ export function planNextRound(
   const line =
     `after round ${r.lastRound}: ${active.size} of ${total} benchmark${total === 1 ? "" : "s"} still open` +
     (parts.length > 0 ? ` (${parts.join(", ")})` : "");
-  return { active, settled, line };
+  const outlook = new Map([...r.outlook].filter(([id]) => active.has(id)));
+  return { active, settled, line, outlook };
 }

@@ -21,6 +21,7 @@
 import type { BenchmarkSeries, RoundOrder } from "./pairing.ts";
 import type { FinalLook, FinalSuite, StopReason } from "./final-look.ts";
 import type { BenchmarkLook, SuiteLook } from "./look-analysis.ts";
+import type { Outlook } from "./settle-outlook.ts";
 import { BLOCK_STRIDE, blockParts } from "./shard-blocks.ts";
 
 /** What one replay of the looks returns (sequential.ts). */
@@ -30,6 +31,8 @@ export interface ShardReplay {
   readonly active: Set<string>;
   readonly settled: Map<string, StopReason>;
   readonly lastRound: number;
+  /** The open benchmarks' outlooks at their latest look (settle-outlook.ts). */
+  readonly outlook: ReadonlyMap<string, Outlook>;
 }
 
 type Replay = (
@@ -118,5 +121,6 @@ export function replayByShard(
     active: new Set(results.flatMap((r) => [...r.active])),
     settled: new Map(results.flatMap((r) => [...r.settled])),
     lastRound: Math.max(...results.map((r) => r.lastRound)),
+    outlook: new Map(results.flatMap((r) => [...r.outlook])),
   };
 }

@@ -3,8 +3,9 @@
 // everything; after each later round the statistics core looks at the summaries so far, and the
 // next round runs only the benchmarks still open, until none is left or max-rounds is reached.
 // With a time budget (counted from the start of the run, builds included) each round also says
-// how much of it is used and how many benchmarks are open; a round that would overrun it runs
-// only the open benchmarks that fit, cheapest first, and when not one fits the rounds stop.
+// how much of it is used and how many benchmarks are open; when the time left cannot give every
+// open benchmark the rounds it needs, the next round runs those it can settle, first those that
+// could fail the gate (round-budget.ts), and when not one fits the rounds stop.
 // Every stop says why in a progress line.
 import type { NextRound } from "../core/sequential.ts";
 import type { Progress } from "./progress.ts";
@@ -16,8 +17,8 @@ import { narrowSuites, type NarrowedRound, type SuiteTime } from "./sequential-r
 import { pairUnits } from "./pair-units.ts";
 import {
   budgetStop,
-  fitRound,
   pairGroups,
+  planRound,
   suiteGroups,
   type CostGroup,
   type FittedRound,
@@ -81,8 +82,8 @@ function costGroups(next: NarrowedRound, look: NextRound, run: RoundsRun, ledger
 }
 
 /**
- * What the next round can run within the budget: every open benchmark, the cheapest ones that
- * fit, or (undefined) none, said in a progress line with the estimate.
+ * What the next round can run within the budget: every open benchmark, those the time left can
+ * settle (round-budget.ts's plan), or (undefined) none, said in a progress line with the estimate.
  */
 function fitToBudget(
   budgetMs: number,
@@ -98,7 +99,11 @@ function fitToBudget(
   const roundMs = clock.now() - roundStarted;
   const processesMs = [...thisRound.values()].reduce((sum, t) => sum + t.ms, 0);
   const usedMs = progress.elapsedMs();
-  const fitted = fitRound(groups, roundMs - processesMs, budgetMs - usedMs);
+  const fitted = planRound(groups, (id) => look.outlook?.get(id), {
+    overheadMs: roundMs - processesMs,
+    leftMs: budgetMs - usedMs,
+    roundsLeft: run.request.config.rounds - finished.round,
+  });
   if (fitted !== undefined) return fitted;
   const allMs = groups.reduce((sum, g) => sum + g.ms, Math.max(0, roundMs - processesMs));
   const basis =
@@ -166,7 +171,7 @@ function narrowToOpen(
       active = fitted.ids;
       narrowed = narrowSuites(suites, active, ledger.suiteOf);
       progress.line(
-        `round ${round + 1} runs ${active.size} of the ${plural(look.active.size, "open benchmark")}: the cheapest that fit in the time budget (~${formatDuration(fitted.ms)} of ${formatDuration(timeBudgetMs - progress.elapsedMs())} left: ${quoteIds([...active])}); the others stop here`,
+        `round ${round + 1} runs ${active.size} of the ${plural(look.active.size, "open benchmark")} (~${formatDuration(fitted.ms)}): those the ${formatDuration(timeBudgetMs - progress.elapsedMs())} left can settle, first those that could fail the gate (${quoteIds([...active])}); the other ${look.active.size - active.size} stop here, out of time`,
       );
     }
   }

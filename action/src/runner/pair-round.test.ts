@@ -197,7 +197,7 @@ describe("schedule: pairs with rounds: auto and a time budget", () => {
     );
     expect(text).toContain("round 2 · 1:28 of 1:35 used · 2 of 7 open\n");
     expect(text).toContain(
-      `round 4 runs 1 of the 2 open benchmarks: the cheapest that fit in the time budget (~0:02 of 0:03 left: "${EVIL}"); the others stop here\n`,
+      `round 4 runs 1 of the 2 open benchmarks (~0:02): those the 0:03 left can settle, first those that could fail the gate ("${EVIL}"); the other 1 stop here, out of time\n`,
     );
     expect(text).toContain(
       "round 4 runs micro; skipped (settled, or left out by the time budget): cli, harness\n",

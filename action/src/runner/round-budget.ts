@@ -1,8 +1,8 @@
 // The time budget of sequential rounds (`rounds: auto` with `time-budget`), counted from the start
 // of the run, builds included: after each look, what the next round would cost, from what each
 // open benchmark's processes took last time (schedule: pairs) or each suite's share (schedule:
-// suite); and when the whole round does not fit in what is left, the open benchmarks that do.
-// Pure: costs in, the benchmarks to run out.
+// suite); and when the time left cannot give every open benchmark the rounds it needs, a plan
+// of who gets it (planRound). Pure: costs and outlooks in, the benchmarks to run out.
 import type { SuitePlan } from "../config/run-config.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { PairUnit } from "./pair-units.ts";
@@ -71,35 +71,101 @@ export function pairGroups(
 export interface FittedRound {
   readonly ids: ReadonlySet<string>;
   readonly ms: number;
-  /** Every group fits: the whole round runs. */
+  /** Every group runs: the whole round. */
   readonly whole: boolean;
 }
 
+/** An open benchmark's outlook as the plan reads it (core/settle-outlook.ts). */
+export interface PlanOutlook {
+  readonly rounds: number;
+  readonly settleAt: number | undefined;
+  readonly couldFail: boolean;
+}
+
+/** A group as the plan ranks it: rounds it still needs, and its tier. */
+interface Ranked {
+  readonly group: CostGroup;
+  /** More rounds until its most promising benchmark would be settled; undefined: none would. */
+  readonly need: number | undefined;
+  /** 0: could fail the gate and can be settled; 1: can be settled; 2: neither. */
+  readonly tier: 0 | 1 | 2;
+  /** One of its benchmarks could fail the gate (or is kept open for a claim). */
+  readonly couldFail: boolean;
+}
+
 /**
- * The whole round when it fits in `leftMs`; else the groups that fit, cheapest first; undefined
- * when not even the cheapest does. Cheapest first because the look (core/sequential.ts's
- * NextRound) says which benchmarks are open, not which is closest to being settled: this gives
- * the most open benchmarks one more round in the time left. `overheadMs` is what a round costs
- * besides its processes (fingerprints, summaries).
+ * A group runs for its most promising benchmark: the fewest rounds any of its benchmarks needs.
+ * A benchmark without an outlook (kept open for a claim) is treated as settled by one more round
+ * that could fail the gate: the claim's answer is what it runs for.
  */
-export function fitRound(
+function rank(group: CostGroup, outlook: (id: string) => PlanOutlook | undefined): Ranked {
+  let need: number | undefined;
+  let couldFail = false;
+  for (const id of group.ids) {
+    const o = outlook(id);
+    const more = o === undefined ? 1 : o.settleAt === undefined ? undefined : o.settleAt - o.rounds;
+    couldFail ||= o === undefined || o.couldFail;
+    if (more !== undefined && (need === undefined || more < need)) need = more;
+  }
+  return { group, need, tier: need === undefined ? 2 : couldFail ? 0 : 1, couldFail };
+}
+
+/**
+ * What the next round runs within the `leftMs` left of the budget (`overheadMs`: what a round
+ * costs besides its processes; `roundsLeft`: rounds until max rounds).
+ *
+ * When every open benchmark can have the rounds it needs (or all rounds left, if no number of
+ * rounds would settle it), the whole round runs. Otherwise the time is planned: first the
+ * benchmarks that could fail the gate and would be settled within max rounds, then those that
+ * would be settled, each tier cheapest to settle first (its rounds still needed × its cost per
+ * round), as long as all their rounds fit; then, from what the plan leaves, one more round for
+ * the others, those that could fail the gate first, then cheapest first. So the time goes where it decides something, first where it
+ * decides the gate, instead of one more round for everybody until the budget runs out.
+ * Undefined when not one group fits in this round.
+ */
+export function planRound(
   groups: readonly CostGroup[],
-  overheadMs: number,
-  leftMs: number,
+  outlook: (id: string) => PlanOutlook | undefined,
+  budget: { readonly overheadMs: number; readonly leftMs: number; readonly roundsLeft: number },
 ): FittedRound | undefined {
-  const overhead = Math.max(0, overheadMs);
-  const total = groups.reduce((sum, g) => sum + g.ms, overhead);
-  if (total <= leftMs)
-    return { ids: new Set(groups.flatMap((g) => g.ids)), ms: total, whole: true };
-  const chosen: CostGroup[] = [];
-  let ms = overhead;
-  for (const group of [...groups].sort((a, b) => a.ms - b.ms)) {
-    if (ms + group.ms > leftMs) break;
-    chosen.push(group);
-    ms += group.ms;
+  const overhead = Math.max(0, budget.overheadMs);
+  const ranked = groups.map((g) => rank(g, outlook));
+  const needOf = (r: Ranked): number => r.need ?? Math.max(1, budget.roundsLeft);
+  const longest = Math.max(1, ...ranked.map(needOf));
+  const everything = ranked.reduce((sum, r) => sum + needOf(r) * r.group.ms, overhead * longest);
+  const thisRound = groups.reduce((sum, g) => sum + g.ms, overhead);
+  if (everything <= budget.leftMs)
+    return { ids: new Set(groups.flatMap((g) => g.ids)), ms: thisRound, whole: true };
+  const chosen: Ranked[] = [];
+  let planned = 0;
+  let rounds = 0;
+  const settleable = ranked
+    .filter((r) => r.tier < 2)
+    .sort((a, b) => a.tier - b.tier || needOf(a) * a.group.ms - needOf(b) * b.group.ms);
+  for (const r of settleable) {
+    const more = needOf(r);
+    const cost = planned + more * r.group.ms + overhead * Math.max(rounds, more);
+    if (cost > budget.leftMs) continue;
+    chosen.push(r);
+    planned += more * r.group.ms;
+    rounds = Math.max(rounds, more);
+  }
+  const others = ranked
+    .filter((r) => !chosen.includes(r))
+    .sort((a, b) => Number(b.couldFail) - Number(a.couldFail) || a.group.ms - b.group.ms);
+  for (const r of others) {
+    if (planned + r.group.ms + overhead * Math.max(rounds, 1) > budget.leftMs) continue;
+    chosen.push(r);
+    planned += r.group.ms;
+    rounds = Math.max(rounds, 1);
   }
   if (chosen.length === 0) return undefined;
-  return { ids: new Set(chosen.flatMap((g) => g.ids)), ms, whole: false };
+  const ms = chosen.reduce((sum, r) => sum + r.group.ms, overhead);
+  return {
+    ids: new Set(chosen.flatMap((r) => r.group.ids)),
+    ms,
+    whole: chosen.length === groups.length,
+  };
 }
 
 /** "time budget: the next round would take ~N s, M s of the B s budget left". */
