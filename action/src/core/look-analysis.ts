@@ -14,9 +14,13 @@ import {
   type BenchmarkRounds,
   type RoundModel,
 } from "./round-model.ts";
-import { mean, median } from "./statistics.ts";
-import { madScale } from "./robust.ts";
-import { MEDIAN_MIN_ROUNDS, medianOfRounds, signTestUpper } from "./median-of-rounds.ts";
+import { mean } from "./statistics.ts";
+import {
+  MEDIAN_MIN_ROUNDS,
+  medianOfRounds,
+  medianSpread,
+  signTestUpper,
+} from "./median-of-rounds.ts";
 
 /** A benchmark tested on replicated rounds. */
 export interface TestedLook {
@@ -244,8 +248,8 @@ const MODE_PRONE: ReadonlySet<BenchmarkSeries["source"]> = new Set(["oha", "k6",
 /** The median's view of the rounds (TestedLook.median), from three rounds on. */
 function medianView(x: readonly number[], prior: VariancePrior | undefined): TestedLook["median"] {
   if (x.length < 3 || !x.every(Number.isFinite)) return undefined;
-  const sd = Math.sqrt(Math.PI / 2) * madScale(x);
-  return { estimate: median(x), sd: Math.max(sd, Math.sqrt(prior?.variance ?? 0)) };
+  const m = medianSpread(x);
+  return { estimate: m.estimate, sd: Math.sqrt(Math.max(m.variance, prior?.variance ?? 0)) };
 }
 
 function testedLook(

@@ -60,6 +60,12 @@ export interface RoundsMedian {
   readonly df: number;
 }
 
+/** The median of `xs` and its per-round variance π/2·S² (S = 1.4826·MAD), at any count. */
+export function medianSpread(xs: readonly number[]): { estimate: number; variance: number } {
+  const s = madScale(xs);
+  return { estimate: median(xs), variance: (Math.PI / 2) * s * s };
+}
+
 /**
  * The median of `xs` with its per-round variance, or undefined below MEDIAN_MIN_ROUNDS values.
  * A variance of 0 (over half the rounds equal) is left to the caller's floors.
@@ -67,12 +73,7 @@ export interface RoundsMedian {
 export function medianOfRounds(xs: readonly number[], dfLoss = 0): RoundsMedian | undefined {
   const n = xs.length;
   if (n < MEDIAN_MIN_ROUNDS || !xs.every(Number.isFinite)) return undefined;
-  const s = madScale(xs);
-  return {
-    estimate: median(xs),
-    variance: (Math.PI / 2) * s * s,
-    df: MAD_EFFICIENCY * Math.max(1, n - 1 - dfLoss),
-  };
+  return { ...medianSpread(xs), df: MAD_EFFICIENCY * Math.max(1, n - 1 - dfLoss) };
 }
 
 /**

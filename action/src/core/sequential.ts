@@ -147,8 +147,8 @@ interface ReplayState {
   readonly suites: Map<string, FinalSuite>;
   readonly settled: Map<string, StopReason>;
   readonly stopAt: Map<string, Stop>;
-  /** The open benchmarks' outlooks at the latest look. */
-  readonly outlook: Map<string, Outlook>;
+  /** The latest look's context: what the open benchmarks' outlooks are projected from. */
+  lastLook: LookContext | undefined;
 }
 
 /** One look of the replay: its round, its share of the error rate, and the first look's round. */
@@ -215,6 +215,7 @@ function settleLook(
     rejected: q.up.filter((x) => x <= settings.q).length,
     tests: q.up.length,
   };
+  state.lastLook = context;
   const tests = list.filter((f) => f.look.kind === "tested");
   tests.forEach((f, i) => {
     const t = f.look as TestedLook;
@@ -225,14 +226,7 @@ function settleLook(
           ? "not-measured"
           : "time-budget"
         : settle(t, { up: q.up[i] as number, down: q.down[i] as number }, context);
-    if (reason === undefined) {
-      state.outlook.set(
-        t.series.id,
-        outlookOf(t, { ...context, weight: (n) => lookWeight(design, n) }),
-      );
-      return;
-    }
-    state.outlook.delete(t.series.id);
+    if (reason === undefined) return;
     state.settled.set(t.series.id, reason);
     state.stopAt.set(t.series.id, { reason, afterRound: t.lastRound });
     state.limitOf.set(t.series.id, t.lastRound);
@@ -268,6 +262,7 @@ function replay(
   order: ReadonlyMap<number, RoundOrder>,
   settings: CompareSettings,
   design: SequentialDesign,
+  withOutlook = false,
 ): ShardReplay {
   const lastRound = Math.min(lastRoundOf(series), design.maxRounds);
   const state: ReplayState = {
@@ -276,7 +271,7 @@ function replay(
     suites: new Map(),
     settled: new Map(),
     stopAt: new Map(),
-    outlook: new Map(),
+    lastLook: undefined,
   };
   const firstLook = Math.min(design.minRounds, lastRound);
   for (let k = firstLook; k <= lastRound; k++) {
@@ -290,8 +285,29 @@ function replay(
     if (!settleLook(state, step, settings, design)) break;
   }
   const active = closeReplay(state);
-  const { finals, settled, outlook } = state;
+  const { finals, settled } = state;
+  const outlook = withOutlook ? outlooks(active, finals, state.lastLook, design) : new Map();
   return { finals, suites: [...state.suites.values()], active, settled, lastRound, outlook };
+}
+
+/**
+ * The open benchmarks' outlooks, projected from the last look (only the runner's plan reads
+ * them, so compare's replay does not compute them).
+ */
+function outlooks(
+  active: ReadonlySet<string>,
+  finals: ReadonlyMap<string, FinalLook>,
+  last: LookContext | undefined,
+  design: SequentialDesign,
+): Map<string, Outlook> {
+  const out = new Map<string, Outlook>();
+  if (last === undefined) return out;
+  const context = { ...last, weight: (n: number) => lookWeight(design, n) };
+  for (const id of active) {
+    const look = finals.get(id)?.look;
+    if (look?.kind === "tested") out.set(id, outlookOf(look, context));
+  }
+  return out;
 }
 
 /** A single look of weight 1 (fixed rounds, unpaired runs) as every benchmark's final look. */
@@ -352,7 +368,7 @@ export function planNextRound(
     noiseFloor: settings.countNoiseFloor,
   })).decided;
   const timed = paired.series.filter((s) => !exact.has(s.id));
-  const r = replayByShard(timed, paired.order, (s, o) => replay(s, o, settings, design));
+  const r = replayByShard(timed, paired.order, (s, o) => replay(s, o, settings, design, true));
   const settled = new Map(r.settled);
   // Secondary counts run with their primary one and are not counted as benchmarks.
   const primary = [...exact].filter(([, d]) => !d.series.secondary);

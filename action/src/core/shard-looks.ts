@@ -31,7 +31,7 @@ export interface ShardReplay {
   readonly active: Set<string>;
   readonly settled: Map<string, StopReason>;
   readonly lastRound: number;
-  /** The open benchmarks' outlooks at their latest look (settle-outlook.ts). */
+  /** The open benchmarks' outlooks at their latest look (settle-outlook.ts); empty unless asked. */
   readonly outlook: ReadonlyMap<string, Outlook>;
 }
 
