@@ -49,7 +49,7 @@ describe("claims on the demo crate (real Criterion)", { timeout: 600_000 }, () =
     // CI, under load): that is the timing statistics' false-alarm rate, not this test's subject.
     expect([0, 1], result.stderr).toContain(result.status);
     expect(report.reasons.filter((r) => /claim/i.test(r))).toEqual([]);
-    expect(comment).toMatch(/### Claims — 1 of 1 hold/);
+    expect(comment).toMatch(/✅ \*\*Claims that hold:\*\* <code>lookup\/binary<\/code>/);
   });
 
   it("fails the gate when a head commit makes it false, with the ratio and its interval", () => {

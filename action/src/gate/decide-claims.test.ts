@@ -53,7 +53,9 @@ describe("decide with claims", () => {
     expect(report.claims).toHaveLength(1);
     expect(report.claims?.[0]).toMatchObject({ verdict: "holds", fails: false, rounds: 2 });
     expect(report.verdict).not.toBe("fail");
-    expect(markdown).toContain("### Claims — 1 of 1 hold");
+    expect(markdown).toContain(
+      "✅ **Claims that hold:** <code>sum_vec/1000</code> faster than <code>sum_vec/10000</code> by ≥ 5x",
+    );
   });
 
   it("a false claim fails the gate and says why", () => {

@@ -80,6 +80,35 @@ export function countEntries(report: BenchReport, secondary = false): Entry[] {
     .sort(compareEntries);
 }
 
+/**
+ * The comment's one table: what changed or fails, timings and primary counts together:
+ * regressed (worst first), improved, new, missing. Secondary counts and inconclusive benchmarks
+ * are shown apart (folded).
+ */
+export function tableEntries(report: BenchReport): Entry[] {
+  const shown = new Set<Entry["verdict"]>(["regressed", "improved", "new", "missing"]);
+  return report.benchmarks
+    .filter((e) => e.secondary !== true && shown.has(e.verdict))
+    .sort(compareEntries);
+}
+
+/** Inconclusive timings and primary counts (worst plausible case first). */
+export function inconclusiveEntries(report: BenchReport): Entry[] {
+  return report.benchmarks
+    .filter((e) => e.secondary !== true && e.verdict === "inconclusive")
+    .sort(compareEntries);
+}
+
+/**
+ * Secondary counts (cache hits, cycles, memory) that changed beyond their floor: regressed or
+ * improved. Unchanged and undecided ones say nothing a reviewer needs.
+ */
+export function secondaryChanges(report: BenchReport): Entry[] {
+  return report.benchmarks
+    .filter((e) => e.secondary === true && (e.verdict === "regressed" || e.verdict === "improved"))
+    .sort(compareEntries);
+}
+
 /** Entries with the given verdict, in table order (by id when they have no change). */
 export function entriesWithVerdict(report: BenchReport, verdict: Entry["verdict"]): Entry[] {
   return report.benchmarks.filter((e) => e.verdict === verdict).sort(compareEntries);

@@ -6,7 +6,7 @@
 import type { BenchReport, BudgetResult, GoldenResult, Smell } from "../schemas/report.gen.ts";
 import { budgetCountLine, budgetsByState, budgetState } from "./budget-state.ts";
 import { codeBlock } from "./code-block.ts";
-import { formatCount } from "./format.ts";
+import { formatCount, tamePercents } from "./format.ts";
 import {
   bulletList,
   cappedTable,
@@ -23,9 +23,12 @@ import {
 export function budgetsSection(report: BenchReport): Section {
   const budgets = report.budgets;
   if (budgets.length === 0) return fixed("");
-  const { broken, close, unchecked, met } = budgetsByState(budgets);
-  const ordered = [...broken, ...close, ...unchecked, ...met];
-  const heading = `### Budgets — ${budgetCountLine(budgets, formatCount)}`;
+  const { broken, close, unchecked } = budgetsByState(budgets);
+  const count = budgetCountLine(budgets, formatCount);
+  // Met budgets are one line: four columns repeating "median < 1ms … 4.91 µs < 1 ms" say no more.
+  const listed = [...broken, ...close, ...unchecked];
+  if (listed.length === 0) return fixed(`✅ **Budgets:** ${count}`);
+  const heading = `### Budgets — ${count}`;
   const columns = {
     header: ["", "benchmark", "rule", "statistic", "limit", "actual", "note"],
     align: [":-:", ":--", ":--", ":--", "--:", "--:", ":--"],
@@ -35,7 +38,7 @@ export function budgetsSection(report: BenchReport): Section {
   return {
     priority: 4,
     levels: levels(
-      render(ordered.slice(0, 50), ordered.length),
+      render(listed.slice(0, 50), listed.length),
       render([...broken, ...close].slice(0, 10), broken.length + close.length),
       broken.length === 0
         ? heading
@@ -65,14 +68,20 @@ export function goldenSection(report: BenchReport): Section {
   if (golden.length === 0) return fixed("");
   const failed = golden.filter((g) => !g.ok);
   const passed = golden.filter((g) => g.ok);
-  const heading = `### Golden outputs — ${failed.length === 0 ? "all" : formatCount(passed.length)} of ${formatCount(golden.length)} unchanged`;
   const render = (limit: number, diffs: number): string => {
-    const blocks = [heading];
+    const blocks: string[] = [];
     failed.slice(0, limit).forEach((g, i) => blocks.push(goldenFailure(g, i < diffs)));
     if (failed.length > limit)
-      blocks.push(`… ${formatCount(failed.length - limit)} more changed; see report.json`);
-    if (passed.length > 0)
-      blocks.push(`✅ Unchanged: ${listWithMore(passed, limit, (g) => code(g.name, 80))}`);
+      blocks.push(
+        `… ${formatCount(failed.length - limit)} more golden outputs changed; see report.json`,
+      );
+    if (passed.length > 0) {
+      const lead =
+        failed.length === 0 ? `all ${formatCount(passed.length)} unchanged` : "unchanged";
+      blocks.push(
+        `✅ **Golden outputs:** ${lead} (${listWithMore(passed, Math.max(limit, 3), (g) => code(g.name, 80))})`,
+      );
+    }
     return blocks.join("\n\n");
   };
   return { priority: 5, levels: levels(render(20, 5), render(10, 0), render(0, 0)) };
@@ -88,23 +97,29 @@ function goldenFailure(g: GoldenResult, withDiff: boolean): string {
     if (g.expected !== undefined && g.actual !== undefined)
       facts.push(`sha256 ${text(g.expected.slice(0, 12))}… → ${text(g.actual.slice(0, 12))}…`);
   }
-  const line = `❌ ${code(g.name, 100)}${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`;
+  const line = `❌ **Golden output** ${code(g.name, 100)}${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`;
   if (!withDiff || g.diff === undefined || g.diff === "") return line;
   const block = codeBlock(g.diff, { language: "diff", maxLines: 60, maxChars: 4000 });
   const more = block.omittedLines > 0 ? `\n\n… ${formatCount(block.omittedLines)} more lines` : "";
   return `${line}\n\n<details>\n<summary>diff</summary>\n\n${block.markdown}${more}\n\n</details>`;
 }
 
-export function smellsSection(report: BenchReport): Section {
-  const smells = report.smells;
+/**
+ * Smells that fail the gate (configured in smells.fail-on) are findings and shown in full; the
+ * rest are warnings about the measurement and belong with the diagnostics.
+ */
+export function smellsSection(report: BenchReport, failing: boolean): Section {
+  const smells = report.smells.filter((s) => (s.fails === true) === failing);
   if (smells.length === 0) return fixed("");
-  const render = (limit: number): string => `### Smells\n\n${bulletList(smells, limit, smellLine)}`;
+  const label = failing ? "Smells that fail the gate" : "Smells";
+  const render = (limit: number): string =>
+    `**${label}:**\n${bulletList(smells, limit, smellLine)}`;
   return {
-    priority: 2,
+    priority: failing ? 5 : 2,
     levels: levels(
       render(20),
       render(3),
-      `### Smells\n\n⚠️ ${formatCount(smells.length)} warnings; see report.json`,
+      `**${label}:** ${formatCount(smells.length)}; see report.json`,
     ),
   };
 }
@@ -120,7 +135,7 @@ function smellLine(s: Smell): string {
   const suite = s.suite !== undefined && s.suite !== "" ? ` in ${code(s.suite, 64)}` : "";
   const mark = s.fails === true ? "❌" : "⚠️";
   const fails = s.fails === true ? " (configured to fail the gate)" : "";
-  return `${mark} **${text(s.kind, 64)}**${suite}${fails}: ${text(s.evidence, 600)}${names}${hint}`;
+  return `${mark} **${text(s.kind, 64)}**${suite}${fails}: ${text(tamePercents(s.evidence), 600)}${names}${hint}`;
 }
 
 /** critcmp's familiar table, folded. The text is the tool's output on PR-controlled names. */

@@ -1,8 +1,9 @@
-// The comment's summary sections: headline, reasons, lists, noise and environment.
+// The comment's smaller sections: the reasons, one-run assumptions, notes, noise, environment
+// and the footer.
 // Every string taken from the report goes through escapeMarkdown (via code()/text()).
 
-import type { BenchReport, Entry, Environment } from "../schemas/report.gen.ts";
-import { changedEntries, countsPhrase, entriesWithVerdict } from "./changed-entries.ts";
+import type { BenchReport, Environment } from "../schemas/report.gen.ts";
+import { inconclusiveEntries, tableEntries } from "./changed-entries.ts";
 import { escapeMarkdown } from "./escape-markdown.ts";
 import {
   historyAssumptions,
@@ -21,6 +22,7 @@ import {
   formatPercent,
   formatShort,
   groupDigits,
+  tamePercents,
 } from "./format.ts";
 import {
   bulletList,
@@ -29,42 +31,20 @@ import {
   levels,
   listWithMore,
   text,
-  headline,
   type Section,
 } from "./markdown-parts.ts";
 
-/** Marker line (already validated), headline with verdict and counts, and how the run was made. */
-export function headerSection(
-  report: BenchReport,
-  title: string,
-  marker: string | undefined,
-): Section {
-  const lines: string[] = [];
-  if (marker !== undefined) lines.push(marker);
-  const unverified = report.mode === "single-run" ? " (unverified)" : "";
-  const counts = countsPhrase(report, formatCount);
-  lines.push(headline(report.verdict, title, `${unverified} — ${counts}`));
-  lines.push("", modeLine(report));
-  if (report.mode === "single-run") {
-    const threshold = formatPercent(report.settings.unverified_threshold);
-    lines.push(
-      "",
-      "> [!WARNING]",
-      `> **Single run per side — unverified.** Nothing was repeated, so the noise of this runner ` +
-        `is unknown and only regressions larger than +${threshold} can fail the gate. ` +
-        `Run interleaved rounds for a verdict you can trust.`,
-    );
-  }
+/**
+ * What a one-run verdict assumes about its borrowed noise (history or base-head-base): shown
+ * under the headline, because it qualifies the verdict itself. "" for other modes.
+ */
+export function assumptionsSection(report: BenchReport): Section {
   const assumptions = historyAssumptions(report);
-  if (assumptions !== "") lines.push("", "> [!NOTE]", `> ${text(assumptions, 600)}`);
-  const setAside = historySetAsideLine(report);
-  if (setAside !== "") lines.push(">", `> ${text(setAside, 800)}`);
-  const busy = contentionLine(report);
-  if (busy !== "") lines.push("", "> [!NOTE]", `> ${text(busy, 400)}`);
-  return fixed(lines.join("\n"));
+  return fixed(assumptions === "" ? "" : `> [!NOTE]\n> ${text(assumptions, 600)}`);
 }
 
-function modeLine(report: BenchReport): string {
+/** How the run was made and judged, one line for the diagnostics. Exported for the terminal's order. */
+export function modeLine(report: BenchReport): string {
   const s = report.settings;
   const parts: string[] = [];
   const oneRun = oneRunDesignPhrase(report);
@@ -92,10 +72,22 @@ function modeLine(report: BenchReport): string {
   return parts.join(" · ");
 }
 
+/** What the table's head column shows, since it is not head's own median. */
+export const HEAD_COLUMN_LEGEND =
+  "In the tables, base is the median over base's rounds and head (est.) is base × (1 + change): the change is the paired estimate over the rounds, which the two medians need not reproduce; head's own median is in report.json.";
+
+/** The busy machine and the history values set aside: context for a noisy run, one line each. */
+export function runNotes(report: BenchReport): string {
+  const lines = [contentionLine(report), historySetAsideLine(report)]
+    .filter((l) => l !== "")
+    .map((l) => text(l, 800));
+  return lines.join("\n\n");
+}
+
 export function reasonsSection(report: BenchReport): Section {
   if (report.reasons.length === 0) return fixed("");
   const render = (limit: number): string =>
-    `**Why:**\n${bulletList(report.reasons, limit, (r) => text(r))}`;
+    `**Why:**\n${bulletList(report.reasons, limit, (r) => text(tamePercents(r)))}`;
   return {
     priority: 7,
     levels: levels(
@@ -106,33 +98,17 @@ export function reasonsSection(report: BenchReport): Section {
   };
 }
 
-/** New and missing benchmarks by name, unchanged ones only counted. */
-export function otherBenchmarksSection(report: BenchReport): Section {
-  const added = entriesWithVerdict(report, "new");
-  const missing = entriesWithVerdict(report, "missing");
-  const unchanged = report.counts.unchanged;
-  const render = (limit: number): string => {
-    const parts: string[] = [];
-    const name = (e: Entry): string => code(e.id, 80);
-    if (added.length > 0)
-      parts.push(`**New (${formatCount(added.length)}):** ${listWithMore(added, limit, name)}`);
-    if (missing.length > 0) {
-      parts.push(
-        `**Missing in head (${formatCount(missing.length)}):** ${listWithMore(missing, limit, name)}`,
-      );
-    }
-    if (unchanged > 0) parts.push(`**Unchanged:** ${formatCount(unchanged)} (not listed)`);
-    return parts.join("\n\n");
-  };
-  return { priority: 3, levels: levels(render(20), render(3), render(0)) };
-}
-
-/** Notes the comparison attached to the listed benchmarks. */
+/**
+ * Notes the comparison attached to the shown benchmarks, each note once with the benchmarks it
+ * applies to: six rows "compared on the reported median" are one line.
+ */
 export function notesSection(report: BenchReport): Section {
-  const noted = changedEntries(report).filter((e) => e.notes.length > 0);
-  if (noted.length === 0) return fixed("");
+  const byNote = new Map<string, string[]>();
+  for (const e of [...tableEntries(report), ...inconclusiveEntries(report)])
+    for (const n of e.notes) byNote.set(n, [...(byNote.get(n) ?? []), e.id]);
+  if (byNote.size === 0) return fixed("");
   const render = (limit: number): string =>
-    `**Notes:**\n${bulletList(noted, limit, (e) => `${code(e.id, 80)}: ${listWithMore(e.notes, 3, (n) => text(n), "; ")}`)}`;
+    `**Notes:**\n${bulletList([...byNote], limit, ([note, ids]) => `${text(tamePercents(note), 600)}: ${listWithMore(ids, 5, (id) => code(id, 80))}`)}`;
   return { priority: 1, levels: levels(render(20), render(5), "") };
 }
 
@@ -178,12 +154,22 @@ export function noiseSection(report: BenchReport): Section {
   return { priority: 2, levels: levels(`${head}\n\n${extra.join("\n")}`, head) };
 }
 
+/** A visible warning when base and head ran on different machines; the details are diagnostics. */
+export function environmentWarningSection(report: BenchReport): Section {
+  const env = report.environment;
+  if (!env.mismatch) return fixed("");
+  const n = env.differences.length;
+  return fixed(
+    `⚠️ **Base and head ran in different environments** (${formatCount(n)} ${n === 1 ? "difference" : "differences"}, under Diagnostics); the comparison may not be fair.`,
+  );
+}
+
 export function environmentSection(report: BenchReport): Section {
   const env = report.environment;
   const summary = environmentSummary(env.head ?? env.base);
   if (!env.mismatch && env.warnings.length === 0 && summary === "") return fixed("");
   const render = (limit: number): string => {
-    const blocks = ["### Environment"];
+    const blocks = ["**Environment:**"];
     if (env.mismatch) {
       const lead =
         "⚠️ **Base and head ran in different environments**; the comparison may not be fair.";
@@ -199,7 +185,7 @@ export function environmentSection(report: BenchReport): Section {
     return blocks.join("\n\n");
   };
   const oneLine = [
-    "### Environment",
+    "**Environment:**",
     [
       env.mismatch ? `⚠️ base and head differ in ${formatCount(env.differences.length)} ways` : "",
       env.warnings.length > 0 ? `⚠️ ${formatCount(env.warnings.length)} warnings` : "",

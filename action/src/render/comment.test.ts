@@ -6,6 +6,7 @@ import { SPLIT } from "./escape-markdown.ts";
 import { countVerdicts, makeEntry, makeReport } from "../../test/support/report-factory.ts";
 
 const MARKER = "<!-- benchgate:gate -->";
+const HEAD_SHA = "0123456789abcdef0123456789abcdef01234567";
 
 function unchanged(n: number, prefix = "parse"): Entry[] {
   return Array.from({ length: n }, (_, i) =>
@@ -221,7 +222,28 @@ const SCENARIOS: Record<string, () => [BenchReport, Parameters<typeof renderComm
   ],
   fail: () => [
     failReport(),
-    { marker: MARKER, artifactsUrl: "https://github.com/o/r/actions/runs/1" },
+    {
+      marker: MARKER,
+      artifactsUrl: "https://github.com/o/r/actions/runs/1",
+      commands: { headSha: HEAD_SHA },
+    },
+  ],
+  accepted: () => [
+    makeReport({
+      verdict: "fail",
+      reasons: ["1 benchmark regressed by at least 3.0 %"],
+      benchmarks: [
+        makeEntry({ id: "fib/30", change: 0.082, ci: [0.061, 0.104], verdict: "regressed" }),
+        ...unchanged(3),
+      ],
+    }),
+    {
+      marker: MARKER,
+      commands: {
+        headSha: HEAD_SHA,
+        accepted: { login: "maintainer", reason: "the safer parser is worth it", ids: ["fib/30"] },
+      },
+    },
   ],
   inconclusive: () => [
     makeReport({
@@ -245,7 +267,7 @@ const SCENARIOS: Record<string, () => [BenchReport, Parameters<typeof renderComm
         period_effect: null,
       },
     }),
-    { marker: MARKER },
+    { marker: MARKER, commands: { headSha: HEAD_SHA } },
   ],
   "single-run": () => [
     makeReport({
@@ -357,28 +379,46 @@ describe("renderComment snapshots", () => {
 });
 
 describe("renderComment content", () => {
-  it("lists regressed first by size, then inconclusive, then improved; unchanged only counted", () => {
+  it("lists regressed first by size, then improved, new, missing; inconclusive folded apart", () => {
     const body = renderComment(failReport());
-    const ids = tableRows(body)
-      .slice(2)
-      .map((row) => /<code>(.*?)<\/code>/u.exec(row)?.[1]);
-    expect(ids).toEqual([
+    const [visible = "", folded = ""] = body.split(
+      "<details><summary>The 2 inconclusive rows</summary>",
+    );
+    const ids = (part: string): (string | undefined)[] =>
+      tableRows(part)
+        .filter((row) => row.startsWith("| <code>"))
+        .map((row) => /<code>(.*?)<\/code>/u.exec(row)?.[1]);
+    expect(ids(visible)).toEqual([
       "fib/30",
       "throughput/encode",
       "fib/20",
-      "sort/10k",
-      "sort/100k",
       "sort/1k",
+      "hash/new",
+      "hash/old",
     ]);
-    expect(body).toContain("**Unchanged:** 4 (not listed)");
+    expect(ids(folded.split("</details>")[0] ?? "")).toEqual(["sort/10k", "sort/100k"]);
+    expect(body).toContain("🟡 **2 inconclusive benchmarks**");
     expect(body).not.toContain("parse/0");
   });
 
-  it("puts failed budgets and changed golden outputs first", () => {
+  it("names what fails in the headline, every kind of it", () => {
+    const headline = renderComment(failReport()).split("\n")[0] ?? "";
+    expect(headline).toBe(
+      "## ❌ benchgate: fail — <code>fib/30</code> +8.2 %, <code>throughput/encode</code> −8.0 %, <code>fib/20</code> +3.5 %; missing <code>hash/old</code>",
+    );
+    const checks = renderComment(checksReport()).split("\n")[0] ?? "";
+    expect(checks).toContain("budget <code>fib/30</code> fib/&#42;: p95 &lt; 25ms");
+    expect(checks).toContain("golden output <code>render-table</code> changed");
+  });
+
+  it("puts failed budgets and changed golden outputs first, passing ones in one line", () => {
     const body = renderComment(checksReport());
-    const budgetRows = tableRows(body).filter((r) => r.includes("fib/") && /✅|❌/u.test(r));
+    const budgetRows = tableRows(body).filter((r) => r.includes("fib/") && /✅|❌|⚠️|➖/u.test(r));
     expect(budgetRows[0]).toContain("❌");
-    expect(body.indexOf("❌ <code>render-table</code>")).toBeLessThan(body.indexOf("✅ Unchanged"));
+    expect(budgetRows.some((r) => r.startsWith("| ✅"))).toBe(false);
+    expect(body.indexOf("❌ **Golden output** <code>render-table</code>")).toBeLessThan(
+      body.indexOf("✅ **Golden outputs:** unchanged"),
+    );
   });
 
   it("shows a budget that checked nothing as not checked, never as met", () => {
@@ -399,10 +439,10 @@ describe("renderComment content", () => {
     const body = renderComment(report);
     expect(body).toContain("### Budgets — 1 of 3 met, 2 not checked\n");
     const rows = tableRows(body).filter((r) => /<code>[abc]/.test(r));
-    expect(rows.map((r) => r.split(" | ")[0])).toEqual(["| ➖", "| ➖", "| ✅"]);
+    expect(rows.map((r) => r.split(" | ")[0])).toEqual(["| ➖", "| ➖"]);
     expect(rows[0]).toContain("not checked: this run was filtered");
     expect(renderComment(makeReport({ budgets: [report.budgets[0]!] }))).toContain(
-      "### Budgets — all 1 met\n",
+      "✅ **Budgets:** all 1 met\n",
     );
   });
 
@@ -602,9 +642,9 @@ describe("renderComment length cap", () => {
     expect(body.length).toBeLessThanOrEqual(65_000);
     expect(body.length).toBeLessThan(GITHUB_MAX_COMMENT_CHARS);
     expect(body).toMatch(
-      /… [\d,]+ more rows not shown \([\d,]+ regressed, 5,000 inconclusive, 5,000 improved\); see report\.json\./u,
+      /… [\d,]+ more rows not shown \([\d,]+ regressed, 5,000 improved\); see report\.json\./u,
     );
-    const shown = tableRows(body).slice(2);
+    const shown = tableRows(body.split("🟡 **")[0] ?? "").filter((r) => r.startsWith("| <code>"));
     expect(shown.length).toBeGreaterThan(100);
     expect(shown.every((row) => row.includes("regressed"))).toBe(true);
     // The worst regression comes first.

@@ -2,24 +2,26 @@
 // Posting it is the action's job, not this module's, so every byte of it is tested without GitHub. The body must stay under GitHub's
 // 65,536-character limit, so sections are shortened by priority and the table is cut last.
 
-import { shardsSection } from "./shards-section.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
-import { benchmarkTable } from "./benchmark-table.ts";
-import { changedEntries, countsPhrase } from "./changed-entries.ts";
-import { budgetsSection, critcmpSection, goldenSection, smellsSection } from "./comment-checks.ts";
+import { foldedBenchmarkTable } from "./benchmark-table.ts";
+import { countsPhrase, tableEntries } from "./changed-entries.ts";
+import { budgetsSection, goldenSection, smellsSection } from "./comment-checks.ts";
 import {
-  environmentSection,
+  assumptionsSection,
+  environmentWarningSection,
   footerSection,
-  headerSection,
-  noiseSection,
-  notesSection,
-  otherBenchmarksSection,
   reasonsSection,
 } from "./comment-sections.ts";
-import { countsSection } from "./counts-section.ts";
+import { checkCommands, commandsSection, type CommentCommands } from "./commands-section.ts";
+import { secondaryCountsSection } from "./counts-section.ts";
+import { diagnosticsSection } from "./diagnostics-section.ts";
+import { headlineSection } from "./headline-section.ts";
+import { inconclusiveSection } from "./inconclusive-section.ts";
 import { claimsSection, headToHeadSection } from "./ratio-sections.ts";
 import { formatCount } from "./format.ts";
 import { headline, type Section } from "./markdown-parts.ts";
+
+export type { CommentCommands } from "./commands-section.ts";
 
 /** GitHub rejects longer comment bodies. */
 export const GITHUB_MAX_COMMENT_CHARS = 65_536;
@@ -44,37 +46,42 @@ export interface CommentOptions {
   readonly critcmpTable?: string;
   /** Link to the run's artifacts; only `https:` URLs are shown. */
   readonly artifactsUrl?: string;
+  /** The PR's head commit and its acceptance: the commands shown right under the "why". */
+  readonly commands?: CommentCommands;
 }
 
 /**
- * Renders the PR comment for `report` as GitHub-flavoured Markdown: verdict headline, reasons,
- * the changed and inconclusive benchmarks, head-to-head ratios, noise and detection limit,
- * environment, budgets, claims, golden outputs, smells and critcmp's table. Every string from
- * the report is escaped. The result is at most `maxChars` long. Throws a RangeError only for
+ * Renders the PR comment for `report` as GitHub-flavoured Markdown, in the order a maintainer
+ * reads it: the verdict naming what fails, the counts, why, the commands that apply, one table
+ * of what changed or fails, the inconclusive benchmarks in one line (rows folded), secondary
+ * counts that changed (folded), budgets, claims and golden outputs (one line each when they
+ * pass), head-to-head ratios (folded), and one folded "Diagnostics" block. Every string from the
+ * report is escaped. The result is at most `maxChars` long. Throws a RangeError only for
  * invalid options.
  */
 export function renderComment(report: BenchReport, options: CommentOptions = {}): string {
   const marker = checkMarker(options.marker);
   const maxChars = checkMaxChars(options.maxChars);
   const artifactsUrl = safeHttpsUrl(options.artifactsUrl);
+  const commands = checkCommands(options.commands);
+  const accepted = report.verdict === "fail" && commands?.accepted !== undefined;
 
   const before: Section[] = [
-    headerSection(report, options.title ?? "benchgate", marker),
+    headlineSection(report, options.title ?? "benchgate", marker, accepted),
+    assumptionsSection(report),
     reasonsSection(report),
+    commandsSection(report, commands),
+    environmentWarningSection(report),
   ];
   const after: Section[] = [
-    countsSection(report),
-    otherBenchmarksSection(report),
-    headToHeadSection(report),
-    notesSection(report),
-    noiseSection(report),
-    environmentSection(report),
-    shardsSection(report),
+    inconclusiveSection(report),
+    secondaryCountsSection(report),
     budgetsSection(report),
     claimsSection(report),
     goldenSection(report),
-    smellsSection(report),
-    critcmpSection(options.critcmpTable),
+    smellsSection(report, true),
+    headToHeadSection(report),
+    diagnosticsSection(report, options.critcmpTable),
     footerSection(report, artifactsUrl),
   ];
   const sections = [...before, ...after];
@@ -82,15 +89,15 @@ export function renderComment(report: BenchReport, options: CommentOptions = {})
   const render = (list: readonly Section[]): string[] =>
     list.map((s) => s.levels[chosen.get(s) ?? 0] ?? "");
 
-  const entries = changedEntries(report);
-  const fullTable = benchmarkTable(report, entries, Infinity).markdown;
+  const entries = tableEntries(report);
+  const fullTable = foldedBenchmarkTable(report, entries, Infinity, { accepted });
   const reserve = Math.min(fullTable.length + 2, Math.floor(maxChars * TABLE_SHARE));
   while (assemble([...render(before), ...render(after)]).length + reserve > maxChars) {
     if (!shortenOne(sections, chosen)) break;
   }
 
   const withoutTable = assemble([...render(before), ...render(after)]).length;
-  const table = benchmarkTable(report, entries, maxChars - withoutTable - 2).markdown;
+  const table = foldedBenchmarkTable(report, entries, maxChars - withoutTable - 2, { accepted });
   const body = assemble([...render(before), table, ...render(after)]);
   return body.length <= maxChars ? body : minimalComment(report, marker);
 }

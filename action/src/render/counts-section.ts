@@ -1,44 +1,17 @@
-// The comment's deterministic counts (instructions under Valgrind), in a table of their own beside
-// the timings: their change is exact, so they show the count and the change (`+1.8 %
-// instructions`), not an interval, and their rule (the count threshold) is not the timings'.
-// Counts whose rounds differ are shown here too, marked non-deterministic with their spread.
-// Secondary counts (cache hits, allocations) fold away under the table.
+// The comment's counts read under Valgrind. Primary counts (instructions) share the one table
+// with the timings (benchmark-table.ts): their change is exact, so their interval reads "exact".
+// Here: the rule they are decided on, for the diagnostics, and the secondary counts (cache hits,
+// cycles, memory) that changed beyond their floor, folded. Secondary counts never fail the gate,
+// so they carry no verdict marker at all: no red for something that cannot fail.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
-import { countEntries, isCount } from "./changed-entries.ts";
+import { isCount, secondaryChanges } from "./changed-entries.ts";
 import { formatChange, formatCount, formatPercent } from "./format.ts";
-import {
-  code,
-  levels,
-  tableRow,
-  text,
-  valueCell,
-  verdictCell,
-  type Section,
-} from "./markdown-parts.ts";
+import { code, levels, tableRow, text, valueCell, type Section } from "./markdown-parts.ts";
 
 /** What the count counts, in words: `l1_hits` → `l1 hits`. */
 function metricWords(entry: Entry): string {
   return text((entry.metric ?? entry.unit).replaceAll("_", " "), 40);
-}
-
-function changeCell(entry: Entry): string {
-  if (entry.change === null) return "—";
-  return `${formatChange(entry.change)} ${metricWords(entry)}`;
-}
-
-function spreadText(x: number | null): string {
-  if (x === null) return "one round";
-  return x >= 1e300 ? "from 0" : formatPercent(x);
-}
-
-function verdictText(entry: Entry): string {
-  const d = entry.determinism;
-  let cell = verdictCell(entry.verdict);
-  if (d?.status === "non-deterministic")
-    cell += `, **non-deterministic** (spread ${spreadText(d.spread.base)} base, ${spreadText(d.spread.head)} head)`;
-  else if (d?.status === "unchecked") cell += ", determinism unchecked (one round)";
-  return cell;
 }
 
 function row(entry: Entry): string {
@@ -47,15 +20,14 @@ function row(entry: Entry): string {
     code(entry.id) + suite,
     valueCell(entry.base?.value, entry.unit),
     valueCell(entry.head?.value, entry.unit),
-    changeCell(entry),
-    verdictText(entry),
+    entry.change === null ? "—" : `${formatChange(entry.change)} ${metricWords(entry)}`,
   ]);
 }
 
 function table(entries: readonly Entry[], limit: number): string {
   const lines = [
-    tableRow(["benchmark", "base", "head", "change", "verdict"]),
-    tableRow([":--", "--:", "--:", "--:", ":--"]),
+    tableRow(["benchmark", "base", "head", "change"]),
+    tableRow([":--", "--:", "--:", "--:"]),
     ...entries.slice(0, limit).map(row),
   ];
   if (entries.length > limit)
@@ -63,8 +35,13 @@ function table(entries: readonly Entry[], limit: number): string {
   return lines.join("\n");
 }
 
-/** "at least +1.0 %", or "a threshold per suite" when suites set their own. */
-function ruleText(report: BenchReport, primary: readonly Entry[]): string {
+/**
+ * "instruction counts are deterministic, read under Valgrind: regressed = at least +1.0 %;
+ * changes under 0.1 % ignored", or "" when the report has no counts. Escaped.
+ */
+export function countsRuleLine(report: BenchReport): string {
+  const primary = report.benchmarks.filter((e) => isCount(e) && e.secondary !== true);
+  if (primary.length === 0) return "";
   const thresholds = new Set(
     primary
       .filter((e) => e.determinism?.status !== "non-deterministic")
@@ -75,32 +52,15 @@ function ruleText(report: BenchReport, primary: readonly Entry[]): string {
     thresholds.size > 1
       ? "a threshold per suite"
       : `at least ${formatChange([...thresholds][0] ?? report.settings.count_threshold ?? 0.01)}`;
-  return `regressed = ${rule}; changes under ${formatPercent(floor)} ignored`;
+  return `Instruction counts (${formatCount(primary.length)}) are read under Valgrind and decided exactly: regressed = ${rule}; changes under ${formatPercent(floor)} ignored; a count that differs between rounds of the same code is reported, not decided.`;
 }
 
-/** The counts section, or "" when the report has no counts. */
-export function countsSection(report: BenchReport): Section {
-  const all = report.benchmarks.filter(isCount);
-  if (all.length === 0) return { priority: 6, levels: [""] };
-  const primary = all.filter((e) => e.secondary !== true);
-  const rows = countEntries(report);
-  const secondary = countEntries(report, true);
-  const quiet = primary.length - rows.length;
-  const title =
-    `**Instruction counts** (deterministic, under Valgrind; ${ruleText(report, primary)}): ` +
-    (rows.length === 0
-      ? `all ${formatCount(primary.length)} identical or within the floor`
-      : `${formatCount(quiet)} of ${formatCount(primary.length)} identical or within the floor`);
-  const folded = (limit: number): string =>
-    secondary.length === 0
-      ? ""
-      : `<details><summary>Secondary counts that changed: ${formatCount(secondary.length)} (cache, cycles, allocations; they never fail the gate)</summary>\n\n${table(secondary, limit)}\n\n</details>`;
-  const render = (limit: number, withSecondary: boolean): string =>
-    [title, rows.length === 0 ? "" : table(rows, limit), withSecondary ? folded(limit) : ""]
-      .filter((p) => p !== "")
-      .join("\n\n");
-  return {
-    priority: 6,
-    levels: levels(render(40, true), render(10, true), render(5, false), title),
-  };
+/** The secondary counts that changed beyond their floor, folded; "" when none did. */
+export function secondaryCountsSection(report: BenchReport): Section {
+  const changed = secondaryChanges(report);
+  if (changed.length === 0) return { priority: 3, levels: [""] };
+  const summary = `Secondary counts that changed beyond their floor: ${formatCount(changed.length)} (cache, cycles, memory; they never fail the gate)`;
+  const render = (limit: number): string =>
+    `<details><summary>${summary}</summary>\n\n${table(changed, limit)}\n\n</details>`;
+  return { priority: 3, levels: levels(render(40), render(10), "") };
 }

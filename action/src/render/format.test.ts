@@ -8,6 +8,7 @@ import {
   formatPercent,
   formatTime,
   formatValue,
+  tamePercents,
 } from "./format.ts";
 
 describe("formatFactor", () => {
@@ -55,7 +56,10 @@ describe("formatChange and formatCi", () => {
     [0.0004, "0.0 %"],
     [-0.0004, "0.0 %"],
     [-1, "−100.0 %"],
-    [12.3456, "+1,235 %"],
+    [12.3456, "×13"],
+    [9.9994, "+999.9 %"],
+    [9.9996, "×11"],
+    [22218.73, "×22,000"],
     [null, "—"],
   ])("%s → %s", (relative, expected) => {
     expect(formatChange(relative)).toBe(expected);
@@ -67,6 +71,23 @@ describe("formatChange and formatCi", () => {
     expect(formatCi([0.01, Number.NaN])).toBe("—");
     expect(formatPercent(0.0123)).toBe("1.2 %");
     expect(formatPercent(-0.5)).toBe("−50.0 %");
+  });
+});
+
+describe("tamePercents", () => {
+  it("turns percentages of 1,000 % and more into ratios and leaves the rest", () => {
+    // From the demo's report (an underpowered load suite's smell).
+    const smell =
+      "14 of 18 benchmarks could miss a regression of +6.0 % (twice the +3.0 % fail threshold) with 12 rounds: median MDE +234 %, worst +575577 %";
+    expect(tamePercents(smell)).toBe(
+      "14 of 18 benchmarks could miss a regression of +6.0 % (twice the +3.0 % fail threshold) with 12 rounds: median MDE +234 %, worst ×5,800",
+    );
+    expect(tamePercents("CI +999.9 % to +2,221,873.0 %; −12.0 %")).toBe(
+      "CI +999.9 % to ×22,000; −12.0 %",
+    );
+    expect(tamePercents("no percentage here: 12345 rounds")).toBe(
+      "no percentage here: 12345 rounds",
+    );
   });
 });
 

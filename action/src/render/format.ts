@@ -76,17 +76,47 @@ export function formatValue(value: number | null | undefined, unit: string | und
 
 /**
  * A relative change as a signed percentage with one decimal: `0.034` → `+3.4 %`,
- * `-0.12` → `−12.0 %`; `0.0 %` when it rounds to zero; no decimals from ±1,000 % on.
+ * `-0.12` → `−12.0 %`; `0.0 %` when it rounds to zero. From +1,000 % on it is the ratio
+ * (`22.2` → `×23.2`): "+2221873 %" reads as precision a run never has, "×22,220" as what it is.
  */
 export function formatChange(relative: number | null | undefined): string {
   if (relative === null || relative === undefined || !Number.isFinite(relative)) return NO_VALUE;
+  if (relative * 100 >= PERCENT_LIMIT) return ratioText(1 + relative);
   return `${percentBody(relative, true)} %`;
 }
 
-/** A relative magnitude without a sign: `0.012` → `1.2 %`. */
+/** A relative magnitude without a sign: `0.012` → `1.2 %`; from 1,000 % on the ratio, `×11`. */
 export function formatPercent(relative: number | null | undefined): string {
   if (relative === null || relative === undefined || !Number.isFinite(relative)) return NO_VALUE;
+  if (Math.abs(relative) * 100 >= PERCENT_LIMIT) return ratioText(1 + Math.abs(relative));
   return `${percentBody(relative, false)} %`;
+}
+
+/** Percentages from this magnitude on are shown as ratios (rounded: 999.96 % is one too). */
+const PERCENT_LIMIT = 999.95;
+
+/** `×7.2`, `×23`, `×22,220`: two significant digits are all such a figure carries. */
+function ratioText(ratio: number): string {
+  const body =
+    ratio >= 100 ? groupDigits(Number(ratio.toPrecision(2))) : String(Number(ratio.toPrecision(2)));
+  return `×${body}`;
+}
+
+/**
+ * Text written by the statistics (reasons, smells, notes) with every percentage of magnitude
+ * ≥ 1,000 turned into its ratio, as formatChange shows them: "worst +2221873 %" → "worst ×22,000".
+ * Smaller percentages and everything else are left as they are.
+ */
+export function tamePercents(text: string): string {
+  return text.replace(
+    /([+\u2212-]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?) ?%/gu,
+    (match: string, sign: string, digits: string) => {
+      const pct = Number(digits.replaceAll(",", ""));
+      if (!Number.isFinite(pct) || pct < PERCENT_LIMIT) return match;
+      // A fall cannot pass −100 %, so a large figure is always a rise (or a magnitude).
+      return sign === "+" || sign === "" ? ratioText(1 + pct / 100) : match;
+    },
+  );
 }
 
 /** A speedup factor with 3 significant digits: `8.1×`, `31.2×`, `0.953×`, `1.23e+4×`. */

@@ -22,15 +22,33 @@ export function errorComment(marker: string, target: CommitPair, message: string
   return `${marker}\n### benchgate: error\n\nNo verdict for \`${target.headSha.slice(0, 12)}\`: benchgate could not compare it with \`${target.baseSha.slice(0, 12)}\`.\n\n${errorBlock(message)}\n`;
 }
 
+/** A maintainer's acceptance of a failed verdict's regressions, as the bot recorded it. */
+export interface AcceptanceShown {
+  readonly login: string;
+  readonly reason: string;
+  readonly ids: readonly string[];
+}
+
+/** Who accepted which regressions of this commit, and why (two lines). */
+export function acceptedLines(accepted: AcceptanceShown, headSha: string): string {
+  return `**Accepted:** @${accepted.login} accepted this result for \`${headSha.slice(0, 12)}\`: ${accepted.reason}\nAccepted regressions: ${acceptedIdsList(accepted.ids)}`;
+}
+
+/** The exact command that accepts the regressions of this commit (one line). */
+export function acceptLine(headSha: string, regressions: number): string {
+  const [what, them] =
+    regressions === 1
+      ? ["this regression is", "it"]
+      : [`these ${regressions} regressions are`, "them"];
+  return `If ${what} intended, a maintainer can accept ${them} for this commit by commenting \`/benchgate accept ${headSha} <reason>\`; a later push needs a new acceptance.`;
+}
+
 /**
  * Appended to a failed verdict whose regressions a maintainer accepted for this head commit. The
  * ids come from the bot's record and are escaped here.
  */
-export function acceptedNote(
-  accepted: { readonly login: string; readonly reason: string; readonly ids: readonly string[] },
-  headSha: string,
-): string {
-  return `\n\n**Accepted:** @${accepted.login} accepted this result for \`${headSha.slice(0, 12)}\`: ${accepted.reason}\nAccepted regressions: ${acceptedIdsList(accepted.ids)}\n`;
+export function acceptedNote(accepted: AcceptanceShown, headSha: string): string {
+  return `\n\n${acceptedLines(accepted, headSha)}\n`;
 }
 
 /**
@@ -40,9 +58,5 @@ export function acceptedNote(
  * accepted, so the hint would only lead to a refusal.
  */
 export function acceptHint(headSha: string, regressions: number): string {
-  const [what, them] =
-    regressions === 1
-      ? ["this regression is", "it"]
-      : [`these ${regressions} regressions are`, "them"];
-  return `\n\nIf ${what} intended, a maintainer can accept ${them} for this commit by commenting \`/benchgate accept ${headSha} <reason>\`; a later push needs a new acceptance.\n`;
+  return `\n\n${acceptLine(headSha, regressions)}\n`;
 }

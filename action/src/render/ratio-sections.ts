@@ -14,6 +14,7 @@ import {
   code,
   fixed,
   levels,
+  listWithMore,
   tableRow,
   text,
   type Section,
@@ -77,19 +78,28 @@ export function claimsSection(report: BenchReport): Section {
   const claims = report.claims ?? [];
   if (claims.length === 0) return fixed("");
   const failing = claims.filter((c) => c.fails);
-  const ordered = [...failing, ...claims.filter((c) => !c.fails)];
+  const holding = claims.filter((c) => c.verdict === "holds" && !c.fails);
   const heading = claimsHeading(claims);
+  // Claims that hold are one line, by name; the others (failing, inconclusive, not checked) are rows.
+  const holdLine =
+    holding.length === 0
+      ? ""
+      : `✅ **Claims that hold:** ${listWithMore(holding, 5, (c) => `${code(c.faster, 60)} faster than ${code(c.than, 60)} by ${text(c.by, 32)} (${formatFactor(c.ratio)})`)}`;
+  const rest = [...failing, ...claims.filter((c) => !c.fails && c.verdict !== "holds")];
+  if (rest.length === 0) return fixed(holdLine);
   const level = formatPercent(claims[0]?.level).replace(/\.0 %$/u, " %");
   const columns = {
     header: ["", "claim", `measured on head (${level} interval)`, "rounds", "why"],
     align: [":-:", ":--", ":--", "--:", ":--"],
   };
   const render = (rows: readonly ClaimResult[], total: number): string =>
-    cappedTable([heading, ""], columns, rows.map(claimRow), total);
+    [cappedTable([heading, ""], columns, rows.map(claimRow), total), holdLine]
+      .filter((p) => p !== "")
+      .join("\n\n");
   return {
     priority: 4,
     levels: levels(
-      render(ordered.slice(0, 50), ordered.length),
+      render(rest.slice(0, 50), rest.length),
       render(failing.slice(0, 10), failing.length),
       failing.length === 0
         ? heading
@@ -145,15 +155,16 @@ function headToHeadRow(r: HeadToHeadResult): string {
   ]);
 }
 
+/** The head-to-head ratios, folded: information only, they never fail the gate. */
 export function headToHeadSection(report: BenchReport): Section {
   const pairs = report.head_to_head ?? [];
   if (pairs.length === 0) return fixed("");
   const level = formatPercent(pairs[0]?.level).replace(/\.0 %$/u, " %");
-  const heading = "### Head to head";
+  const summary = `<details><summary>Head to head: ${formatCount(pairs.length)} variant ${pairs.length === 1 ? "pair" : "pairs"} (information only)</summary>`;
   const lead = [
-    heading,
+    summary,
     "",
-    `Each variant against the suite's first (the reference), from the rounds that ran both; ${level} intervals. Information only: this never fails the gate.`,
+    `Each variant against the suite's first (the reference), from the rounds that ran both; ${level} intervals. This never fails the gate.`,
     "",
   ];
   const columns = {
@@ -161,13 +172,6 @@ export function headToHeadSection(report: BenchReport): Section {
     align: [":--", ":--", ":--", ":--"],
   };
   const render = (limit: number): string =>
-    cappedTable(lead, columns, pairs.slice(0, limit).map(headToHeadRow), pairs.length);
-  return {
-    priority: 1,
-    levels: levels(
-      render(50),
-      render(10),
-      `${heading}\n\n${formatCount(pairs.length)} variant pairs; see report.json`,
-    ),
-  };
+    `${cappedTable(lead, columns, pairs.slice(0, limit).map(headToHeadRow), pairs.length)}\n\n</details>`;
+  return { priority: 1, levels: levels(render(50), render(10), "") };
 }

@@ -74,7 +74,9 @@ describe("rounds in the comment and the terminal", () => {
       suites: [{ ...suite, model: "per-benchmark", shift: null }],
     });
     expect(perBenchmark).toContain("sequential rounds (3–15; 7 run), paired by round ·");
-    expect(comment).toContain("| 🔴 regressed | 3 · regression confirmed |");
+    expect(comment).toContain(
+      "- sequential rounds 3–15: 3 benchmarks got 3–7 rounds &#40;13 benchmark-runs&#41;: 1 regression confirmed",
+    );
     expect(comment).toContain("<code>micro &lt;b&gt;</code>: suite-wide +5.2 %");
     expect(comment).not.toContain("micro <b>");
     const text = renderText(r, { color: false });

@@ -1,0 +1,206 @@
+// The comment as a maintainer reads it, on real reports (issue 27): the demo's (a real run of
+// `npm run demo`, kept as a fixture) and the recorded bs58 suite (bench/data/aa-bs58-0.5.1, an
+// A/A recording) with ×2 injected into five benchmarks' head. Each rule below was broken
+// before: 72+ visible lines, a headline naming nothing, `445 → 683 ns` shown as +70.5 %,
+// "+575577 %", 🔴 on secondary counts that cannot fail.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadAaSuite, scaleBenchmark } from "../../../bench/aa-data.ts";
+import { compare } from "../core/compare.ts";
+import { resolveSettings } from "../core/settings.ts";
+import type { BenchReport } from "../schemas/report.gen.ts";
+import { renderComment } from "./comment.ts";
+
+const HEAD_SHA = "0d6ab695fde9c1b2a3f4e5d6c7b8a9f0e1d2c3b4";
+const fixture = (name: string): string =>
+  readFileSync(new URL(`__fixtures__/${name}`, import.meta.url), "utf8");
+
+const demo = JSON.parse(fixture("demo-report.json")) as BenchReport;
+const critcmpTable = fixture("demo-critcmp.txt");
+
+/** Five benchmarks of the recorded bs58 suite, slowed ×2 in every head round. */
+const INJECTED = [
+  "1_byte/decode_base58",
+  "10_bytes/decode_base58",
+  "10_bytes_max/decode_rust_base58",
+  "256_bytes/encode_bs58_noalloc",
+  "5_bytes/decode_bs58_noalloc_slice",
+];
+
+async function injectedReport(): Promise<BenchReport> {
+  const suite = await loadAaSuite(
+    new URL("../../../bench/data/aa-bs58-0.5.1", import.meta.url).pathname,
+  );
+  if (suite === undefined) throw new Error("bench/data/aa-bs58-0.5.1 is missing");
+  const head = suite.head.map((s) => ({
+    ...s,
+    summary: {
+      ...s.summary,
+      benchmarks: s.summary.benchmarks.map((b) =>
+        INJECTED.includes(b.id) ? scaleBenchmark(b, 2) : b,
+      ),
+    },
+  }));
+  return compare(suite.base, head, { settings: resolveSettings() });
+}
+
+/** The text without the empty comments the escaper puts between "::" and the rest of a name. */
+function unsplit(markdown: string): string {
+  return markdown.replaceAll("<!-- -->", "");
+}
+
+/** Lines a reader sees without opening anything: not blank, not a comment, not inside <details>. */
+function visibleLines(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const line of body.split("\n")) {
+    if (depth === 0 && line.trim() !== "" && !/^<!--.*-->$/u.test(line.trim())) out.push(line);
+    depth += (line.match(/<details/gu) ?? []).length - (line.match(/<\/details>/gu) ?? []).length;
+  }
+  return out;
+}
+
+const UNIT_NS: Readonly<Record<string, number>> = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 };
+
+/** A cell's number: "1.81 µs" → 1810, "229,474 instructions" → 229474; NaN for "—". */
+function cellValue(cell: string): number {
+  const m = /^(−?[\d,]+(?:\.\d+)?)(?: (\S+))?/u.exec(cell.trim());
+  if (m?.[1] === undefined) return Number.NaN;
+  const n = Number(m[1].replaceAll(",", "").replace("−", "-"));
+  return n * (UNIT_NS[m[2] ?? ""] ?? 1);
+}
+
+function changeValue(cell: string): number {
+  const m = /^([+−]?[\d,]+(?:\.\d+)?) %/u.exec(cell.trim());
+  return m?.[1] === undefined
+    ? Number.NaN
+    : Number(m[1].replaceAll(",", "").replace("−", "-")) / 100;
+}
+
+/** Rows of every table with base, head and change columns (the benchmark tables). */
+function benchmarkRows(body: string): string[][] {
+  const rows: string[][] = [];
+  let header: string[] | undefined;
+  for (const line of body.split("\n")) {
+    if (!line.startsWith("| ")) {
+      header = undefined;
+      continue;
+    }
+    const cells = line.slice(2, -2).split(" | ");
+    if (header === undefined) header = cells;
+    else if (header[1] === "base" && header[3] === "change" && !cells[0]?.startsWith(":--"))
+      rows.push(cells);
+  }
+  return rows;
+}
+
+const cases = [
+  ["the demo", () => Promise.resolve(demo), { critcmpTable }],
+  ["bs58 with ×2 in five benchmarks", injectedReport, {}],
+] as const;
+
+describe.each(cases)("the comment on %s", (_, build, extra) => {
+  async function render(): Promise<{ report: BenchReport; body: string }> {
+    const report = await build();
+    const body = renderComment(report, {
+      marker: "<!-- benchgate:gate -->",
+      commands: { headSha: HEAD_SHA },
+      ...extra,
+    });
+    return { report, body };
+  }
+
+  it("fits in 40 visible lines", async () => {
+    const { body } = await render();
+    expect(visibleLines(body).length).toBeLessThanOrEqual(40);
+  });
+
+  it("names what fails in the headline", async () => {
+    const { report, body } = await render();
+    const headline = unsplit(body.split("\n")[1] ?? "");
+    const regressed = report.benchmarks
+      .filter((e) => e.verdict === "regressed" && e.secondary !== true)
+      .map((e) => e.id);
+    expect(regressed.length).toBeGreaterThan(0);
+    for (const id of regressed.slice(0, 3)) expect(headline).toContain(`<code>${id}</code>`);
+    for (const g of report.golden.filter((x) => !x.ok))
+      expect(headline).toContain(`golden output <code>${g.name}</code>`);
+  });
+
+  it("shows rows whose head/base − 1 is the change they state", async () => {
+    const { body } = await render();
+    const rows = benchmarkRows(body).filter(
+      (r) => changeValue(r[3] ?? "") === changeValue(r[3] ?? ""),
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [name, base = "", head = "", change = ""] of rows) {
+      const stated = changeValue(change);
+      const shown = cellValue(head) / cellValue(base) - 1;
+      if (!Number.isFinite(stated) || !Number.isFinite(shown)) continue;
+      const tolerance = Math.max(0.015, 0.15 * Math.abs(stated));
+      expect(
+        Math.abs(shown - stated),
+        `${name}: ${base} → ${head} shown as ${change}`,
+      ).toBeLessThanOrEqual(tolerance);
+    }
+  });
+
+  it("shows no percentage of 1,000 % or more anywhere", async () => {
+    const { body } = await render();
+    const big = [...body.matchAll(/([\d,]+)(?:\.\d+)? ?%/gu)].filter(
+      (m) => Number((m[1] ?? "").replaceAll(",", "")) >= 1000,
+    );
+    expect(big.map((m) => m[0])).toEqual([]);
+  });
+
+  it("puts red markers only on what fails the gate", async () => {
+    const { report, body } = await render();
+    const failing = new Set(
+      report.benchmarks
+        .filter((e) => e.verdict === "regressed" && e.secondary !== true)
+        .map((e) => e.id),
+    );
+    const redLines = unsplit(body)
+      .split("\n")
+      .filter((l) => /🔴|❌/u.test(l));
+    for (const line of redLines) {
+      const isHeadline = line.startsWith("## ❌") && report.verdict === "fail";
+      const isFailedRow =
+        line.includes("🔴") && failing.has(/<code>(.*?)<\/code>/u.exec(line)?.[1] ?? "");
+      const isFailedCheck = /^❌ \*\*Golden output\*\*|^\| ❌ \|/u.test(line);
+      expect(isHeadline || isFailedRow || isFailedCheck, line).toBe(true);
+    }
+    expect(body.match(/🔴/gu)?.length ?? 0).toBe(failing.size);
+  });
+
+  it("puts the commands right under the why", async () => {
+    const { body } = await render();
+    const lines = body.split("\n");
+    const why = lines.indexOf("**Why:**");
+    const after = lines.slice(why + 1).findIndex((l) => !l.startsWith("- "));
+    const next = lines.slice(why + 1 + after).find((l) => l.trim() !== "") ?? "";
+    expect(next).toMatch(/`\/benchgate accept [0-9a-f]{40} <reason>`|`\/rebench [0-9a-f]{40}`/u);
+    expect(body).toContain(`\`/rebench ${HEAD_SHA}\``);
+  });
+
+  it("keeps environment, noise, smells and critcmp in one folded Diagnostics block", async () => {
+    const { body } = await render();
+    expect(body.match(/<summary>Diagnostics<\/summary>/gu)).toHaveLength(1);
+    const visible = visibleLines(body).join("\n");
+    for (const word of ["**Noise:**", "**Environment:**", "**Smells:**", "critcmp", "**Notes:**"])
+      expect(visible).not.toContain(word);
+  });
+});
+
+describe("the commands", () => {
+  it("offer the exact acceptance when only regressions fail, and never when a golden output does", async () => {
+    const injected = renderComment(await injectedReport(), { commands: { headSha: HEAD_SHA } });
+    expect(injected).toContain(`\`/benchgate accept ${HEAD_SHA} <reason>\``);
+    const withGolden = renderComment(demo, { commands: { headSha: HEAD_SHA } });
+    expect(withGolden).not.toContain("/benchgate accept");
+  });
+
+  it("reject a SHA that is not 40 hex digits", () => {
+    expect(() => renderComment(demo, { commands: { headSha: "0d6ab69" } })).toThrow(RangeError);
+  });
+});
