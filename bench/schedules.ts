@@ -2,7 +2,7 @@
 // interleaved on one machine, A/A, decided by the product's own compare.
 //   scripts/record-schedules.sh quiet|busy|bursty [MINUTES]   (records; calls `record` below)
 //   node bench/schedules.ts analyse bench/data/schedules-busy [--resamples 1000] [--replays 100]
-//     → bench/results/schedules-busy.md (and .json)
+//     → bench/results/schedules-busy.md (and .json), named for the recording's folder
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { resolveSettings } from "../action/src/core/settings.ts";
@@ -142,7 +142,8 @@ async function main(): Promise<void> {
     seed: Number(option("seed", "26")),
   });
   const method = decide(recording.rounds.pairs, settings).settings.method;
-  const name = `schedules-${recording.meta.condition}`;
+  // Named for the recording's directory, so that two recordings of one condition keep two results.
+  const name = path.basename(path.resolve(dir));
   writeResult(name, comparison);
   writeFileSync(
     path.join(RESULTS, `${name}.md`),
