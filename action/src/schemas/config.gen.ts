@@ -99,7 +99,7 @@ export interface BenchgateConfig {
    */
   "max-rounds"?: number;
   /**
-   * With rounds: auto, how long the whole run may take ("15m"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the open benchmarks that do run (cheapest first). The first min-rounds rounds always run.
+   * With rounds: auto, how long the whole run may take ("15m"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the time goes first to the open benchmarks that could fail the gate and can still be settled, then to others that can be settled, then to one more round of the rest (docs/run.md). The first min-rounds rounds always run.
    */
   "time-budget"?: string;
   /**

@@ -40,7 +40,9 @@ Options:
   --time-budget D     with auto: how long the whole run may take, e.g. 15m, counted from its
                       start, builds included (default: the config's time-budget:, else none);
                       after min-rounds no round starts that would end later: when the whole
-                      round does not fit, the open benchmarks that do run, cheapest first
+                      round does not fit, the time goes first to open benchmarks that could
+                      fail the gate and can still be settled, then to others that can be
+                      settled, then one more round for the rest (docs/run.md)
   --schedule S        pairs or suite (default: the config's schedule:, else pairs). pairs:
                       each benchmark's base and head processes back to back, short, one
                       benchmark per process (Criterion by exact id, hyperfine by command;
