@@ -7,35 +7,9 @@ import type { BenchReport } from "../schemas/report.gen.ts";
 import { countsPhrase } from "./changed-entries.ts";
 import { formatCount, formatPercent } from "./format.ts";
 import { code, fixed, headline, text, type Section } from "./markdown-parts.ts";
-import { failingItems, type FailingItem } from "./verdict-summary.ts";
+import { failingPhrase, type Quote } from "./verdict-summary.ts";
 
-/** How many failing things of one kind the headline names before "and N more". */
-const NAMED_PER_KIND = 3;
-
-function itemText(item: FailingItem): string {
-  return [
-    text(item.what, 60),
-    item.name === "" ? "" : code(item.name, 80),
-    item.change,
-    text(item.detail, 60),
-  ]
-    .filter((p) => p !== "")
-    .join(" ");
-}
-
-/**
- * "<code>normalize</code> +226.0 % and 2 more; golden output <code>cli-help</code> changed"
- * (escaped): the first few of each kind, so a golden output is never crowded out by regressions.
- */
-export function failingPhrase(report: BenchReport): string {
-  const byKind = Map.groupBy(failingItems(report), (i) => i.what);
-  const phrases = [...byKind.values()].map((items) => {
-    const shown = items.slice(0, NAMED_PER_KIND).map(itemText).join(", ");
-    const more = items.length - NAMED_PER_KIND;
-    return more > 0 ? `${shown} and ${formatCount(more)} more` : shown;
-  });
-  return phrases.join("; ");
-}
+const MARKDOWN: Quote = { name: code, text };
 
 /**
  * Marker line (already validated), the headline, the counts, and a single run's warning. A
@@ -52,7 +26,7 @@ export function headlineSection(
   if (marker !== undefined) lines.push(marker);
   const unverified = report.mode === "single-run" ? " (unverified)" : "";
   const counts = countsPhrase(report, formatCount);
-  const failing = report.verdict === "fail" ? failingPhrase(report) : "";
+  const failing = report.verdict === "fail" ? failingPhrase(report, MARKDOWN) : "";
   const rest = `${unverified} — ${failing === "" ? counts : failing}`;
   lines.push(
     accepted

@@ -80,7 +80,7 @@ describe("rounds in the comment and the terminal", () => {
     expect(comment).toContain("<code>micro &lt;b&gt;</code>: suite-wide +5.2 %");
     expect(comment).not.toContain("micro <b>");
     const text = renderText(r, { color: false });
-    expect(text).toContain("3 · more rounds could not settle it");
+    expect(text).toContain(`  ${sequentialLine(r)}`);
     expect(text).toContain("micro <b>: suite-wide +5.2 % (CI +3.1 % to +7.4 %, regressed)");
   });
 

@@ -1,5 +1,6 @@
-// The verdict for a terminal: the comment's headline, an aligned table of the changed and
-// inconclusive benchmarks, and the noise line. Untrusted strings pass through sanitizeText,
+// The verdict for a terminal, in the PR comment's order: the headline naming what fails, an
+// aligned table of what changed or fails, the inconclusive benchmarks with the reason, the
+// checks, then the diagnostics (how it was judged, the noise). Untrusted strings pass through sanitizeText,
 // which turns ESC and every other control character into U+FFFD, so a benchmark name cannot
 // carry ANSI sequences (cursor moves, hyperlinks, title changes) to the reader's terminal, and
 // through defuseWorkflowCommands, so a name that starts a row cannot be a command to the CI log
@@ -12,16 +13,15 @@ import {
   contentionLine,
   oneRunDesignPhrase,
   roundModelPhrase,
-  roundsCell,
   sequentialLine,
   suiteLineLabel,
   suiteShiftLine,
 } from "./rounds-summary.ts";
 import {
-  changedEntries,
-  countEntries,
   countsPhrase,
-  entriesWithVerdict,
+  inconclusiveEntries,
+  secondaryChanges,
+  tableEntries,
 } from "./changed-entries.ts";
 import {
   formatChange,
@@ -30,11 +30,13 @@ import {
   formatShort,
   formatPercent,
   formatValue,
+  tamePercents,
 } from "./format.ts";
 import { budgetCountLine, budgetsByState, budgetState } from "./budget-state.ts";
 import { ratioPhrase, type Quoting } from "./ratio-sections.ts";
 import { sanitizeText } from "./sanitize-text.ts";
 import { defuseWorkflowCommands } from "./workflow-commands.ts";
+import { failingPhrase, inconclusiveReason, shownHead } from "./verdict-summary.ts";
 
 export interface TextOptions {
   /** Colour the verdicts with ANSI SGR codes (ours only). Default false. */
@@ -54,17 +56,25 @@ const SGR = {
   reset: "\u001b[0m",
 } as const;
 
-/** Renders `report` as plain text for a terminal. Pure; never emits control characters from the report. */
+/**
+ * Renders `report` as plain text for a terminal, in the comment's order (comment.ts): the verdict
+ * naming what fails, the counts, why, what changed or fails, the inconclusive benchmarks with
+ * the reason, secondary counts that changed, budgets, claims, golden outputs, head to head, then
+ * the diagnostics. Pure; never emits control characters from the report.
+ */
 export function renderText(report: BenchReport, options: TextOptions = {}): string {
   const paint = (style: keyof typeof SGR, s: string): string =>
     options.color === true ? `${SGR[style]}${s}${SGR.reset}` : s;
+  const maxRows = options.maxRows ?? 50;
   const out: string[] = [];
   const verdict = paint(
     (["pass", "fail", "inconclusive"] as const).find((v) => v === report.verdict) ?? "error",
     plain(report.verdict, 20).toUpperCase(),
   );
-  out.push(`${verdict}  benchgate: ${countsPhrase(report, formatCount)}`);
-  out.push(modeLine(report));
+  const counts = countsPhrase(report, formatCount);
+  const failing = report.verdict === "fail" ? failingPhrase(report, PLAIN) : "";
+  out.push(`${verdict}  benchgate: ${failing === "" ? counts : failing}`);
+  if (failing !== "") out.push(counts);
   if (report.mode === "single-run") {
     const threshold = formatPercent(report.settings.unverified_threshold);
     out.push(
@@ -76,26 +86,48 @@ export function renderText(report: BenchReport, options: TextOptions = {}): stri
   }
   const assumptions = historyAssumptions(report);
   if (assumptions !== "") out.push(plain(assumptions, 600));
-  const setAside = historySetAsideLine(report);
-  if (setAside !== "") out.push(plain(setAside, 800));
-  const busy = contentionLine(report);
-  if (busy !== "") out.push(plain(busy, 400));
   if (report.reasons.length > 0) {
-    out.push("", "why:", ...limited(report.reasons, 10).map((r) => `  - ${plain(r)}`));
-  }
-  const rows = changedEntries(report);
-  if (rows.length > 0) out.push("", ...table(report, rows, options.maxRows ?? 50, paint));
-  const counted = countEntries(report);
-  if (counted.length > 0)
     out.push(
       "",
-      "instruction counts (deterministic, under Valgrind):",
-      ...table(report, counted, options.maxRows ?? 50, paint),
+      "why:",
+      ...limited(report.reasons, 10).map((r) => `  - ${plain(tamePercents(r))}`),
     );
-  out.push(...otherBenchmarks(report));
-  out.push("", noiseLine(report));
+  }
+  const rows = tableEntries(report);
+  if (rows.length > 0) out.push("", ...table(report, rows, maxRows, paint));
+  out.push(...inconclusiveLines(report, maxRows, paint));
+  out.push(...secondaryLines(report));
   out.push(...checks(report, paint));
+  out.push(...diagnostics(report, paint));
   return defuseWorkflowCommands(out.join("\n") + "\n");
+}
+
+function inconclusiveLines(report: BenchReport, maxRows: number, paint: Paint): string[] {
+  const entries = inconclusiveEntries(report);
+  if (entries.length === 0) return [];
+  const reason = inconclusiveReason(report, entries);
+  return [
+    "",
+    paint(
+      "warn",
+      `inconclusive (${formatCount(entries.length)}): ${plain(tamePercents(reason), 400)}`,
+    ),
+    ...table(report, entries, maxRows, paint),
+  ];
+}
+
+function secondaryLines(report: BenchReport): string[] {
+  const changed = secondaryChanges(report);
+  if (changed.length === 0) return [];
+  const shown = changed
+    .slice(0, 10)
+    .map((e) => `${plain(e.id, 60)} ${formatChange(e.change)}`)
+    .join(", ");
+  const more = changed.length > 10 ? ` and ${formatCount(changed.length - 10)} more` : "";
+  return [
+    "",
+    `secondary counts that changed (${formatCount(changed.length)}; they never fail the gate): ${shown}${more}`,
+  ];
 }
 
 type Paint = (style: keyof typeof SGR, s: string) => string;
@@ -140,18 +172,17 @@ function table(
   paint: Paint,
 ): string[] {
   const confidence = formatPercent(report.settings.confidence).replace(".0 %", " %");
-  const header = ["benchmark", "base", "head", "change", `CI (${confidence})`, "verdict", "rounds"];
+  const header = ["benchmark", "base", "head (est.)", "change", `CI (${confidence})`, "verdict"];
   const shown = entries.slice(0, Math.max(0, maxRows));
   const cells = shown.map((e) => [
     plain(e.id, 60),
     plain(formatValue(e.base?.value, e.unit), 40),
-    plain(formatValue(e.head?.value, e.unit), 40),
+    plain(formatValue(shownHead(e), e.unit), 40),
     formatChange(e.change),
     formatCi(e.ci),
     e.verdict +
       (e.determinism?.status === "non-deterministic" ? " (non-deterministic)" : "") +
       (e.unverified ? " (unverified)" : ""),
-    plain(roundsCell(e), 60),
   ]);
   const widths = header.map((h, i) =>
     Math.max(width(h), ...cells.map((row) => width(row[i] ?? ""))),
@@ -186,23 +217,6 @@ function padEnd(s: string, w: number): string {
 
 function padStart(s: string, w: number): string {
   return " ".repeat(Math.max(0, w - width(s))) + s;
-}
-
-function names(entries: readonly Entry[]): string {
-  const shown = entries.slice(0, 10).map((e) => plain(e.id, 60));
-  const more = entries.length > 10 ? ` and ${formatCount(entries.length - 10)} more` : "";
-  return shown.join(", ") + more;
-}
-
-function otherBenchmarks(report: BenchReport): string[] {
-  const out: string[] = [];
-  const added = entriesWithVerdict(report, "new");
-  const missing = entriesWithVerdict(report, "missing");
-  if (added.length > 0) out.push(`new (${formatCount(added.length)}): ${names(added)}`);
-  if (missing.length > 0)
-    out.push(`missing in head (${formatCount(missing.length)}): ${names(missing)}`);
-  if (report.counts.unchanged > 0) out.push(`unchanged: ${formatCount(report.counts.unchanged)}`);
-  return out.length > 0 ? ["", ...out] : [];
 }
 
 function noiseLine(report: BenchReport): string {
@@ -262,7 +276,9 @@ function claimLines(report: BenchReport, paint: Paint): string[] {
   const out = [
     `claims: ${formatCount(holds)} of ${formatCount(claims.length)} hold (each at ${level(claims[0]?.level)}, Bonferroni over the claims)`,
   ];
+  // Claims that hold are the count line; the others are listed.
   for (const [i, c] of claims.slice(0, 10).entries()) {
+    if (c.verdict === "holds" && !c.fails) continue;
     const mark = c.fails
       ? "✗"
       : c.verdict === "holds"
@@ -303,10 +319,8 @@ function checks(report: BenchReport, paint: Paint): string[] {
     out.push(paint("warn", "environment: base and head ran in different environments"));
     out.push(...limited(env.differences, 10).map((d) => `  - ${plain(d)}`));
   }
-  for (const w of limited(env.warnings, 10)) out.push(paint("warn", `warning: ${plain(w)}`));
   out.push(...budgetLines(report, paint));
   out.push(...claimLines(report, paint));
-  out.push(...headToHeadLines(report));
   const changedGolden = report.golden.filter((g) => !g.ok);
   if (report.golden.length > 0) {
     out.push(
@@ -317,14 +331,33 @@ function checks(report: BenchReport, paint: Paint): string[] {
       out.push(paint("regressed", `  ✗ ${plain(g.name, 80)}${message}`));
     }
   }
-  for (const s of report.smells.slice(0, 10)) {
-    const fails = s.fails === true ? " (fails the gate)" : "";
-    out.push(
+  out.push(...smellLines(report, true, paint));
+  out.push(...headToHeadLines(report));
+  return out.length > 0 ? ["", ...out] : [];
+}
+
+function smellLines(report: BenchReport, failing: boolean, paint: Paint): string[] {
+  return report.smells
+    .filter((s) => (s.fails === true) === failing)
+    .slice(0, 10)
+    .map((s) =>
       paint(
-        s.fails === true ? "regressed" : "warn",
-        `smell ${plain(s.kind, 64)}${fails}: ${plain(s.evidence)}`,
+        failing ? "regressed" : "warn",
+        `smell ${plain(s.kind, 64)}${failing ? " (fails the gate)" : ""}: ${plain(tamePercents(s.evidence))}`,
       ),
     );
-  }
-  return out.length > 0 ? ["", ...out] : [];
+}
+
+/** The comment's folded Diagnostics, in the same order: how it was judged, the machine, the noise. */
+function diagnostics(report: BenchReport, paint: Paint): string[] {
+  const out = ["", "diagnostics:", modeLine(report)];
+  const setAside = historySetAsideLine(report);
+  if (setAside !== "") out.push(plain(setAside, 800));
+  const busy = contentionLine(report);
+  if (busy !== "") out.push(plain(busy, 400));
+  out.push(noiseLine(report));
+  for (const w of limited(report.environment.warnings, 10))
+    out.push(paint("warn", `warning: ${plain(w)}`));
+  out.push(...smellLines(report, false, paint));
+  return out;
 }

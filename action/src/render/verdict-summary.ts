@@ -54,7 +54,7 @@ export function failingItems(report: BenchReport): FailingItem[] {
     if (!b.ok) items.push(item("budget", b.benchmark, b.rule));
   }
   for (const c of report.claims ?? []) {
-    if (c.fails) items.push(item("claim", `${c.faster} faster than ${c.than}`, c.by));
+    if (c.fails) items.push(item("claim", `${c.faster} faster than ${c.than}`, `by ${c.by}`));
   }
   for (const g of report.golden) {
     if (!g.ok) items.push(item("golden output", g.name, "changed"));
@@ -67,6 +67,43 @@ export function failingItems(report: BenchReport): FailingItem[] {
     items.push(item(`${formatCount(n)} inconclusive`, ""));
   }
   return items;
+}
+
+/** How a medium shows a name and a piece of report text (escaped for it). */
+export interface Quote {
+  readonly name: (value: string, maxLength: number) => string;
+  readonly text: (value: string, maxLength: number) => string;
+}
+
+/** How many failing things of one kind are named before "and N more". */
+const NAMED_PER_KIND = 3;
+
+function itemPhrase(item: FailingItem, q: Quote): string {
+  return [
+    q.text(item.what, 60),
+    item.name === "" ? "" : q.name(item.name, 80),
+    item.change,
+    q.text(item.detail, 60),
+  ]
+    .filter((p) => p !== "")
+    .join(" ");
+}
+
+/**
+ * "normalize +226.0 % and 2 more; golden output cli-help changed": the first few of each kind,
+ * so a golden output is never crowded out by regressions. "" when nothing fails.
+ */
+export function failingPhrase(report: BenchReport, q: Quote): string {
+  const byKind = Map.groupBy(failingItems(report), (i) => i.what);
+  const phrases = [...byKind.values()].map((items) => {
+    const shown = items
+      .slice(0, NAMED_PER_KIND)
+      .map((i) => itemPhrase(i, q))
+      .join(", ");
+    const more = items.length - NAMED_PER_KIND;
+    return more > 0 ? `${shown} and ${formatCount(more)} more` : shown;
+  });
+  return phrases.join("; ");
 }
 
 function median(values: readonly number[]): number | null {
