@@ -1,7 +1,7 @@
 // Which benchmarks a human needs to see, in which order. Shared by the comment and the terminal
-// so both list the same rows: regressed (worst first), then inconclusive (worst plausible case
-// first), then improved (largest first). Unchanged ones are only counted; new and missing
-// ones are listed separately because they have no change to show.
+// so both list the same rows: regressed (worst first), improved (largest first), new, missing;
+// inconclusive ones apart (worst plausible case first); secondary counts only when they changed.
+// Unchanged ones are only counted.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
 
@@ -54,30 +54,6 @@ function compareEntries(a: Entry, b: Entry): number {
 /** A count read under Valgrind (its own table: never mixed with the timings). */
 export function isCount(entry: Entry): boolean {
   return entry.determinism !== undefined || entry.secondary === true;
-}
-
-function changed(e: Entry): boolean {
-  return e.verdict === "regressed" || e.verdict === "inconclusive" || e.verdict === "improved";
-}
-
-/** Regressed, inconclusive and improved timings (not counts), in table order. */
-export function changedEntries(report: BenchReport): Entry[] {
-  return report.benchmarks.filter((e) => !isCount(e) && changed(e)).sort(compareEntries);
-}
-
-/**
- * The primary counts worth a row: regressed, improved, inconclusive (a non-deterministic count)
- * and unchanged ones that still moved (a real change below the threshold carries a note).
- */
-export function countEntries(report: BenchReport, secondary = false): Entry[] {
-  return report.benchmarks
-    .filter(
-      (e) =>
-        isCount(e) &&
-        (e.secondary === true) === secondary &&
-        (changed(e) || (e.verdict === "unchanged" && e.notes.length > 0)),
-    )
-    .sort(compareEntries);
 }
 
 /**

@@ -1,4 +1,4 @@
-// What the comment and the terminal say about rounds: how many each benchmark got and why it
+// What the comment and the terminal say about rounds: how many the benchmarks got and why they
 // stopped (sequential rounds), and the suite-wide change the round model estimated. Plain text
 // out; the callers escape it for their medium.
 
@@ -8,7 +8,7 @@ import { formatChange, formatCount, formatPercent, formatShort } from "./format.
 type StopReason = NonNullable<Entry["stopped"]>["reason"];
 
 /** Why a benchmark stopped, in words a reader of the PR understands. */
-export const STOP_WORDS: Readonly<Record<StopReason, string>> = {
+const STOP_WORDS: Readonly<Record<StopReason, string>> = {
   regressed: "regression confirmed",
   improved: "improvement confirmed",
   "ruled-out": "regression ruled out",
@@ -18,15 +18,6 @@ export const STOP_WORDS: Readonly<Record<StopReason, string>> = {
   "not-measured": "not measured in a later round",
   fixed: "fixed rounds",
 };
-
-/** The table's rounds cell: "5", or "3 · regression confirmed" for sequential rounds. */
-export function roundsCell(entry: Entry): string {
-  const rounds = formatCount(entry.rounds);
-  const stop = entry.stopped;
-  return stop === undefined || stop.reason === "fixed"
-    ? rounds
-    : `${rounds} · ${STOP_WORDS[stop.reason]}`;
-}
 
 /**
  * "sequential rounds 3–15: 70 benchmarks got 3–9 rounds (412 benchmark-runs): 12 regression
