@@ -125,10 +125,11 @@ export function inconclusiveReason(report: BenchReport, entries: readonly Entry[
   const nonDeterministic = entries.filter((e) => e.determinism?.status === "non-deterministic");
   const timings = entries.filter((e) => e.determinism?.status !== "non-deterministic");
   const parts: string[] = [];
+  const them = timings.length === 1 ? "it" : "them";
   if (timings.length > 0) {
     if (report.mode === "single-run") {
       parts.push(
-        "one run per side, so the runner's noise is unknown; interleaved rounds would settle them",
+        `one run per side, so the runner's noise is unknown; interleaved rounds would settle ${them}`,
       );
     } else {
       const threshold = report.settings.fail_threshold;
@@ -139,16 +140,16 @@ export function inconclusiveReason(report: BenchReport, entries: readonly Entry[
       const against =
         mde === null
           ? ""
-          : `their median MDE ${formatChange(mde)} against the ${formatChange(threshold)} threshold`;
+          : `${timings.length === 1 ? "its MDE" : "their median MDE"} ${formatChange(mde)} against the ${formatChange(threshold)} threshold`;
       if (outOfTime * 2 > timings.length)
         parts.push(
-          `the time budget ran out${against === "" ? "" : ` (${against})`}; a longer time budget would settle them`,
+          `the time budget ran out${against === "" ? "" : ` (${against})`}; a longer time budget would settle ${them}`,
         );
       else if (mde === null || mde > 2 * threshold)
         parts.push(
-          `runner too noisy${against === "" ? "" : `: ${against}`}; a quieter runner or a longer time budget would settle them`,
+          `runner too noisy${against === "" ? "" : `: ${against}`}; a quieter runner or a longer time budget would settle ${them}`,
         );
-      else parts.push(`close to the threshold: ${against}; more rounds would settle them`);
+      else parts.push(`close to the threshold: ${against}; more rounds would settle ${them}`);
     }
   }
   if (nonDeterministic.length > 0)
