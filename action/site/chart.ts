@@ -6,12 +6,14 @@
 //
 // x is the commit's position in the history, not its date: the gate measures commits, change
 // points are found in commit order, and a burst of merges in one afternoon would otherwise be
-// squeezed into a sliver next to a quiet month. Dates label the axis and the tooltip.
+// squeezed into a sliver next to a quiet month. Commit numbers label the axis (axes.ts), with
+// the date where it changes; the tooltip gives the commit.
 import uPlot from "uplot";
 import { formatInUnit, formatTick, type DisplayUnit } from "../src/site/display-units.ts";
 import type { PageCommits, PageSeries } from "../src/site/page-model.ts";
+import { X_INCREMENTS, commitRange, commitTicks, honestRange, spanText } from "./axes.ts";
 import { el } from "./dom.ts";
-import { formatStep, isWorse, shortDate, shortSha } from "./format.ts";
+import { formatStep, isWorse, shortSha } from "./format.ts";
 import type { Tooltip } from "./tooltip.ts";
 
 export const CHART_HEIGHT = 190;
@@ -29,8 +31,14 @@ export interface ChartContext {
   readonly tooltip: Tooltip;
 }
 
+/** Where a chart goes: its box, and the element that states its y range. */
+export interface ChartPlace {
+  readonly box: HTMLElement;
+  readonly span: HTMLElement;
+}
+
 export function drawChart(
-  box: HTMLElement,
+  place: ChartPlace,
   series: PageSeries,
   unit: DisplayUnit,
   width: number,
@@ -38,33 +46,38 @@ export function drawChart(
   onFirstDraw: () => void,
 ): uPlot {
   const { data, uSeries, bands } = chartSeries(series, unit.scale);
+  const ticks = unit.whole ? X_INCREMENTS : undefined;
   const options: uPlot.Options = {
     width,
     height: CHART_HEIGHT,
     legend: { show: false },
     cursor: { points: { show: true, size: 6 }, drag: { x: true, y: false } },
-    scales: { x: { time: false } },
+    scales: { x: { time: false, range: commitRange }, y: { range: honestRange } },
     // Room on the right for the last date label, which is centred on the last commit.
     padding: [8, 36, 0, 0],
     axes: [
       {
-        space: 90,
-        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000],
-        values: (_u, splits) =>
-          splits.map((i) => (Number.isInteger(i) ? shortDate(context.commits.date[i]) : "")),
+        space: 70,
+        incrs: X_INCREMENTS,
+        values: (_u, splits) => commitTicks(context.commits.date, splits),
       },
       {
         label: unit.label,
         size: 58,
+        // Whole counts step by whole counts: no "2.5 hits" tick between 2 and 3.
+        ...(ticks === undefined ? {} : { incrs: ticks }),
         values: (_u, splits, _axis, _space, increment) =>
           splits.map((v) => formatTick(v, increment, unit)),
       },
     ],
     series: uSeries,
     bands,
-    hooks: chartHooks(series, unit, context, markerElements(series, unit, context), onFirstDraw),
+    hooks: chartHooks(series, unit, context, markerElements(series, unit, context), {
+      onFirstDraw,
+      span: place.span,
+    }),
   };
-  return new uPlot(options, data, box);
+  return new uPlot(options, data, place.box);
 }
 
 /**
@@ -149,7 +162,7 @@ function chartHooks(
   unit: DisplayUnit,
   context: ChartContext,
   markers: readonly Marker[],
-  onFirstDraw: () => void,
+  { onFirstDraw, span }: { onFirstDraw: () => void; span: HTMLElement },
 ): uPlot.Hooks.Arrays {
   let drawn = false;
   return {
@@ -162,6 +175,11 @@ function chartHooks(
     draw: [
       (u) => {
         placeMarkers(u, markers);
+        // On every draw, zoomed or not: the range written out is the range drawn.
+        const y = u.scales["y"];
+        const text =
+          y?.min === undefined || y.max === undefined ? "" : spanText(y.min, y.max, unit);
+        if (span.textContent !== text) span.textContent = text;
         if (!drawn) {
           drawn = true;
           onFirstDraw();
@@ -235,6 +253,16 @@ function markerElements(series: PageSeries, unit: DisplayUnit, context: ChartCon
     node.title = `new baseline from ${shortSha(context.commits.sha[cut.index])}, not compared with the earlier points: ${cut.reason}`;
     node.append(el("span", "marker-label", "new baseline"));
     out.push({ index: cut.index, node });
+  }
+  const step = series.latestStep;
+  if (step !== null) {
+    const node = el("div", `marker latest ${step.worse ? "worse" : "better"}`);
+    const text = formatStep(step.step);
+    node.title =
+      `latest commit ${shortSha(context.commits.sha[step.index])}: ` +
+      `${formatInUnit(step.before, unit)} → ${formatInUnit(step.after, unit)} (${text})`;
+    node.append(el("span", "marker-label", `${text} here`));
+    out.push({ index: step.index, node });
   }
   for (const change of series.changes) {
     const worse = isWorse(change.step, series.direction);

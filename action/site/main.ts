@@ -1,20 +1,17 @@
 // The history page's app: reads the model benchgate-data.js left in window.BENCHGATE_DATA,
-// builds the header, the filter and one card per benchmark grouped by suite, and hands the
+// builds the header with the latest commit (latest.ts), the filter, the cards of what moved at
+// that commit, regressions first, then one card per benchmark grouped by suite, and hands the
 // charts to the scheduler. Every string from the data goes through textContent (dom.ts).
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 import type uPlot from "uplot";
-import { chooseDisplayUnit, formatInUnit, type DisplayUnit } from "../src/site/display-units.ts";
-import {
-  PAGE_MODEL_VERSION,
-  type PageCommits,
-  type PageModel,
-  type PageSeries,
-} from "../src/site/page-model.ts";
+import { PAGE_MODEL_VERSION, type PageModel, type PageSeries } from "../src/site/page-model.ts";
+import { buildCard, type Card, type Plot } from "./cards.ts";
 import { CHART_HEIGHT, drawChart, type ChartContext } from "./chart.ts";
 import { el } from "./dom.ts";
 import { nameMatcher } from "./filter.ts";
-import { formatStep, isWorse, longDate, shortSha } from "./format.ts";
+import { longDate, shortSha } from "./format.ts";
+import { latestPanel } from "./latest.ts";
 import { scheduleDrawing, type DrawTarget } from "./scheduler.ts";
 import { createTooltip } from "./tooltip.ts";
 
@@ -24,17 +21,9 @@ declare global {
   }
 }
 
-interface Card {
-  readonly series: PageSeries;
-  /** The unit its chart, tooltip and texts show values in, chosen once from its medians. */
-  readonly unit: DisplayUnit;
-  readonly node: HTMLElement;
-  readonly group: Group;
-  chart: uPlot | null;
-}
-
 interface Group {
-  readonly suite: string;
+  /** The suite of its cards; null for the latest commit's group, which mixes suites. */
+  readonly suite: string | null;
   readonly node: HTMLElement;
   readonly details: HTMLDetailsElement;
   readonly count: HTMLElement;
@@ -47,6 +36,9 @@ interface Controls {
   readonly suite: HTMLSelectElement;
   readonly shown: HTMLElement;
 }
+
+/** The drawn charts, for resizing. */
+const drawn = new Map<Plot, uPlot>();
 
 function start(): void {
   const app = document.getElementById("app");
@@ -70,8 +62,12 @@ function start(): void {
     tooltip: createTooltip(model.commits),
   };
 
-  const groups = groupBySuite(model.series, model.commits);
-  const controls = buildControls(groups);
+  const groups = buildGroups(model);
+  // Every suite with a card, including those whose cards all sit in the latest commit's group.
+  const suites = [...new Set(groups.flatMap((g) => g.cards.map((c) => c.plot.series.suite)))].sort(
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const controls = buildControls(groups, suites);
   app.append(header(model, envText), controls.node, ...groups.map((g) => g.node));
 
   const cards = groups.flatMap((g) => g.cards);
@@ -80,12 +76,68 @@ function start(): void {
     applyFilter(groups, cards, controls);
     scheduler.wake();
   };
-  restoreFilter(groups, controls);
+  restoreFilter(suites, controls);
   controls.query.addEventListener("input", apply);
   controls.suite.addEventListener("change", apply);
   for (const g of groups) g.details.addEventListener("toggle", () => scheduler.wake());
+  for (const card of cards) {
+    const fold = card.fold;
+    fold?.addEventListener("toggle", () => {
+      if (fold.open) drawNow(card.secondary, context);
+    });
+  }
   apply();
-  resizeChartsWith(app, cards);
+  resizeChartsWith(app);
+}
+
+/** The cards: one per lead series, its secondary series folded in; each card in one group. */
+function buildGroups(model: PageModel): Group[] {
+  const secondaries = new Map<number, PageSeries[]>();
+  model.series.forEach((s) => {
+    if (s.lead !== null) secondaries.set(s.lead, [...(secondaries.get(s.lead) ?? []), s]);
+  });
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const card = (i: number, withSuite = false): Card => {
+    const own = (secondaries.get(i) ?? []).sort((a, b) => byText(a.id, b.id));
+    return buildCard(i, model.series[i] as PageSeries, own, model.commits, withSuite);
+  };
+  const changed = model.latest?.changed ?? [];
+  const first = new Set(changed);
+  const groups: Group[] = [];
+  if (model.latest !== null && changed.length > 0) {
+    const sha = shortSha(model.commits.sha[model.latest.index]);
+    const g = group(null, `Moved at the latest commit (${sha}), regressions first`);
+    for (const i of changed) g.cards.push(card(i, true));
+    groups.push(g);
+  }
+  const bySuite = new Map<string, number[]>();
+  model.series.forEach((s, i) => {
+    if (s.lead === null && !first.has(i))
+      bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), i]);
+  });
+  for (const suite of [...bySuite.keys()].sort(byText)) {
+    const g = group(suite, suite);
+    const members = (bySuite.get(suite) ?? []).sort((a, b) => {
+      const [x, y] = [model.series[a] as PageSeries, model.series[b] as PageSeries];
+      return byText(x.id, y.id) || byText(x.unit, y.unit);
+    });
+    for (const i of members) g.cards.push(card(i));
+    groups.push(g);
+  }
+  for (const g of groups) g.node.querySelector(".cards")?.append(...g.cards.map((c) => c.node));
+  return groups;
+}
+
+function group(suite: string | null, label: string): Group {
+  const details = el("details", "group");
+  details.open = true;
+  const summary = el("summary");
+  const count = el("span", "count");
+  summary.append(el("span", suite === null ? "suite latest-group" : "suite", label), count);
+  details.append(summary, el("div", "cards"));
+  const node = el("section", suite === null ? "suite-group moved-group" : "suite-group");
+  node.append(details);
+  return { suite, node, details, count, cards: [] };
 }
 
 /** One line per environment change, for the header and the chart markers. */
@@ -99,18 +151,34 @@ function describeEnvironmentChanges(model: PageModel): { index: number; text: st
   }));
 }
 
-/** What the scheduler draws: each card that has a chart box, drawn into it on demand. */
+/** What the scheduler draws: each card's own chart, drawn into its box on demand. */
 function drawTargets(cards: readonly Card[], context: ChartContext): DrawTarget[] {
   return cards.flatMap((card) => {
-    const box = card.node.querySelector<HTMLElement>(".chart");
-    if (box === null) return [];
+    const plot = card.plot;
+    const place = plot.place;
+    if (place === null) return [];
     return [
       {
-        box,
+        box: place.box,
         draw: (width, done) =>
-          (card.chart = drawChart(box, card.series, card.unit, width, context, done)),
+          drawn.set(plot, drawChart(place, plot.series, plot.unit, width, context, done)),
       },
     ];
+  });
+}
+
+/** Secondary charts, drawn when their fold opens: a handful, at once. */
+function drawNow(plots: readonly Plot[], context: ChartContext): void {
+  const todo = plots.filter((p) => p.place !== null && !drawn.has(p));
+  // Every width before any chart: reading one after a chart went in forces a layout each time.
+  const widths = todo.map((p) => p.place?.box.clientWidth ?? 0);
+  todo.forEach((p, i) => {
+    const width = widths[i] as number;
+    if (p.place !== null && width > 0)
+      drawn.set(
+        p,
+        drawChart(p.place, p.series, p.unit, width, context, () => undefined),
+      );
   });
 }
 
@@ -122,7 +190,9 @@ function applyFilter(groups: readonly Group[], cards: readonly Card[], controls:
   for (const g of groups) {
     let inGroup = 0;
     for (const card of g.cards) {
-      const visible = (suite === "" || suite === g.suite) && matches(card.series.id);
+      const visible =
+        (suite === "" || suite === card.plot.series.suite) &&
+        (matches(card.plot.series.id) || card.secondary.some((p) => matches(p.series.id)));
       card.node.hidden = !visible;
       if (visible) inGroup++;
     }
@@ -142,119 +212,29 @@ function applyFilter(groups: readonly Group[], cards: readonly Card[], controls:
 }
 
 /** The filter from the URL's hash, so a shared link opens on the same benchmarks. */
-function restoreFilter(groups: readonly Group[], controls: Controls): void {
+function restoreFilter(suites: readonly string[], controls: Controls): void {
   const initial = new URLSearchParams(location.hash.slice(1));
   controls.query.value = initial.get("q") ?? "";
-  if (groups.some((g) => g.suite === initial.get("suite")))
+  if (suites.includes(initial.get("suite") ?? ""))
     controls.suite.value = initial.get("suite") ?? "";
 }
 
 /** Charts follow the width of their cards; one resize pass per frame at most. */
-function resizeChartsWith(app: HTMLElement, cards: readonly Card[]): void {
+function resizeChartsWith(app: HTMLElement): void {
   let pending = false;
   new ResizeObserver(() => {
     if (pending) return;
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      for (const card of cards) {
-        const box = card.node.querySelector(".chart");
-        if (
-          card.chart !== null &&
-          box !== null &&
-          box.clientWidth > 0 &&
-          box.clientWidth !== card.chart.width
-        )
-          card.chart.setSize({ width: box.clientWidth, height: CHART_HEIGHT });
-      }
+      const sized = [...drawn].map(([plot, chart]) => ({
+        chart,
+        width: plot.place?.box.clientWidth ?? 0,
+      }));
+      for (const { chart, width } of sized)
+        if (width > 0 && width !== chart.width) chart.setSize({ width, height: CHART_HEIGHT });
     });
   }).observe(app);
-}
-
-function groupBySuite(series: readonly PageSeries[], commits: PageCommits): Group[] {
-  const bySuite = new Map<string, PageSeries[]>();
-  for (const s of series) bySuite.set(s.suite, [...(bySuite.get(s.suite) ?? []), s]);
-  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return [...bySuite.keys()].sort(byText).map((suite) => {
-    const details = el("details", "group");
-    details.open = true;
-    const summary = el("summary");
-    const count = el("span", "count");
-    summary.append(el("span", "suite", suite), count);
-    const list = el("div", "cards");
-    details.append(summary, list);
-    const node = el("section", "suite-group");
-    node.append(details);
-    const group: Group = { suite, node, details, count, cards: [] };
-    const members = (bySuite.get(suite) ?? []).sort(
-      (a, b) => byText(a.id, b.id) || byText(a.unit, b.unit),
-    );
-    for (const s of members) {
-      const unit = chooseDisplayUnit(s.unit, s.median);
-      const card: Card = { series: s, unit, node: cardNode(s, unit, commits), group, chart: null };
-      group.cards.push(card);
-      list.append(card.node);
-    }
-    return group;
-  });
-}
-
-function cardNode(s: PageSeries, unit: DisplayUnit, commits: PageCommits): HTMLElement {
-  const card = el("article", "card");
-  const head = el("header", "card-head");
-  head.append(el("h3", "name", s.id));
-  const badges = el("div", "badges");
-  badges.append(
-    el(
-      "span",
-      "badge direction",
-      s.direction === "bigger_is_better" ? "↑ higher is better" : "↓ lower is better",
-    ),
-    unitBadge(s, unit),
-  );
-  if (s.importedFrom !== null)
-    badges.append(
-      el("span", "badge imported", `imported from github-action-benchmark (${s.importedFrom})`),
-    );
-  const latest = [...s.median].reverse().find((v) => v !== null) ?? null;
-  badges.append(el("span", "badge latest", `latest ${formatInUnit(latest, unit)}`));
-  const budgets = (s.budget ?? []).filter((v): v is number => v !== null);
-  const budget = budgets.at(-1);
-  if (budget !== undefined)
-    badges.append(el("span", "badge budget", `budget ${formatInUnit(budget, unit)}`));
-  head.append(badges);
-  card.append(head);
-  // A series in the catalogue whose commits were all dropped by retention has nothing to draw.
-  if (s.median.some((v) => v !== null)) card.append(el("div", "chart"));
-  else card.append(el("p", "empty", "No results in the commits kept."));
-  if (s.breaks.length > 0) {
-    const list = el("p", "breaks");
-    list.append(el("span", "breaks-title", "New baseline: "));
-    s.breaks.forEach((b, i) => {
-      const item = el("span", "break-note");
-      item.textContent = `${i > 0 ? " · " : ""}from #${b.index + 1} (${shortSha(commits.sha[b.index])}): ${b.reason}`;
-      list.append(item);
-    });
-    card.append(list);
-  }
-  if (s.changes.length > 0) {
-    const list = el("p", "changes");
-    list.append(el("span", "changes-title", "Change points: "));
-    s.changes.forEach((c, i) => {
-      const item = el("span", `change ${isWorse(c.step, s.direction) ? "worse" : "better"}`);
-      item.textContent = `${i > 0 ? " · " : ""}#${c.index + 1} ${formatStep(c.step)} (${formatInUnit(c.before, unit)} → ${formatInUnit(c.after, unit)})`;
-      list.append(item);
-    });
-    card.append(list);
-  }
-  return card;
-}
-
-/** The unit the chart is drawn in; the recorded one, when it differs, on hover. */
-function unitBadge(s: PageSeries, unit: DisplayUnit): HTMLElement {
-  const badge = el("span", "badge unit", unit.label === "" ? s.unit : unit.label);
-  if (unit.label !== s.unit) badge.title = `recorded in ${s.unit}`;
-  return badge;
 }
 
 function header(model: PageModel, env: readonly { index: number; text: string }[]): HTMLElement {
@@ -268,11 +248,14 @@ function header(model: PageModel, env: readonly { index: number; text: string }[
     (n > 0 ? ` · ${longDate(first)} – ${longDate(last)}` : "") +
     (model.updatedAt !== null ? ` · updated ${longDate(model.updatedAt)}` : "");
   node.append(el("p", "facts", facts));
+  const latest = latestPanel(model);
+  if (latest !== null) node.append(latest);
   const legend = el("p", "legend");
   legend.append(
     el("span", "key median", "median"),
     el("span", "key band", "confidence interval"),
     el("span", "key budget", "budget"),
+    el("span", "key latest", "latest commit's step"),
     el("span", "key change", "change point (step between segment medians)"),
     el("span", "key env", "environment changed"),
     el("span", "key break", "new baseline (method changed; not compared across)"),
@@ -327,7 +310,7 @@ function breakList(model: PageModel): HTMLElement {
   return details;
 }
 
-function buildControls(groups: readonly Group[]): Controls {
+function buildControls(groups: readonly Group[], suites: readonly string[]): Controls {
   const node = el("div", "controls");
   const query = el("input");
   query.type = "search";
@@ -336,7 +319,7 @@ function buildControls(groups: readonly Group[]): Controls {
   const suite = el("select");
   suite.setAttribute("aria-label", "Filter by suite");
   suite.append(new Option("all suites", ""));
-  for (const g of groups) suite.append(new Option(g.suite, g.suite));
+  for (const name of suites) suite.append(new Option(name, name));
   const shown = el("span", "shown");
   const collapse = el("button", undefined, "collapse all");
   collapse.type = "button";

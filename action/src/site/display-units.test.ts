@@ -64,7 +64,20 @@ describe("chooseDisplayUnit and formatInUnit", () => {
     expect(shown("cycles", [2.2e9])).toEqual(["G cycles", ["2.20G cycles"]]);
     // The valgrind counts the ingest's unit rule does not list.
     expect(shown("hits", [4.2e6])).toEqual(["M hits", ["4.20M hits"]]);
-    expect(shown("blocks", [12])).toEqual(["blocks", ["12.0 blocks"]]);
+    expect(shown("blocks", [12])).toEqual(["blocks", ["12 blocks"]]);
+  });
+
+  it("writes counts below 1,000 as counted: 2 hits, not 2.00 hits", () => {
+    expect(shown("hits", [2, 2.5, 950])).toEqual(["hits", ["2 hits", "2.5 hits", "950 hits"]]);
+    expect(shown("instructions", [0, 1, 999])[1]).toEqual([
+      "0 instructions",
+      "1 instructions",
+      "999 instructions",
+    ]);
+    expect(chooseDisplayUnit("hits", [2]).whole).toBe(true);
+    // With a prefix the count is scaled: three significant digits, as everywhere else.
+    expect(chooseDisplayUnit("hits", [4.2e6]).whole).toBe(false);
+    expect(chooseDisplayUnit("ns", [2]).whole).toBe(false);
   });
 
   it("writes a unit outside every family as given, after the number the comment shows", () => {

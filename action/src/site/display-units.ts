@@ -23,6 +23,11 @@ export interface DisplayUnit {
   readonly stored: string;
   /** False for a unit outside every family: its values are shown as the comment shows them. */
   readonly known: boolean;
+  /**
+   * The values are whole counts shown without a prefix (`2 hits`, `950 blocks`): written
+   * without padding decimals, and the axis never steps by a fraction of one.
+   */
+  readonly whole: boolean;
 }
 
 interface Step {
@@ -55,10 +60,11 @@ const SI: readonly Step[] = ["", "k", "M", "G", "T"].map((prefix, i) => ({
 const MORE_COUNTS: ReadonlySet<string> = new Set(["hits", "accesses", "blocks", "errors"]);
 
 /** How a family writes a step: "µs" alone, "KiB" glued to the rest, "k" before a spaced unit. */
-type Family =
+type Family = { readonly count?: boolean } & (
   | { readonly steps: readonly Step[]; readonly style: "time" }
   | { readonly steps: readonly Step[]; readonly style: "glued"; readonly rest: string }
-  | { readonly steps: readonly Step[]; readonly style: "spaced"; readonly rest: string };
+  | { readonly steps: readonly Step[]; readonly style: "spaced"; readonly rest: string }
+);
 
 /**
  * The unit to draw `unit`'s series in: the largest step at which the series' typical value (the
@@ -74,6 +80,7 @@ export function chooseDisplayUnit(unit: string, values: readonly (number | null)
       suffix: unit === "" ? "" : ` ${unit}`,
       stored: unit,
       known: false,
+      whole: false,
     };
   }
   const toBase = family.factor;
@@ -88,6 +95,7 @@ export function chooseDisplayUnit(unit: string, values: readonly (number | null)
     ...written(family, chosen),
     stored: unit,
     known: true,
+    whole: family.count === true && chosen.size === 1,
   };
 }
 
@@ -107,7 +115,8 @@ function written(family: Family, step: Step): { label: string; suffix: string } 
 
 /** The family of a stored unit and the factor from it to the family's base, or null. */
 function familyOf(unit: string): (Family & { readonly factor: number }) | null {
-  if (MORE_COUNTS.has(unit)) return { steps: SI, style: "spaced", rest: unit, factor: 1 };
+  if (MORE_COUNTS.has(unit))
+    return { steps: SI, style: "spaced", rest: unit, factor: 1, count: true };
   const normal = normalizeUnit(unit);
   const factor = normal.factor;
   if (!(factor > 0) || !Number.isFinite(factor)) return null;
@@ -127,7 +136,7 @@ function familyOf(unit: string): (Family & { readonly factor: number }) | null {
       return null;
     }
     case "count":
-      return { steps: SI, style: "spaced", rest: normal.unit, factor };
+      return { steps: SI, style: "spaced", rest: normal.unit, factor, count: true };
     case "unknown":
       return null;
   }
@@ -160,7 +169,9 @@ export function formatNumberIn(value: number | null | undefined, unit: DisplayUn
   const abs = Math.abs(scaled);
   if (abs === 0) return "0";
   let body: string;
-  if (abs >= 1e15 || abs < 1e-6) body = abs.toExponential(2);
+  // A count below 1,000 reads as counted: "2 hits", and a median between two counts "2.5".
+  if (unit.whole && abs < 999.5) body = String(Number(abs.toPrecision(3)));
+  else if (abs >= 1e15 || abs < 1e-6) body = abs.toExponential(2);
   else if (Number(abs.toPrecision(3)) >= 1000) body = groupDigits(abs);
   else body = abs.toPrecision(3);
   return scaled < 0 ? `${MINUS}${body}` : body;

@@ -213,6 +213,36 @@ describe("buildPageModel", () => {
     const model = buildPageModel(history([]), { title: "t" });
     expect(model.commits.sha).toEqual([]);
     expect(model.series.map((s) => s.median)).toEqual([[], [], []]);
+    expect(model.latest).toBeNull();
+  });
+
+  it("opens on the latest commit: what moved there, regressions first, counts under their lead", () => {
+    const series: BenchHistory["series"] = [
+      { suite: "s", id: "fast", unit: "ns", direction: "smaller_is_better" },
+      { suite: "s", id: "slow", unit: "ns", direction: "smaller_is_better" },
+      { suite: "s", id: "slow [l1_hits]", unit: "hits", direction: "smaller_is_better" },
+      { suite: "s", id: "flat", unit: "ns", direction: "smaller_is_better" },
+    ];
+    const point = (s: number, v: number): Commit["results"][number] => [
+      s,
+      v,
+      v * 0.99,
+      v * 1.01,
+      null,
+    ];
+    const commits = [
+      commit(0, { results: [point(0, 100), point(1, 100), point(2, 50), point(3, 100)] }),
+      commit(1, {
+        verdict: "fail",
+        results: [point(0, 80), point(1, 300), point(2, 52), point(3, 100.5)],
+      }),
+    ];
+    const model = buildPageModel({ schema_version: 1, series, commits }, { title: "t" });
+    expect(model.series.map((s) => s.lead)).toEqual([null, null, 1, null]);
+    expect(model.series[1]?.latestStep).toMatchObject({ before: 100, after: 300, worse: true });
+    expect(model.series[0]?.latestStep).toMatchObject({ worse: false });
+    expect(model.series[3]?.latestStep).toBeNull();
+    expect(model.latest).toEqual({ index: 1, changed: [1, 0] });
   });
 });
 

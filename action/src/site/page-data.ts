@@ -7,15 +7,19 @@ import { detectChangePointsInSegments, type ChangePointOptions } from "../histor
 import { matchingSeries } from "../history/baseline-breaks.ts";
 import { seriesCuts, type SeriesCut } from "../history/series-segments.ts";
 import type { BenchHistory, Commit, Environment } from "../schemas/history.gen.ts";
+import { changedCardOrder, latestStep, type CardSteps } from "./latest-change.ts";
 import { displaySafe } from "./page-text.ts";
 import {
   PAGE_MODEL_VERSION,
   type EnvironmentChange,
   type PageBreak,
+  type PageLatest,
+  type PageLatestStep,
   type PageMark,
   type PageModel,
   type PageSeries,
 } from "./page-model.ts";
+import { secondaryLeads } from "./series-groups.ts";
 
 export interface PageOptions {
   readonly title: string;
@@ -32,6 +36,7 @@ function display(value: number | null): number | null {
 
 export function buildPageModel(history: BenchHistory, options: PageOptions): PageModel {
   const commits = history.commits;
+  const series = buildSeries(history, options.changePoints ?? {});
   // The whole model, not field by field: no string can reach the page without passing the rule.
   return displaySafe<PageModel>({
     version: PAGE_MODEL_VERSION,
@@ -47,8 +52,27 @@ export function buildPageModel(history: BenchHistory, options: PageOptions): Pag
     },
     environmentChanges: environmentChanges(commits),
     breaks: pageMarks(history),
-    series: buildSeries(history, options.changePoints ?? {}),
+    series,
+    latest: commits.length === 0 ? null : latestCommit(series, commits.length - 1),
   });
+}
+
+/** The latest commit and the cards that moved there, regressions first. */
+function latestCommit(series: readonly PageSeries[], index: number): PageLatest {
+  const cards = new Map<number, CardSteps & { secondary: PageLatestStep[] }>();
+  const card = (lead: number): CardSteps & { secondary: PageLatestStep[] } => {
+    let entry = cards.get(lead);
+    if (entry === undefined) {
+      entry = { lead, own: series[lead]?.latestStep ?? null, secondary: [] };
+      cards.set(lead, entry);
+    }
+    return entry;
+  };
+  series.forEach((s, i) => {
+    if (s.lead === null) card(i);
+    else if (s.latestStep !== null) card(s.lead).secondary.push(s.latestStep);
+  });
+  return { index, changed: changedCardOrder([...cards.values()]) };
 }
 
 /**
@@ -87,6 +111,7 @@ function drawnBreaks(cuts: readonly SeriesCut[], first: number, end: number): Pa
 function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): PageSeries[] {
   const n = history.commits.length;
   const cuts = seriesCuts(history);
+  const leads = secondaryLeads(history.series);
   const columns = history.series.map(() => ({
     median: new Array<number | null>(n).fill(null),
     low: new Array<number | null>(n).fill(null),
@@ -119,6 +144,23 @@ function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): Page
       values.some((v) => v !== null) ? values.slice(start, end) : null;
     const numbers = (values: (number | null)[]): (number | null)[] | null =>
       cut(values)?.map(display) ?? null;
+    const median = numbers(col.median) ?? [];
+    const low = numbers(col.low);
+    const high = numbers(col.high);
+    const step =
+      first === -1
+        ? null
+        : latestStep(
+            {
+              start,
+              median,
+              low,
+              high,
+              breaks: ownCuts.map((c) => c.index),
+              direction: meta.direction,
+            },
+            n - 1,
+          );
     return {
       suite: meta.suite,
       id: meta.id,
@@ -127,9 +169,9 @@ function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): Page
       importedFrom:
         meta.origin === "github-action-benchmark" ? (meta.tool ?? "unknown tool") : null,
       start,
-      median: numbers(col.median) ?? [],
-      low: numbers(col.low),
-      high: numbers(col.high),
+      median,
+      low,
+      high,
       budget: numbers(col.budget),
       notes: cut(col.notes),
       changes: detectChangePointsInSegments(
@@ -143,6 +185,8 @@ function buildSeries(history: BenchHistory, cpOptions: ChangePointOptions): Page
         step: cp.step,
       })),
       breaks: first === -1 ? [] : drawnBreaks(ownCuts, first, end),
+      lead: leads[s] ?? null,
+      latestStep: step,
     };
   });
 }

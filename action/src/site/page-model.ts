@@ -6,7 +6,8 @@
 // same commits: 200 series × 1,000 commits is 200 arrays of numbers, not 200,000 objects.
 
 // 2: superseded baselines (`breaks` on the model and on each series).
-export const PAGE_MODEL_VERSION = 2;
+// 3: the latest commit and what moved there (`latest`), secondary series under their lead.
+export const PAGE_MODEL_VERSION = 3;
 
 export interface PageModel {
   readonly version: typeof PAGE_MODEL_VERSION;
@@ -18,6 +19,33 @@ export interface PageModel {
   /** Superseded baselines as marked, in the order they were marked. */
   readonly breaks: readonly PageMark[];
   readonly series: readonly PageSeries[];
+  /** The newest commit, which the page opens on; null for a history without commits. */
+  readonly latest: PageLatest | null;
+}
+
+export interface PageLatest {
+  /** Its commit index (the last one). */
+  readonly index: number;
+  /**
+   * The cards that moved there (latest-change.ts), by their lead series' index, in the order
+   * the page shows them: regressions first.
+   */
+  readonly changed: readonly number[];
+}
+
+/** A series' step at the latest commit against its level just before (latest-change.ts). */
+export interface PageLatestStep {
+  /** Commit index of the latest commit. */
+  readonly index: number;
+  /** Commit index of the previous commit that measured the series. */
+  readonly previous: number;
+  /** The level before: the median of the last few commits' medians. */
+  readonly before: number;
+  readonly after: number;
+  /** after / before − 1. */
+  readonly step: number;
+  /** The step goes against the series' direction. */
+  readonly worse: boolean;
 }
 
 /** One mark of history.json's `breaks` (`benchgate history supersede`). */
@@ -75,6 +103,13 @@ export interface PageSeries {
    * is broken there and nothing is compared across.
    */
   readonly breaks: readonly PageBreak[];
+  /**
+   * For a secondary series (a count beside its benchmark's primary metric, series-groups.ts),
+   * the index of the series whose card it is folded into; null for a card's own series.
+   */
+  readonly lead: number | null;
+  /** Its step at the latest commit, when it moved there (latest-change.ts). */
+  readonly latestStep: PageLatestStep | null;
 }
 
 export interface PageBreak {
