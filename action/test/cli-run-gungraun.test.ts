@@ -76,7 +76,7 @@ describe("gungraun suites (real Valgrind and gungraun-runner)", { timeout: 900_0
     expect(report.counts.total).toBe(3);
     const comment = readFileSync(path.join(out, "comment.md"), "utf8");
     expect(comment).toMatch(
-      /<code>sum::<!-- -->sums::bench_sum large<\/code>.*% instructions \| 🔴 regressed/,
+      /<code>sum::<!-- -->sums::bench_sum large<\/code> \| [\d,]+ instructions \| [\d,]+ instructions \| \+\d+\.\d % \| exact \| 🔴 regressed/,
     );
   });
 });
