@@ -36,6 +36,12 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+if [ ! -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+  # The comment's ✅ ❌ 🔴 in the screenshots docs/images holds (scripts/screenshots.ts).
+  say "installing a colour emoji font (Debian fonts-noto-color-emoji) for the comment's screenshots"
+  apt_install fonts-noto-color-emoji
+fi
+
 if ! command -v valgrind >/dev/null 2>&1; then
   # Instruction counts (gungraun and instructions suites) run under Valgrind.
   say "installing Valgrind (Debian package) for instruction counts"
