@@ -27,7 +27,10 @@ function freshDir(cargoToml?: string): string {
 }
 const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), "utf8");
 const PINNED = `my-org/benchgate/action@${"c".repeat(40)}`;
-const ALL_FILES = [...Object.values(WORKFLOW_PATHS), "benchgate.yml"];
+/** `benchgate init --dir DIR --action-ref PINNED ARGS`. */
+const initPinned = (dir: string, ...args: string[]): ReturnType<typeof runCli> =>
+  runCli(["init", "--dir", dir, "--action-ref", PINNED, ...args]);
+const ALL_FILES = [...Object.values(WORKFLOW_PATHS), "benchgate.yml", ".github/actionlint.yaml"];
 
 describe("benchgate init", () => {
   it("writes the workflows and a valid benchgate.yml with the crate's Criterion and gungraun benches", () => {
@@ -48,6 +51,49 @@ describe("benchgate init", () => {
       { name: "counts", kind: "gungraun", bench: "counts" },
     ]);
     expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${PINNED}\n`);
+    // actionlint knows self-hosted, linux and x64, but not the runner's own label.
+    expect(parse(read(dir, ".github/actionlint.yaml"))).toEqual({
+      "self-hosted-runner": { labels: ["benchgate"] },
+    });
+    // The closing lines say how to try it before committing anything.
+    expect(r.stdout).toContain(
+      `\n  cd ${dir} && benchgate run --config benchgate.yml --base HEAD~1 --head HEAD\n`,
+    );
+  });
+
+  it("--runner github-hosted measures on ubuntu-latest, writes no label config, and says what that costs", () => {
+    const dir = freshDir();
+    const r = initPinned(dir, "--runner", "github-hosted", "--bench", "parse");
+    expect(r.status, r.stderr).toBe(0);
+    for (const file of Object.values(WORKFLOW_PATHS)) {
+      const text = read(dir, file);
+      const { jobs } = parse(text) as { jobs: Record<string, { "runs-on": unknown }> };
+      expect(jobs["measure"]?.["runs-on"], file).toBe("ubuntu-latest");
+      expect(text, file).not.toContain("self-hosted");
+      expect(text, file).toContain("timing verdicts are wider");
+    }
+    expect(existsSync(path.join(dir, ".github/actionlint.yaml"))).toBe(false);
+    expect(read(dir, "benchgate.yml")).toContain("gungraun\n# suites count instructions");
+    expect(r.stdout).toContain("runner: GitHub-hosted (ubuntu-latest)");
+    expect(r.stdout).not.toContain("prepare-runner-host.sh");
+    expect(r.stdout).toContain("benchgate run --config benchgate.yml");
+  });
+
+  it("keeps an existing actionlint config, and says which labels it lacks", () => {
+    const dir = freshDir();
+    mkdirSync(path.join(dir, ".github"));
+    const mine = "self-hosted-runner:\n  labels: [gpu]\n";
+    writeFileSync(path.join(dir, ".github/actionlint.yaml"), mine);
+    const r = initPinned(dir, "--bench", "b", "--force");
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, ".github/actionlint.yaml")).toBe(mine);
+    expect(r.stdout).toContain("its self-hosted-runner labels must include benchgate");
+    writeFileSync(
+      path.join(dir, ".github/actionlint.yaml"),
+      "self-hosted-runner:\n  labels: [gpu, benchgate]\n",
+    );
+    const again = initPinned(dir, "--bench", "b", "--force");
+    expect(again.stdout).not.toContain("actionlint.yaml");
   });
 
   it("takes --bench, --runner-labels and --default-branch", () => {
@@ -115,8 +161,14 @@ describe("benchgate init", () => {
     const dir = freshDir('[package]\nname = "x"\n');
     const r = runCli(["init", "--dir", dir]);
     expect(r.status, r.stderr).toBe(0);
-    expect(read(dir, WORKFLOW_PATHS.pr)).toContain(`uses: ${DEFAULT_ACTION_REF}\n`);
+    // Said where it is used, and left for zizmor to report (unpinned-uses): never hidden.
+    expect(read(dir, WORKFLOW_PATHS.pr)).toContain(
+      `uses: ${DEFAULT_ACTION_REF} # NOT PINNED: use the release's 40-hex commit SHA`,
+    );
     expect(r.stderr).toContain("is not pinned to a commit SHA");
+    expect(r.stderr).toContain(
+      "benchgate init --action-ref benchgate/benchgate/action@<40-hex SHA> --workflows-only --force",
+    );
     expect(r.stderr).toContain("no bench target");
     expect(read(dir, "benchgate.yml")).toContain("# suites:");
   });
@@ -168,6 +220,11 @@ describe("benchgate init", () => {
       [["--shards", "65"], /--shards must be an integer in \[1, 64\], got "65"/],
       [["--shards", "abc"], /--shards must be an integer in \[1, 64\], got "abc"/],
       [["--shards", "2.5"], /--shards must be an integer/],
+      [["--runner", "cloud"], /--runner: give self-hosted or github-hosted, got "cloud"/],
+      [
+        ["--runner", "github-hosted", "--runner-labels", "a"],
+        /--runner-labels is for a self-hosted runner/,
+      ],
       [["extra"], /no arguments/],
       [["--what"], /unknown option/],
     ];
@@ -186,6 +243,7 @@ describe("benchgate init", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("Usage: benchgate init");
     expect(help.stdout).toContain("--action-ref REF");
+    expect(help.stdout).toMatch(/--runner KIND {10}where the measure job runs/);
     expect(help.stdout).toMatch(/--shards N {2,}measure on N runners at once \(1 to 64/);
     expect(runCli(["--help"]).stdout).toMatch(/^ {2}init {6}/m);
   });

@@ -8,12 +8,15 @@ import { parse } from "yaml";
 import { PINNED_ACTIONS } from "../src/init/pinned-actions.ts";
 import { DEFAULT_BRANCH, DEFAULT_RUNNER_LABELS, renderWorkflows } from "../src/init/workflows.ts";
 import {
+  ACTIONLINT_CONFIG,
   PLACEHOLDER_PINNED_REF,
   findTools,
+  initOutputDir,
   lintAll,
   lintRepo,
+  lintUnpinnedDefault,
 } from "../../scripts/lint-workflows.ts";
-import { ROOT, runCli } from "./support/cli.ts";
+import { ROOT } from "./support/cli.ts";
 
 type Json = Record<string, unknown>;
 const WORKFLOWS_DIR = path.join(ROOT, ".github/workflows");
@@ -39,6 +42,10 @@ const initFiles = [
   // A measure matrix over three runners (`init --shards 3`): the same rules hold for each shard.
   ...[...renderWorkflows({ ...THIS_REPO, actionRef: PINNED_REF, shards: 3 })].map(
     ([name, text]) => ({ name: `init --shards 3: ${name}`, text }),
+  ),
+  // The measure job on GitHub's shared ubuntu-latest (`init --runner github-hosted`).
+  ...[...renderWorkflows({ ...THIS_REPO, actionRef: PINNED_REF, runner: "github-hosted" })].map(
+    ([name, text]) => ({ name: `init --runner github-hosted: ${name}`, text }),
   ),
 ];
 const shardedLocal = [...renderWorkflows({ ...THIS_REPO, shards: 3 })].map(([name, text]) => ({
@@ -136,9 +143,14 @@ describe.each(ALL)("$name", ({ text }) => {
         expect(uses).toMatch(/^[A-Za-z0-9-]+\/[A-Za-z0-9._/-]+@[0-9a-f]{40}$/);
       }
     }
-    for (const line of text.split("\n").filter((l) => /^\s*(?:- )?uses: (?!\.\/)/.test(l)))
-      if (!line.includes("owner/repo/action@"))
-        expect(line).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    // Each with the comment Dependabot and Renovate update with it: the release, or for
+    // dtolnay/rust-toolchain (no releases) the branch the commit was the head of.
+    for (const line of text.split("\n").filter((l) => /^\s*(?:- )?uses: (?!\.\/)/.test(l))) {
+      if (line.includes("owner/repo/action@")) continue;
+      const pin = Object.values(PINNED_ACTIONS).find((p) => line.includes(`${p.action}@`));
+      expect(pin, line).toBeDefined();
+      expect(line).toMatch(new RegExp(`@${pin?.sha ?? "-"} # ${pin?.version ?? "-"}$`));
+    }
   });
 
   it("W5: uses the same pinned commit of each action everywhere", () => {
@@ -253,30 +265,74 @@ describe("actionlint and zizmor", () => {
   });
 
   it.skipIf(missing && !inCi)(
-    "report nothing on .github/workflows and on benchgate init's output",
+    "report nothing on .github/workflows and on init's output linted as a user's repository; on the default ref, only its unpinned benchgate action",
     () => {
       const results = lintAll({ actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" });
-      expect(results).toHaveLength(4);
+      expect(results.map((r) => `${r.tool} on ${r.target}`)).toEqual([
+        "actionlint on .github/workflows",
+        "zizmor on .github/workflows",
+        "actionlint on benchgate init --action-ref <SHA>",
+        "zizmor on benchgate init --action-ref <SHA>",
+        "actionlint on benchgate init --runner github-hosted --action-ref <SHA>",
+        "zizmor on benchgate init --runner github-hosted --action-ref <SHA>",
+        "actionlint on benchgate init",
+        "zizmor on benchgate init output with benchgate/benchgate/action@v0 (no release SHA known)",
+      ]);
       for (const r of results) expect(r.ok, `${r.tool} on ${r.target}:\n${r.output}`).toBe(true);
+      // A build from source knows no release SHA: zizmor reports the unpinned ref, honestly.
+      expect(results.at(-1)?.expected).toMatch(
+        /^7 unpinned-uses of benchgate\/benchgate\/action@v0/,
+      );
+    },
+  );
+
+  it.skipIf(missing && !inCi)(
+    "need init's own actionlint.yaml: without it the runner's label is unknown",
+    () => {
+      const resolved = { actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" };
+      const dir = initOutputDir(["--action-ref", PLACEHOLDER_PINNED_REF]);
+      try {
+        expect(lintRepo(dir, "as written", resolved).every((r) => r.ok)).toBe(true);
+        rmSync(path.join(dir, ".github/actionlint.yaml"));
+        const [actionlint] = lintRepo(dir, "without actionlint.yaml", resolved);
+        expect(actionlint?.ok).toBe(false);
+        expect(actionlint?.output).toMatch(/label "benchgate" is unknown/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(missing && !inCi)(
+    "fail the default ref's lint on any finding but the benchgate action's unpinned-uses",
+    () => {
+      const resolved = { actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" };
+      const dir = initOutputDir([]);
+      try {
+        expect(lintUnpinnedDefault(dir, resolved).ok).toBe(true);
+        const file = path.join(dir, ".github/workflows/benchgate-pr.yml");
+        const pinned = `${PINNED_ACTIONS.checkout.action}@${PINNED_ACTIONS.checkout.sha} # ${PINNED_ACTIONS.checkout.version}`;
+        writeFileSync(file, readFileSync(file, "utf8").replace(pinned, "actions/checkout@v7"));
+        const broken = lintUnpinnedDefault(dir, resolved);
+        expect(broken.ok).toBe(false);
+        expect(broken.output).toContain("actions/checkout@v7");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 
   it.skipIf(missing && !inCi)(
     "report nothing on the matrix workflows of `benchgate init --shards 3`, remote or local action",
     () => {
-      const remote = path.join(scratch, "sharded-remote");
-      mkdirSync(remote);
-      const init = runCli([
-        "init",
-        "--dir",
-        remote,
+      // As a user's repository: only what init wrote, its own actionlint.yaml included.
+      const remote = initOutputDir([
         "--action-ref",
         PLACEHOLDER_PINNED_REF,
         "--shards",
         "3",
         "--workflows-only",
       ]);
-      expect(init.status, init.stderr).toBe(0);
       const local = path.join(scratch, "sharded-local");
       mkdirSync(path.join(local, ".github/workflows"), { recursive: true });
       for (const [file, text] of renderWorkflows({ ...THIS_REPO, shards: 3 }))
@@ -284,8 +340,10 @@ describe("actionlint and zizmor", () => {
       const resolved = { actionlint: tools.actionlint ?? "", zizmor: tools.zizmor ?? "" };
       const results = [
         ...lintRepo(remote, "init --shards 3", resolved),
-        ...lintRepo(local, "init --shards 3 --action-ref ./action", resolved),
+        // benchgate's own layout: this repository's actionlint config.
+        ...lintRepo(local, "init --shards 3 --action-ref ./action", resolved, ACTIONLINT_CONFIG),
       ];
+      rmSync(remote, { recursive: true, force: true });
       expect(results).toHaveLength(4);
       for (const r of results) expect(r.ok, `${r.tool} on ${r.target}:\n${r.output}`).toBe(true);
     },

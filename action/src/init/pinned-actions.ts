@@ -1,7 +1,8 @@
 // The third-party actions benchgate's workflows use, each pinned to a full commit SHA: a tag can
 // be moved to other code after review, a commit cannot (docs/threat-model.md, W5). The
 // release each SHA belongs to is kept beside it as the `# vX.Y.Z` comment that Dependabot and
-// Renovate update together with the SHA. docs/workflows.md says where each SHA was checked.
+// Renovate update together with the SHA (dtolnay/rust-toolchain makes no releases: its pin is
+// the head of its `stable` branch, named so). docs/workflows.md says where each SHA was checked.
 
 export const PINNED_ACTIONS = {
   checkout: {
@@ -23,6 +24,16 @@ export const PINNED_ACTIONS = {
     action: "actions/upload-artifact",
     sha: "043fb46d1a93c77aae656e7c1c64a875d1fc6a0a",
     version: "v7.0.1",
+  },
+  rustToolchain: {
+    action: "dtolnay/rust-toolchain",
+    sha: "29eef336d9b2848a0b548edc03f92a220660cdb8",
+    version: "stable",
+  },
+  rustCache: {
+    action: "Swatinem/rust-cache",
+    sha: "6323deb102c322ba6fcbdcafc7e3dddab59af2b6",
+    version: "v2.9.2",
   },
 } as const;
 

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { resolveRunConfig } from "../config/run-config.ts";
 import { InputError } from "../errors.ts";
 import { validateConfig } from "../schemas/validate.ts";
-import { starterConfig } from "./starter-config.ts";
+import { configSchemaUrl, starterConfig } from "./starter-config.ts";
 
 function load(text: string): ReturnType<typeof validateConfig> {
   return validateConfig(parse(text) as unknown, "benchgate.yml");
@@ -28,6 +28,24 @@ describe("starterConfig", () => {
     const run = resolveRunConfig(config, "benchgate.yml", { needSuites: true });
     expect(run.schedule).toBe("pairs");
     expect(run.sequential).toEqual({ minRounds: 3, timeBudgetMs: 15 * 60_000 });
+  });
+
+  it("names its schema on the first line, for editors (yaml-language-server)", () => {
+    const first = starterConfig({ benches: ["parse"] }).split("\n")[0];
+    expect(first).toBe(`# yaml-language-server: $schema=${configSchemaUrl()}`);
+    // A build from source knows no release: the schema on the default branch of the action's
+    // repository (the npm package ships no schemas/).
+    expect(configSchemaUrl()).toBe(
+      "https://raw.githubusercontent.com/benchgate/benchgate/main/schemas/config.v1.schema.json",
+    );
+  });
+
+  it("on a GitHub-hosted runner says timings confirm only large changes and counts decide small ones", () => {
+    const text = starterConfig({ benches: ["parse"], runner: "github-hosted" });
+    expect(load(text).rounds).toBe("auto");
+    expect(text).toMatch(/GitHub-hosted runner, a shared machine/);
+    expect(text).toMatch(/gungraun\n# suites count instructions/);
+    expect(starterConfig({ benches: ["parse"] })).not.toMatch(/GitHub-hosted/);
   });
 
   it("writes sequential rounds for sharded workflows too, each shard running its own", () => {

@@ -4,6 +4,8 @@
 // shows what can be added. Pure.
 import { InputError } from "../errors.ts";
 import { BENCH_NAME } from "./cargo-benches.ts";
+import { RELEASED_ACTION } from "./released-action.ts";
+import { ACTION_PATH, type RunnerKind } from "./workflow-options.ts";
 import { yamlScalar } from "./yaml-scalar.ts";
 
 export interface StarterOptions {
@@ -13,6 +15,20 @@ export interface StarterOptions {
   readonly gungraun?: readonly string[];
   /** The workflows' shard count: the config then says each shard runs its own rounds. */
   readonly shards?: number;
+  /** Where the workflows measure: on a GitHub-hosted runner the config says what that costs. */
+  readonly runner?: RunnerKind;
+}
+
+/**
+ * Where editors fetch the config's schema (the yaml-language-server modeline): the file in
+ * benchgate's repository at the release this CLI was published with; a build from source knows
+ * no release and names the default branch. The npm package does not ship schemas/, and the
+ * schema's $id is a name, not an address that serves it.
+ */
+export function configSchemaUrl(): string {
+  const repo = (RELEASED_ACTION?.action ?? ACTION_PATH).split("/").slice(0, 2).join("/");
+  const ref = RELEASED_ACTION?.tag ?? "main";
+  return `https://raw.githubusercontent.com/${repo}/${ref}/schemas/config.v1.schema.json`;
 }
 
 /**
@@ -38,7 +54,8 @@ function suiteName(bench: string, taken: ReadonlySet<string>): string {
   }
 }
 
-const HEADER = [
+const header = (): string[] => [
+  `# yaml-language-server: $schema=${configSchemaUrl()}`,
   "# benchgate.yml: what benchgate benchmarks and how it decides. Written by `benchgate init`.",
   "#",
   "# benchgate reads this file from the BASE commit of every comparison, so a pull request cannot",
@@ -53,6 +70,16 @@ const HEADER = [
   "# process-time: changes them). On a shared machine many short, adjacent processes decide",
   "# sooner than a few long ones. suite: one long process per suite and side.",
   "schedule: pairs",
+  "",
+];
+
+/** On a GitHub-hosted runner: what timings can and cannot decide there, and what can. */
+const HOSTED_NOTE = [
+  "# The workflows measure on a GitHub-hosted runner, a shared machine: a timing suite",
+  "# (criterion, hyperfine) confirms only slowdowns of several percent or more there, and calls",
+  "# smaller ones inconclusive (each comment says the smallest it could have seen). gungraun",
+  "# suites count instructions, which the load does not move, and decide 1 % changes: prefer",
+  "# them for the code you care about (benchgate's docs/instruction-counts.md).",
   "",
 ] as const;
 
@@ -173,5 +200,6 @@ export function starterConfig(options: StarterOptions): string {
           ...HYPERFINE_EXAMPLE.map((line) => `#   ${line}`),
         ];
   const rounds = roundsBlock(options.shards ?? 1);
-  return `${[...HEADER, ...rounds, ...body, ...OTHER_EXAMPLES].join("\n")}\n`;
+  const hosted = options.runner === "github-hosted" ? HOSTED_NOTE : [];
+  return `${[...header(), ...hosted, ...rounds, ...body, ...OTHER_EXAMPLES].join("\n")}\n`;
 }

@@ -5,9 +5,23 @@ import { InputError } from "../errors.ts";
 import { MAX_SHARDS } from "../core/shard-blocks.ts";
 import { RELEASED_ACTION } from "./released-action.ts";
 
+/**
+ * Where the measure job runs: a dedicated, pinned self-hosted machine (the default), or
+ * GitHub's shared `ubuntu-latest` (docs/github-hosted.md: counts decide there, timings only
+ * large changes).
+ */
+export const RUNNER_KINDS = ["self-hosted", "github-hosted"] as const;
+export type RunnerKind = (typeof RUNNER_KINDS)[number];
+
+/** The image a GitHub-hosted measure job runs on, and every report and authorize job. */
+export const HOSTED_RUNNER = "ubuntu-latest";
+
 export interface WorkflowOptions {
   /** `owner/repo[/path]@ref` (pin a 40-hex commit SHA), or `./path` in benchgate's own repository. */
   readonly actionRef: string;
+  /** Absent: self-hosted. */
+  readonly runner?: RunnerKind;
+  /** The self-hosted runner's labels; unused on a GitHub-hosted runner. */
   readonly runnerLabels: readonly string[];
   readonly defaultBranch: string;
   /**
@@ -22,6 +36,12 @@ export const WORKFLOW_PATHS = {
   command: ".github/workflows/benchgate-command.yml",
   main: ".github/workflows/benchgate-main.yml",
 } as const;
+
+/**
+ * actionlint's config: it knows GitHub's own labels, and reports any other label of a
+ * self-hosted runner as unknown unless this file lists it.
+ */
+export const ACTIONLINT_CONFIG_PATH = ".github/actionlint.yaml";
 
 /** The action in benchgate's repository, without a ref. */
 export const ACTION_PATH = "benchgate/benchgate/action";
@@ -66,6 +86,10 @@ export function isPinnedActionRef(ref: string): boolean {
 /** The most shards the action takes: the summary schema's cap. */
 export const MAX_WORKFLOW_SHARDS = MAX_SHARDS;
 
+export function runnerKind(options: WorkflowOptions): RunnerKind {
+  return options.runner ?? "self-hosted";
+}
+
 /** How many measure jobs a run has: 1 unless the options ask for a matrix. */
 export function shardCount(options: WorkflowOptions): number {
   return options.shards ?? 1;
@@ -83,6 +107,10 @@ export function checkWorkflowOptions(options: WorkflowOptions): void {
       `action ref ${JSON.stringify(ref)} is not owner/repo[/path]@ref or ./path (letters, digits, . _ - / only: no spaces, quotes or \${{ }})`,
     );
   }
+  if (!RUNNER_KINDS.includes(runnerKind(options)))
+    throw new InputError(
+      `runner ${JSON.stringify(options.runner)} is not one of ${RUNNER_KINDS.join(", ")}`,
+    );
   if (options.runnerLabels.length === 0 || options.runnerLabels.length > 10)
     throw new InputError(
       "runner labels: give 1 to 10 labels, e.g. self-hosted,linux,x64,benchgate",

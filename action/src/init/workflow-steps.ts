@@ -5,7 +5,10 @@ import { RELEASED_ACTION } from "./released-action.ts";
 import {
   DEFAULT_ACTION_REF,
   HARNESS_DIR,
+  HOSTED_RUNNER,
   isLocalActionRef,
+  isPinnedActionRef,
+  runnerKind,
   shardCount,
   type WorkflowOptions,
 } from "./workflow-options.ts";
@@ -70,9 +73,61 @@ export function actionUses(options: WorkflowOptions): string {
     return `./${HARNESS_DIR}/${ref.slice(2)} # zizmor: ignore[self-repository]`;
   // The release this SHA is, as a comment: people read it, and Dependabot and Renovate update
   // the pin and the comment together.
-  return RELEASED_ACTION !== undefined && ref === DEFAULT_ACTION_REF
-    ? `${ref} # ${RELEASED_ACTION.tag}`
-    : ref;
+  if (RELEASED_ACTION !== undefined && ref === DEFAULT_ACTION_REF)
+    return `${ref} # ${RELEASED_ACTION.tag}`;
+  // Said where it is used, and left for zizmor's unpinned-uses to report: hiding it would let a
+  // moved tag run other code with this job's token.
+  return isPinnedActionRef(ref)
+    ? ref
+    : `${ref} # NOT PINNED: use the release's 40-hex commit SHA (benchgate init --action-ref)`;
+}
+
+/**
+ * Whether the cargo cache may be written from this workflow. Only pushes to the default branch
+ * (reviewed code) save it: a command run shares the default branch's cache scope, so a fork's
+ * code measured by /rebench could otherwise leave build outputs that later trusted runs restore.
+ */
+export type CacheWrites = "save" | "restore-only";
+
+/**
+ * The measure job's Rust set-up: the toolchain, and on a GitHub-hosted runner (a fresh machine
+ * each time) the cargo cache and Valgrind. A self-hosted runner keeps ~/.cargo and benchgate's
+ * build cache (~/.cache/benchgate: target-base/ and target-head/) between runs by itself.
+ */
+export function rustSteps(options: WorkflowOptions, writes: CacheWrites): string[] {
+  const toolchain = step([
+    "name: Install the Rust toolchain",
+    `uses: ${pinnedUses("rustToolchain")}`,
+    "with:",
+    "  # A rust-toolchain.toml in the repository still decides, in each worktree benchgate builds.",
+    "  toolchain: stable",
+  ]);
+  if (runnerKind(options) === "self-hosted")
+    return [
+      ...toolchain,
+      "# No cargo cache action: this runner keeps ~/.cargo and benchgate's build cache",
+      "# (~/.cache/benchgate) between runs.",
+    ];
+  return [
+    ...toolchain,
+    ...step([
+      "name: Restore the cargo cache",
+      `uses: ${pinnedUses("rustCache")}`,
+      "with:",
+      "  shared-key: benchgate # the same cache in all three workflows",
+      "  # benchgate builds base and head into ~/.cache/benchgate (target-base/, target-head/),",
+      "  # not ./target.",
+      "  cache-targets: false",
+      "  cache-directories: ~/.cache/benchgate",
+      writes === "save"
+        ? "  save-if: true # a push to the default branch: reviewed code"
+        : "  save-if: false # this job runs a pull request's code: it restores, never saves",
+    ]),
+    ...step([
+      "name: Install Valgrind (gungraun suites count instructions under it)",
+      "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends valgrind",
+    ]),
+  ];
 }
 
 /** The measure job's folder, handed to the report job as an artifact of the same run. */
@@ -168,6 +223,9 @@ export function configCheckout(ref: string): string[] {
   return checkout("Check out the base commit (its benchgate.yml decides)", [`ref: ${ref}`]);
 }
 
+/** The measure job's `runs-on:`. */
 export function runsOn(options: WorkflowOptions): string {
-  return `[${options.runnerLabels.map(yamlScalar).join(", ")}]`;
+  return runnerKind(options) === "github-hosted"
+    ? `${HOSTED_RUNNER} # GitHub-hosted: a shared machine, see the header`
+    : `[${options.runnerLabels.map(yamlScalar).join(", ")}]`;
 }

@@ -172,20 +172,90 @@ describe("renderWorkflows", () => {
   });
 
   it("pins every third-party action it uses to a 40-hex commit with its version", () => {
-    for (const pin of Object.values(PINNED_ACTIONS)) {
+    for (const [name, pin] of Object.entries(PINNED_ACTIONS)) {
       expect(pin.sha).toMatch(/^[0-9a-f]{40}$/);
-      expect(pin.version).toMatch(/^v\d+\.\d+\.\d+$/);
+      // dtolnay/rust-toolchain makes no releases: its pin is the head of its stable branch.
+      expect(pin.version).toMatch(name === "rustToolchain" ? /^stable$/ : /^v\d+\.\d+\.\d+$/);
     }
     const text = [...renderWorkflows(options({ actionRef: "./action" })).values()].join("\n");
-    for (const name of ["checkout", "setupNode", "uploadArtifact"] as const)
+    for (const name of ["checkout", "setupNode", "uploadArtifact", "rustToolchain"] as const)
       expect(text).toContain(`uses: ${pinnedUses(name)}`);
+    const hosted = [...renderWorkflows(options({ runner: "github-hosted" })).values()].join("\n");
+    expect(hosted).toContain(`uses: ${pinnedUses("rustCache")}`);
+  });
+
+  it("installs the Rust toolchain before measuring; caches cargo only on a GitHub-hosted runner", () => {
+    for (const runner of ["self-hosted", "github-hosted"] as const) {
+      for (const [file, text] of renderWorkflows(options({ runner }))) {
+        const steps = jobs(text)["measure"]?.steps ?? [];
+        const toolchain = steps.findIndex(
+          (s) =>
+            s.uses === PINNED_ACTIONS.rustToolchain.action + "@" + PINNED_ACTIONS.rustToolchain.sha,
+        );
+        const cache = steps.findIndex(
+          (s) => s.uses?.startsWith(`${PINNED_ACTIONS.rustCache.action}@`) === true,
+        );
+        const measure = steps.findIndex((s) => s.with?.["mode"] === "measure");
+        expect(steps[toolchain]?.with?.["toolchain"], file).toBe("stable");
+        expect(toolchain, file).toBeLessThan(measure);
+        if (runner === "self-hosted") {
+          expect(cache, file).toBe(-1);
+          continue;
+        }
+        expect(cache, file).toBeGreaterThan(toolchain);
+        expect(cache, file).toBeLessThan(measure);
+        // Only pushes to the default branch write the cache: a /rebench run shares the default
+        // branch's cache scope and may run a fork's code.
+        expect(steps[cache]?.with?.["save-if"], file).toBe(file === WORKFLOW_PATHS.main);
+        expect(steps[cache]?.with?.["cache-directories"], file).toBe("~/.cache/benchgate");
+        expect(
+          steps.some(
+            (s) => s.run?.includes("install -y --no-install-recommends valgrind") === true,
+          ),
+          file,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("with --runner github-hosted measures on ubuntu-latest, with no self-hosted label, and says what that costs", () => {
+    for (const [file, text] of renderWorkflows(options({ runner: "github-hosted" }))) {
+      for (const [id, job] of Object.entries(jobs(text)))
+        expect(job["runs-on"], `${file} ${id}`).toBe("ubuntu-latest");
+      expect(text).not.toMatch(/self-hosted|benchgate\]/);
+      expect(text).toMatch(/timing verdicts are wider/);
+      expect(text).toMatch(/Instruction counts \(gungraun suites,\n# under Valgrind\)/);
+    }
+    // The self-hosted workflows say nothing of it.
+    for (const text of renderWorkflows(options()).values())
+      expect(text).not.toMatch(/GitHub-hosted \(`benchgate init/);
+    expect(() => renderWorkflows(options({ runner: "cloud" as "github-hosted" }))).toThrow(
+      InputError,
+    );
+  });
+
+  it("marks an action ref that is not a commit SHA where it is used, and leaves it for zizmor to report", () => {
+    const text = [...renderWorkflows(options({ actionRef: "owner/repo/action@v1" })).values()].join(
+      "\n",
+    );
+    const uses = text.split("\n").filter((line) => line.includes("owner/repo/action@v1"));
+    expect(uses.length).toBe(7);
+    for (const line of uses)
+      expect(line).toMatch(
+        /uses: owner\/repo\/action@v1 # NOT PINNED: use the release's 40-hex commit SHA/,
+      );
+    expect([...renderWorkflows(options()).values()].join("\n")).not.toContain("NOT PINNED");
   });
 
   it("is already formatted as prettier formats YAML, at 80 and 100 columns", async () => {
-    for (const actionRef of [PINNED, "./action"]) {
+    for (const [actionRef, runner] of [
+      [PINNED, "self-hosted"],
+      ["./action", "self-hosted"],
+      [PINNED, "github-hosted"],
+    ] as const) {
       // 18 shards: the longest matrix written as [1, …] on one line; 19: the first block list.
       for (const shards of [1, 2, 18, 19, 64]) {
-        for (const text of renderWorkflows(options({ actionRef, shards })).values()) {
+        for (const text of renderWorkflows(options({ actionRef, shards, runner })).values()) {
           for (const printWidth of [80, 100])
             expect(await format(text, { parser: "yaml", printWidth })).toBe(text);
         }

@@ -9,6 +9,7 @@ import {
   WORKFLOW_PATHS,
   checkWorkflowOptions,
   isLocalActionRef,
+  runnerKind,
   shardCount,
   type WorkflowOptions,
 } from "./workflow-options.ts";
@@ -20,8 +21,10 @@ import {
   measureSteps,
   reportSteps,
   runsOn,
+  rustSteps,
   step,
   subjectCheckout,
+  type CacheWrites,
   type Lines,
 } from "./workflow-steps.ts";
 import { yamlScalar } from "./yaml-scalar.ts";
@@ -32,10 +35,12 @@ export {
   DEFAULT_RUNNER_LABELS,
   HARNESS_DIR,
   MAX_WORKFLOW_SHARDS,
+  RUNNER_KINDS,
   WORKFLOW_PATHS,
   checkWorkflowOptions,
   isLocalActionRef,
   isPinnedActionRef,
+  type RunnerKind,
   type WorkflowOptions,
 } from "./workflow-options.ts";
 
@@ -87,6 +92,7 @@ function measureJob(
     needs?: string;
     concurrency?: Lines;
     subject: Lines;
+    cache: CacheWrites;
     harnessRef: string;
     inputs: Lines;
   },
@@ -105,6 +111,7 @@ function measureJob(
     "    steps:",
     ...indent(6, [
       ...job.subject,
+      ...rustSteps(options, job.cache),
       ...(isLocalActionRef(options.actionRef)
         ? harnessSteps(job.harnessRef, "a trusted commit, not the change")
         : []),
@@ -152,16 +159,18 @@ function reportJob(
 function prWorkflow(options: WorkflowOptions): string[] {
   const sameRepo = "github.event.pull_request.head.repo.full_name == github.repository";
   const base = "${{ github.event.pull_request.base.sha }}";
+  const hosted = runnerKind(options) === "github-hosted";
   return [
     "# benchgate on pull requests: benchmarks the base and the head of every pull request opened",
-    "# from this repository on the pinned self-hosted runner and reports one verdict (the",
+    `# from this repository on ${hosted ? "a GitHub-hosted runner" : "the pinned self-hosted runner"} and reports one verdict (the`,
     '# "benchgate" check, one sticky comment, the job summary). Written by `benchgate init`.',
     "#",
-    "# Two jobs: `measure` runs the change's code on the self-hosted runner with a read-only",
+    `# Two jobs: \`measure\` runs the change's code on ${hosted ? "its own machine" : "the self-hosted runner"} with a read-only`,
     "# token; `report` (GitHub-hosted) holds the write scopes, reads the results as data and",
     "# publishes the verdict. Pull requests from forks never run here by themselves: a",
     "# maintainer's `/rebench` comment (benchgate-command.yml) benchmarks them at the commit",
     "# pinned when the command was given.",
+    ...hostedNote(options),
     "name: benchgate-pr",
     "",
     "on:",
@@ -183,6 +192,7 @@ function prWorkflow(options: WorkflowOptions): string[] {
       // contributors' runs and the runner's job-started hook are (docs/workflows.md).
       if: sameRepo,
       subject: subjectCheckout("Check out the pull request", undefined),
+      cache: "restore-only",
       harnessRef: base,
       // Base and head come from the event; the config is read from the base commit.
       inputs: [],
@@ -196,6 +206,25 @@ function prWorkflow(options: WorkflowOptions): string[] {
       harnessRef: base,
       inputs: [],
     }),
+  ];
+}
+
+/**
+ * On a GitHub-hosted runner, what the gate can and cannot see, said in every workflow it runs:
+ * the machine is shared, so timings confirm only large changes, while instruction counts hold.
+ */
+function hostedNote(options: WorkflowOptions): string[] {
+  if (runnerKind(options) !== "github-hosted") return [];
+  return [
+    "#",
+    "# GitHub-hosted (`benchgate init --runner github-hosted`): `measure` runs on a shared virtual",
+    "# machine whose speed moves with its neighbours. Base and head are interleaved in one job on",
+    "# that one machine, so a verdict is still sound, but timing verdicts are wider: the smallest",
+    "# slowdown a timing can confirm is several percent, often more (the comment's MDE says how",
+    "# much); smaller ones come out inconclusive, not failed. Instruction counts (gungraun suites,",
+    "# under Valgrind) do not move with the load and decide 1 % changes here: prefer them. Each",
+    "# run costs runner minutes: up to benchgate.yml's time-budget (builds included), plus the",
+    "# set-up. benchgate's docs/github-hosted.md says more.",
   ];
 }
 
@@ -220,15 +249,18 @@ function pinnedInputs(names: readonly string[]): string[] {
 }
 
 /** The command workflow's header: what it is for, its trigger and its default permissions. */
-const COMMAND_HEADER = [
+const commandHeader = (options: WorkflowOptions): string[] => [
   "# benchgate commands in pull-request comments: `/rebench [filter] [rounds=N]` benchmarks the",
   "# pull request again, `/benchgate accept <sha> <reason>` accepts the regressions of the head's",
   "# failed benchmark, for that SHA only. Written by `benchgate init`.",
   "#",
   "# Anyone can comment, and comment runs need no approval, so the work is split: `authorize`",
   "# (GitHub-hosted) checks the commenter's permission through the API and pins the head commit",
-  "# at command time; only then does `measure` run exactly that commit on the self-hosted",
-  "# runner, with a read-only token; `report` (GitHub-hosted) publishes the verdict.",
+  "# at command time; only then does `measure` run exactly that commit",
+  runnerKind(options) === "github-hosted"
+    ? "# (on a GitHub-hosted runner), with a read-only token; `report` publishes the verdict."
+    : "# on the self-hosted runner, with a read-only token; `report` (GitHub-hosted) publishes it.",
+  ...hostedNote(options),
   "name: benchgate-command",
   "",
   "on:",
@@ -240,7 +272,7 @@ const COMMAND_HEADER = [
   "",
   "# Nothing by default: each job asks for what it uses.",
   "permissions: {}",
-] as const;
+];
 
 /**
  * The authorize job: GitHub-hosted, runs none of the pull request's code. It checks the
@@ -299,7 +331,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
           "  cancel-in-progress: true",
         ];
   return [
-    ...COMMAND_HEADER,
+    ...commandHeader(options),
     "",
     "jobs:",
     ...authorizeJob(options),
@@ -314,6 +346,7 @@ function commandWorkflow(options: WorkflowOptions): string[] {
         "Check out the commit pinned at command time",
         "${{ needs.authorize.outputs.head-sha }}",
       ),
+      cache: "restore-only",
       harnessRef: "${{ github.sha }}",
       inputs: pinnedInputs(["base-sha", "head-sha", "rounds", "filter"]),
     }),
@@ -343,6 +376,7 @@ function mainWorkflow(options: WorkflowOptions): string[] {
     "# benchgate on the default branch: benchmarks every push against the commit before it, so a",
     "# regression that got past review is caught on the commit that brought it, and records the",
     "# commit in the benchmark history on gh-pages (the page). Written by `benchgate init`.",
+    ...hostedNote(options),
     "name: benchgate-main",
     "",
     "on:",
@@ -359,6 +393,7 @@ function mainWorkflow(options: WorkflowOptions): string[] {
     "jobs:",
     ...measureJob(options, {
       subject: subjectCheckout("Check out the pushed commit", undefined),
+      cache: "save",
       harnessRef: "${{ github.sha }}",
       inputs: pushed,
     }),

@@ -3,8 +3,14 @@
 // templates benchgate's own .github/workflows are generated from.
 import path from "node:path";
 import { InputError } from "../../errors.ts";
+import { actionlintConfig, customRunnerLabels } from "../../init/actionlint-config.ts";
 import { benchTargets, harnessOf, type BenchTargets } from "../../init/cargo-benches.ts";
 import { starterConfig } from "../../init/starter-config.ts";
+import {
+  ACTIONLINT_CONFIG_PATH,
+  RUNNER_KINDS,
+  type RunnerKind,
+} from "../../init/workflow-options.ts";
 import {
   DEFAULT_ACTION_REF,
   DEFAULT_BRANCH,
@@ -12,18 +18,21 @@ import {
   MAX_WORKFLOW_SHARDS,
   isPinnedActionRef,
   renderWorkflows,
+  type WorkflowOptions,
 } from "../../init/workflows.ts";
 import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner-labels A,B] [--shards N]
-                      [--bench NAME...]
+export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner self-hosted|github-hosted]
+                      [--runner-labels A,B] [--shards N] [--bench NAME...]
 
 Sets a Rust repository up for benchgate by writing
   .github/workflows/benchgate-pr.yml       pull requests from this repository, on your runner
   .github/workflows/benchgate-command.yml  /rebench and /benchgate accept in PR comments
   .github/workflows/benchgate-main.yml     every push to the default branch
+  .github/actionlint.yaml                  the runner's custom labels, for actionlint (only if
+                                           absent; not with --runner github-hosted)
   benchgate.yml                            one suite per bench target (Criterion, or gungraun /
                                            iai-callgrind: instruction counts), and examples
 Existing files are not overwritten without --force.
@@ -32,8 +41,11 @@ Options:
   --dir DIR              the repository's root (default: the current directory)
   --action-ref REF       the action: owner/repo/path@REF (default: ${DEFAULT_ACTION_REF},
                          ${isPinnedActionRef(DEFAULT_ACTION_REF) ? "the release this CLI was published with" : "a build from source: pin a release instead"}).
-                         Pin it to a full 40-hex commit SHA: a tag can be moved to other code
-                         (docs/action.md, "Installing a release")
+                         Pin it to a full 40-hex commit SHA: a tag can be moved to other code,
+                         and zizmor reports it (docs/action.md, "Installing a release")
+  --runner KIND          where the measure job runs: self-hosted (default; a dedicated, pinned
+                         machine) or github-hosted (ubuntu-latest: shared, so timing verdicts
+                         are wider and instruction counts are recommended; docs/github-hosted.md)
   --runner-labels A,B    labels of the self-hosted benchmark runner
                          (default: ${DEFAULT_RUNNER_LABELS.join(",")})
   --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
@@ -55,20 +67,82 @@ Exit codes: 0 written, 2 bad usage or a file already exists (nothing is written 
 const CONFIG_FILE = "benchgate.yml";
 const MAX_CARGO_TOML_BYTES = 1024 * 1024;
 const MAX_BENCH_SOURCE_BYTES = 1024 * 1024;
+const MAX_ACTIONLINT_CONFIG_BYTES = 1024 * 1024;
 
-const NEXT_STEPS = `
-Next steps:
-  1. Register a self-hosted runner for this repository (or a runner group that only it may use)
-     with the labels above, on a dedicated machine: no secrets, nothing else of value on it.
-  2. Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate; see its
-     docs/runner-host.md), and run the runner service on the isolated cores.
-  3. Settings → Actions: require approval for all outside contributors; keep the default
-     GITHUB_TOKEN read-only.
-  4. Branch protection (or a ruleset) for the default branch: require the "benchgate" check.
-  5. CODEOWNERS: maintainers review benchgate.yml, baselines/ and .github/.
-  6. Commit, push, open a pull request. A fork's pull request runs only after a maintainer
+const RUNNER_STEPS = [
+  `Register a self-hosted runner for this repository (or a runner group that only it may use)
+     with the labels above, on a dedicated machine: no secrets, nothing else of value on it.`,
+  `Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate; see its
+     docs/runner-host.md), and run the runner service on the isolated cores.`,
+] as const;
+
+const REPOSITORY_STEPS = [
+  `Settings → Actions: require approval for all outside contributors; keep the default
+     GITHUB_TOKEN read-only.`,
+  `Branch protection (or a ruleset) for the default branch: require the "benchgate" check.`,
+  "CODEOWNERS: maintainers review benchgate.yml, baselines/ and .github/.",
+  `Commit, push, open a pull request. A fork's pull request runs only after a maintainer
      comments /rebench; benchgate reads benchgate.yml from the base, so it gates from the
-     first pull request after this one is merged.`;
+     first pull request after this one is merged.`,
+] as const;
+
+/** The numbered next steps: a GitHub-hosted runner needs no machine of one's own. */
+function nextSteps(runner: RunnerKind): string {
+  const steps = [...(runner === "self-hosted" ? RUNNER_STEPS : []), ...REPOSITORY_STEPS];
+  return `\nNext steps:\n${steps.map((text, i) => `  ${i + 1}. ${text}`).join("\n")}`;
+}
+
+/**
+ * How to try the gate before any of it is committed: an uncommitted benchgate.yml is not read
+ * (run reads the base commit's), so the command names it with --config.
+ */
+function tryLocally(dir: string, cwd: string): string {
+  const cd = path.resolve(dir) === path.resolve(cwd) ? "" : `cd ${dir} && `;
+  return [
+    "",
+    "Try it locally first, on your last commit (the report lands in .benchgate/run):",
+    `  ${cd}benchgate run --config benchgate.yml --base HEAD~1 --head HEAD`,
+    "  --config: benchgate.yml is not committed yet, and run reads the base commit's otherwise.",
+    "  --time-budget 5m makes a shorter first run; the first build compiles every dependency.",
+  ].join("\n");
+}
+
+/** The runner flag's value: one of RUNNER_KINDS, default self-hosted. */
+function runnerFlag(value: string | undefined): RunnerKind {
+  if (value === undefined) return "self-hosted";
+  const kind = RUNNER_KINDS.find((k) => k === value);
+  if (kind === undefined)
+    throw new InputError(
+      `--runner: give ${RUNNER_KINDS.join(" or ")}, got ${JSON.stringify(value)}`,
+    );
+  return kind;
+}
+
+/**
+ * Writes actionlint's label config unless the repository has one: that file may hold other
+ * settings of the user's, so it is never replaced (not even with --force); init says instead
+ * which labels it must list.
+ */
+async function actionlintFile(
+  dir: string,
+  options: WorkflowOptions,
+  deps: Machine,
+): Promise<string | undefined> {
+  const text = actionlintConfig(options);
+  if (text === undefined) return undefined;
+  const file = path.join(dir, ACTIONLINT_CONFIG_PATH);
+  if ((await deps.reader.kindOf(file)) === undefined) return text;
+  const kept = await deps.reader.readText(file, MAX_ACTIONLINT_CONFIG_BYTES);
+  const labels = customRunnerLabels(options);
+  // Labels are plain words (letters, digits, . _ -): a word test, not YAML, since it only
+  // decides whether to remind the user.
+  const words = new Set(kept.split(/[^A-Za-z0-9._-]+/));
+  if (labels.every((label) => words.has(label))) return undefined;
+  deps.out(
+    `kept ${file}: its self-hosted-runner labels must include ${labels.join(", ")}, or actionlint reports them as unknown\n`,
+  );
+  return undefined;
+}
 
 /** The bench targets of DIR/Cargo.toml (none, said, when there is no Cargo.toml). */
 async function readTargets(dir: string, deps: Machine): Promise<BenchTargets | undefined> {
@@ -135,6 +209,7 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   const args = parseArgs(argv, {
     dir: { kind: "string" },
     "action-ref": { kind: "string" },
+    runner: { kind: "string" },
     "runner-labels": { kind: "string" },
     "default-branch": { kind: "string" },
     shards: { kind: "string" },
@@ -153,9 +228,13 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   if ((await deps.reader.kindOf(dir)) !== "dir")
     throw new InputError("--dir is not a directory", { source: dir });
   const labels = stringFlag(args, "runner-labels");
+  const runner = runnerFlag(stringFlag(args, "runner"));
+  if (runner === "github-hosted" && labels !== undefined)
+    throw new InputError("--runner-labels is for a self-hosted runner, not --runner github-hosted");
   const shards = integerFlag(args, "shards", 1, 1, MAX_WORKFLOW_SHARDS);
-  const options = {
+  const options: WorkflowOptions = {
     actionRef: stringFlag(args, "action-ref") ?? DEFAULT_ACTION_REF,
+    runner,
     runnerLabels:
       labels === undefined
         ? DEFAULT_RUNNER_LABELS
@@ -185,8 +264,10 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
     const targets = await readTargets(dir, deps);
     const names = given.length > 0 ? given : detectBenches(dir, targets, deps);
     const benches = await splitByHarness(dir, names, targets, deps);
-    files.set(CONFIG_FILE, starterConfig({ ...benches, shards }));
+    files.set(CONFIG_FILE, starterConfig({ ...benches, shards, runner }));
   }
+  const lintConfig = await actionlintFile(dir, options, deps);
+  if (lintConfig !== undefined) files.set(ACTIONLINT_CONFIG_PATH, lintConfig);
   await deps.dirs.ensure(path.join(dir, ".github/workflows"));
   for (const [file, text] of files) {
     await deps.writer.writeText(path.join(dir, file), text);
@@ -194,13 +275,19 @@ export async function initCommand(argv: readonly string[], deps: Machine): Promi
   }
   if (!isPinnedActionRef(options.actionRef))
     deps.err(
-      `benchgate: warning: ${options.actionRef} is not pinned to a commit SHA; use owner/repo/action@<40-hex SHA> (a tag can be moved to other code)\n`,
+      `benchgate: warning: ${options.actionRef} is not pinned to a commit SHA (a tag can be moved to other code), and zizmor reports it as unpinned-uses. Pin the release's commit: benchgate init --action-ref ${options.actionRef.replace(/@.*$/, "")}@<40-hex SHA> --workflows-only --force (git ls-remote --tags https://github.com/${options.actionRef.split("/").slice(0, 2).join("/")} lists the tags; a tag's ^{} line is its commit)\n`,
     );
-  deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n`);
+  if (runner === "github-hosted")
+    deps.out(
+      "runner: GitHub-hosted (ubuntu-latest): shared, so timing verdicts are wider; instruction counts (gungraun suites) are recommended\n",
+    );
+  else deps.out(`runner labels: ${options.runnerLabels.join(", ")}\n`);
   if (shards > 1)
     deps.out(
-      `shards: ${shards} measure jobs per run: register ${shards} identical, pinned runners with these labels (each shard runs its own rounds within the time budget)\n`,
+      runner === "github-hosted"
+        ? `shards: ${shards} measure jobs per run, each on its own GitHub-hosted machine (each shard runs its own rounds within the time budget)\n`
+        : `shards: ${shards} measure jobs per run: register ${shards} identical, pinned runners with these labels (each shard runs its own rounds within the time budget)\n`,
     );
-  deps.out(`${NEXT_STEPS}\n`);
+  deps.out(`${nextSteps(runner)}\n${tryLocally(dir, deps.cwd)}\n`);
   return EXIT.pass;
 }
