@@ -40,7 +40,7 @@ export function latestPanel(model: PageModel): HTMLElement | null {
   return node;
 }
 
-/** "Moved here: normalize +203 % · …", the cards' own steps in the page's order. */
+/** "5 moved here: normalize +203 % · …", each card's step in the page's order. */
 function movedLine(model: PageModel, changed: readonly number[]): HTMLElement {
   const line = el("p", "moved-list");
   if (changed.length === 0) {
@@ -50,34 +50,36 @@ function movedLine(model: PageModel, changed: readonly number[]): HTMLElement {
   }
   line.append(el("span", "moved-title", `${changed.length} moved here: `));
   changed.forEach((lead, n) => {
-    const series = model.series[lead];
-    if (series === undefined) return;
-    const step = stepOfCard(model.series, lead, series);
-    const item = el("span", `moved-item ${step?.worse === true ? "worse" : "better"}`);
-    item.textContent = `${n > 0 ? " · " : ""}${series.id} ${step === null ? "" : formatStep(step.step)}`;
+    const moved = stepOfCard(model.series, lead);
+    if (moved === null) return;
+    const { series, step } = moved;
+    const item = el("span", `moved-item ${step.worse ? "worse" : "better"}`);
+    item.textContent = `${n > 0 ? " · " : ""}${series.id} ${formatStep(step.step)}`;
     line.append(item);
   });
   return line;
 }
 
-/** A card's step: its own, else its secondary count's largest (the one that ranked it). */
+type Step = NonNullable<PageSeries["latestStep"]>;
+
+/**
+ * The step that put a card in the list, with the series it belongs to: the lead's own, else
+ * its secondary count's largest regression, else its largest improvement (as the order ranks).
+ */
 function stepOfCard(
   all: readonly PageSeries[],
   lead: number,
-  series: PageSeries,
-): PageSeries["latestStep"] {
-  if (series.latestStep !== null) return series.latestStep;
-  const steps = all
-    .filter((s) => s.lead === lead && s.latestStep !== null)
-    .map((s) => s.latestStep as NonNullable<PageSeries["latestStep"]>);
-  const worse = steps.filter((s) => s.worse);
-  const pool = worse.length > 0 ? worse : steps;
-  return pool.reduce<PageSeries["latestStep"]>(
-    (best, s) =>
-      best === null ||
-      Math.abs(Math.log(s.after / s.before)) > Math.abs(Math.log(best.after / best.before))
-        ? s
-        : best,
+): { series: PageSeries; step: Step } | null {
+  const own = all[lead];
+  if (own === undefined) return null;
+  if (own.latestStep !== null) return { series: own, step: own.latestStep };
+  const moved = all.flatMap((s) =>
+    s.lead === lead && s.latestStep !== null ? [{ series: s, step: s.latestStep }] : [],
+  );
+  const worse = moved.filter((m) => m.step.worse);
+  const size = (step: Step): number => Math.abs(Math.log(step.after / step.before));
+  return (worse.length > 0 ? worse : moved).reduce<{ series: PageSeries; step: Step } | null>(
+    (best, m) => (best === null || size(m.step) > size(best.step) ? m : best),
     null,
   );
 }
