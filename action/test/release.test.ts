@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildNodeBundle } from "../../scripts/build.ts";
 import { resolveActionEntry } from "../../scripts/release-action-entry.ts";
+import { findTools, lintRepo } from "../../scripts/lint-workflows.ts";
 import { remoteTags } from "../../scripts/release.ts";
 import { buildSiteBundle } from "../src/site/build-site-bundle.ts";
 import { ROOT } from "./support/cli.ts";
@@ -83,25 +84,35 @@ function tarEntries(tarball: string): string[] {
 }
 
 describe("the npm package", () => {
-  it("packs only the CLI from this repository (npm pack --dry-run)", () => {
-    const report = JSON.parse(ok("npm", ["pack", "--dry-run", "--json"], ROOT)) as {
-      entryCount: number;
-      files: { path: string }[];
-    }[];
-    const files = (report[0]?.files ?? []).map((f) => f.path);
-    expect(files).toContain("package.json");
-    expect(files).toContain("README.md");
-    expect(report[0]?.entryCount).toBeLessThan(MAX_PACKED_FILES);
-    expect(files.filter((f) => DEV_ONLY.test(f) || /\.map$|\.test\.ts$/.test(f))).toEqual([]);
-    for (const file of files)
-      expect([
-        "package.json",
-        "README.md",
-        "LICENSE",
-        "dist/benchgate.js",
-        "dist/benchgate.js.LEGAL.txt",
-      ]).toContain(file);
-  });
+  it(
+    "packs only the CLI, built by prepack, from a clean copy of this repository (npm pack --dry-run)",
+    () => {
+      // A clean clone has no dist/: the package's prepack script must build the CLI it ships.
+      const clean = path.join(scratch, "clean");
+      mkdirSync(clean);
+      scratchSource(clean);
+      expect(existsSync(path.join(clean, "dist"))).toBe(false);
+      const report = JSON.parse(ok("npm", ["pack", "--dry-run", "--json"], clean)) as {
+        entryCount: number;
+        files: { path: string }[];
+      }[];
+      const files = (report[0]?.files ?? []).map((f) => f.path);
+      expect(files).toContain("dist/benchgate.js");
+      expect(files).toContain("package.json");
+      expect(files).toContain("README.md");
+      expect(report[0]?.entryCount).toBeLessThan(MAX_PACKED_FILES);
+      expect(files.filter((f) => DEV_ONLY.test(f) || /\.map$|\.test\.ts$/.test(f))).toEqual([]);
+      for (const file of files)
+        expect([
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "dist/benchgate.js",
+          "dist/benchgate.js.LEGAL.txt",
+        ]).toContain(file);
+    },
+    BUILD_TIMEOUT,
+  );
 
   it(
     "installs from its tarball into an empty prefix and runs --help, ingest and compare on fixtures",
@@ -116,7 +127,10 @@ describe("the npm package", () => {
         path.join(stage, "dist/benchgate.js"),
         await buildSiteBundle(),
       );
-      const packed = JSON.parse(ok("npm", ["pack", "--json"], stage)) as { filename: string }[];
+      // --ignore-scripts: the stage holds the fresh build and none of the sources prepack builds.
+      const packed = JSON.parse(ok("npm", ["pack", "--json", "--ignore-scripts"], stage)) as {
+        filename: string;
+      }[];
       const tarball = path.join(stage, packed[0]?.filename ?? "");
       expect(tarEntries(tarball)).toEqual([
         "LICENSE",
@@ -287,6 +301,21 @@ describe("scripts/release.ts against a local bare repository", () => {
     expect(init.stderr).not.toContain("not pinned");
     const pr = readFileSync(path.join(repo, ".github/workflows/benchgate-pr.yml"), "utf8");
     expect(pr).toContain(`uses: benchgate/benchgate/action@${released.release}`);
+    // Editors fetch the config's schema from the release's tag, which holds schemas/.
+    expect(readFileSync(path.join(repo, "benchgate.yml"), "utf8").split("\n")[0]).toBe(
+      `# yaml-language-server: $schema=https://raw.githubusercontent.com/benchgate/benchgate/v${VERSION}/schemas/config.v1.schema.json`,
+    );
+    // As written, in the user's repository and with nothing else: actionlint and zizmor pass
+    // (the tools are installed wherever CI runs; workflows.test.ts requires them there).
+    const tools = findTools();
+    if (tools.actionlint !== undefined && tools.zizmor !== undefined) {
+      ok("git", ["init", "--quiet"], repo);
+      const lint = lintRepo(repo, "the released CLI's init", {
+        actionlint: tools.actionlint,
+        zizmor: tools.zizmor,
+      });
+      for (const r of lint) expect(r.ok, `${r.tool}:\n${r.output}`).toBe(true);
+    }
     expect(sh(bin, ["init", "--help"], repo).stdout).toContain(
       "the release this CLI was published with",
     );
