@@ -196,7 +196,16 @@ describe(
         ["cli-stats", true],
       ]);
       const markdown = r.outputs["markdown"] ?? "";
-      expect(markdown).toBe(readFileSync(path.join(scratch, "first/out/comment.md"), "utf8"));
+      // The posted comment is comment.md with the commands that apply right under the "why":
+      // a golden output fails, so no acceptance, only the re-run of this head.
+      const rerun = `To measure again: \`/rebench ${repo.head}\` (while it is the head of this pull request).`;
+      const commentLines = markdown.split("\n");
+      const afterWhy = commentLines.slice(commentLines.indexOf("**Why:**") + 1);
+      expect(afterWhy.find((l) => l !== "" && !l.startsWith("- "))).toBe(rerun);
+      expect(markdown.replace(`\n\n${rerun}`, "")).toBe(
+        readFileSync(path.join(scratch, "first/out/comment.md"), "utf8"),
+      );
+      expect(markdown).not.toContain("/benchgate accept");
       expect(markdown.split("\n")[0]).toBe(GATE_MARKER);
       expect(markdown).toMatch(/^## \S+ benchgate: fail/mu);
       expect(markdown).toContain("golden output changed: cli-help");

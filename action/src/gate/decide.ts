@@ -1,8 +1,9 @@
 // Deciding, pure: from the summaries and golden results to the one report every caller writes
 // (the decision rule, then budgets, claims, golden outputs and smells folded into the verdict,
-// head-to-head ratios beside them, then our own schema as a last check) and the PR comment that
-// shows it. `compare`, `run` and the action's gate and report modes all decide here, so they
-// cannot disagree.
+// head-to-head ratios beside them, then our own schema as a last check) and the comment that
+// shows it; publish.ts renders it once more for a pull request, with the commands that apply.
+// `compare`, `run` and the action's gate and report modes all decide here, so they cannot
+// disagree.
 import { compare, type NoiseSource } from "../core/compare.ts";
 import { withBudgets, withClaims, withGolden, withHeadToHead } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
@@ -104,8 +105,13 @@ export interface Measured {
 
 export interface Decision {
   readonly report: BenchReport;
-  /** The PR comment (and job summary) for this report. */
+  /** The comment for this report as the files and the terminal show it: no PR commands. */
   readonly markdown: string;
+  /**
+   * What `markdown` was rendered with (marker, size cap, critcmp's table): publishing renders
+   * the PR comment from the report with these and the pull request's commands.
+   */
+  readonly comment: CommentOptions;
 }
 
 export function decide(
@@ -129,9 +135,6 @@ export function decide(
     now,
   });
   const { critcmpTable } = measured;
-  const markdown = renderComment(report, {
-    ...comment,
-    ...(critcmpTable === undefined ? {} : { critcmpTable }),
-  });
-  return { report, markdown };
+  const options = { ...comment, ...(critcmpTable === undefined ? {} : { critcmpTable }) };
+  return { report, markdown: renderComment(report, options), comment: options };
 }

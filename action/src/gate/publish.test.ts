@@ -7,10 +7,12 @@ import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
 import { authorize } from "../bot/authorize.ts";
 import {
   ACCEPTANCE_COMMENT_MARKER,
+  MAX_ACCEPTED_IDS,
   readResultMarker,
   writeAcceptance,
 } from "../github/acceptance.ts";
 import type { StepIO } from "../ports/step-io.ts";
+import { GATE_MARKER } from "../github/sticky-comment.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { publishVerdict, type PublishContext } from "./publish.ts";
 
@@ -54,11 +56,16 @@ async function gateRun(gh: FakeGitHub, report: BenchReport) {
   const before = gh.checks.length;
   const outcome = await publishVerdict(
     ctx,
-    { report, markdown: "### benchgate", reportFile: "r" },
+    { report, comment: { marker: GATE_MARKER }, reportFile: "r" },
     undefined,
   );
   const [check] = gh.checks.slice(before);
   return { outcome, check, warnings };
+}
+
+/** The gate's sticky comment, updated in place by every run. */
+function sticky(gh: FakeGitHub): string {
+  return gh.comments.find((c) => c.body.startsWith(GATE_MARKER))?.body ?? "";
 }
 
 async function accept(gh: FakeGitHub): Promise<string> {
@@ -84,7 +91,9 @@ describe("publishVerdict and acceptances (C7)", () => {
     const broken = { benchmark: "parse", rule: "median < 1ms", statistic: "median", ok: false };
     const { check } = await gateRun(gh, failing(["parse/<!--", "lex"], { budgets: [broken] }));
     expect(check?.conclusion).toBe("failure");
-    expect(check?.text).toMatch(/^<!-- benchgate:result sha=a{40} .* -->\n### benchgate/);
+    expect(check?.text).toMatch(
+      /^<!-- benchgate:result sha=a{40} .* -->\n<!-- benchgate:gate -->\n## ❌ /u,
+    );
     expect(readResultMarker(check?.text ?? null, HEAD)).toEqual({
       sha: HEAD,
       regressions: { kind: "listed", ids: ["parse/<!--", "lex"] },
@@ -102,7 +111,7 @@ describe("publishVerdict and acceptances (C7)", () => {
       "success",
       "fail (accepted)",
     ]);
-    expect(gh.comments.at(-1)?.body).toContain("Accepted regressions: parse, lex");
+    expect(sticky(gh)).toContain("Accepted regressions: parse, lex");
     expect((await gateRun(gh, failing(["parse"]))).outcome.failed).toBe(false);
   });
 
@@ -128,20 +137,64 @@ describe("publishVerdict and acceptances (C7)", () => {
     expect(later.check?.conclusion).toBe("failure");
   });
 
-  it("tells a maintainer how to accept a failure of regressions only, and not otherwise", async () => {
+  /** The lines of the last comment from the one after the "why" list to the next blank line's end. */
+  function underWhy(gh: FakeGitHub): string {
+    const lines = sticky(gh).split("\n");
+    const why = lines.indexOf("**Why:**");
+    const rest = lines.slice(why + 1);
+    const from = rest.findIndex((l) => !l.startsWith("- ") && l.trim() !== "");
+    expect(why).toBeGreaterThan(0);
+    return rest.slice(from, from + 3).join("\n");
+  }
+
+  it("tells a maintainer how to accept a failure of regressions only, right under the why, and not otherwise", async () => {
     const gh = setup();
     await gateRun(gh, failing(["parse", "lex"]));
-    expect(gh.comments.at(-1)?.body).toContain(
-      `If these 2 regressions are intended, a maintainer can accept them for this commit by commenting \`/benchgate accept ${HEAD} <reason>\``,
+    expect(underWhy(gh)).toBe(
+      `If these 2 regressions are intended, a maintainer can accept them for this commit by commenting \`/benchgate accept ${HEAD} <reason>\`; a later push needs a new acceptance.\n\nTo measure again: \`/rebench ${HEAD}\` (while it is the head of this pull request).`,
     );
     const golden = [{ name: "cli-help", ok: false, expected: "x", actual: "y" }];
     await gateRun(gh, failing(["parse"], { golden }));
-    expect(gh.comments.at(-1)?.body).not.toContain("/benchgate accept");
+    expect(sticky(gh)).not.toContain("/benchgate accept");
+    expect(underWhy(gh)).toMatch(/^To measure again: `\/rebench a{40}`/u);
     await gateRun(gh, failing(["parse"]));
     await accept(gh);
     await gateRun(gh, failing(["parse"]));
-    expect(gh.comments.at(-1)?.body).toContain("Accepted regressions: parse");
-    expect(gh.comments.at(-1)?.body).not.toContain("a maintainer can accept");
+    expect(underWhy(gh)).toBe(
+      `**Accepted:** @maya accepted this result for \`${HEAD.slice(0, 12)}\`: known cost\nAccepted regressions: parse\n`,
+    );
+    expect(sticky(gh)).toMatch(/^<!-- benchgate:gate -->\n## ☑️ benchgate: fail, accepted/u);
+    expect(sticky(gh)).not.toContain("a maintainer can accept");
+    expect(sticky(gh)).not.toContain("/rebench");
+  });
+
+  it("offers no acceptance beyond the ids one record holds", async () => {
+    const gh = setup();
+    const many = Array.from({ length: MAX_ACCEPTED_IDS + 1 }, (_, i) => `b${i}`);
+    await gateRun(gh, failing(many));
+    expect(sticky(gh)).not.toContain("/benchgate accept");
+    expect(underWhy(gh)).toMatch(/^To measure again: `\/rebench a{40}`/u);
+  });
+
+  it("shows no commands without a pull request, and the same comment in the summary and the output", async () => {
+    const gh = setup();
+    let summary = "";
+    const outputs = new Map<string, string>();
+    const io: StepIO = {
+      ...quietIO,
+      summary: (text) => {
+        summary = text;
+        return Promise.resolve();
+      },
+      setOutput: (name, value) => void outputs.set(name, value),
+    };
+    const target = { baseSha: BASE, headSha: HEAD };
+    const ctx: PublishContext = { settings: { botUserId: BOT.id }, github: gh, io, target };
+    await publishVerdict(ctx, { report: failing(["parse"]), comment: {}, reportFile: "r" }, 1);
+    expect(summary).toContain("**Why:**");
+    expect(summary).not.toMatch(/\/rebench|\/benchgate accept/u);
+    expect(outputs.get("markdown")).toBe(summary);
+    expect(gh.comments).toEqual([]);
   });
 
   /** The bot's record comment and the passing check that backs it, after a genuine accept. */
@@ -206,7 +259,7 @@ describe("publishVerdict and acceptances (C7)", () => {
       "failure",
       "fail",
     ]);
-    expect(gh.comments.at(-1)?.body).not.toContain("Accepted regressions");
+    expect(sticky(gh)).not.toContain("Accepted regressions");
   });
 
   it("warns naming the record comment it set aside when no check of benchgate's backs it", async () => {

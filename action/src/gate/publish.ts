@@ -14,7 +14,8 @@ import {
 } from "../github/acceptance.ts";
 import type { CheckConclusion, CheckRun, GitHubPort, IssueComment } from "../ports/github.ts";
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
-import { acceptHint, acceptedNote, errorBlock, errorComment } from "../render/gate-comments.ts";
+import { errorBlock, errorComment } from "../render/error-comment.ts";
+import { renderComment, type CommentCommands, type CommentOptions } from "../render/comment.ts";
 import { checkConclusion, failureCauses, type FailureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
@@ -201,21 +202,48 @@ function checkText(causes: FailureCauses, headSha: string, markdown: string): st
   return `${marker}\n${markdown}`.slice(0, 65_000);
 }
 
-/** Posts a computed verdict; `checkId` is the check gate mode opened, if any. */
+/**
+ * The commands the comment shows right under its "why", for a pull request only: its head,
+ * whether `/benchgate accept` could pass the verdict, or the acceptance that covers it.
+ */
+function prCommands(
+  target: GateTarget,
+  report: BenchReport,
+  causes: FailureCauses,
+  accepted: Acceptance | undefined,
+): CommentCommands | undefined {
+  if (target.prNumber === undefined) return undefined;
+  return {
+    headSha: target.headSha,
+    acceptable: acceptable(report, causes),
+    ...(accepted === undefined ? {} : { accepted }),
+  };
+}
+
+/**
+ * Posts a computed verdict; `checkId` is the check gate mode opened, if any. The comment is
+ * rendered here, from the report and the options the decision used (its marker and size cap), so
+ * that a pull request's commands, and an acceptance only GitHub knows of, sit under the "why".
+ */
 export async function publishVerdict(
   ctx: PublishContext,
-  result: { readonly report: BenchReport; readonly markdown: string; readonly reportFile: string },
+  result: {
+    readonly report: BenchReport;
+    readonly comment: CommentOptions;
+    readonly reportFile: string;
+  },
   checkId: number | undefined,
 ): Promise<GateOutcome> {
   const { io, target } = ctx;
   const { report } = result;
-  let markdown = result.markdown;
-  // Why the report fails, once: the acceptance, the hint and the check's marker all read it.
+  // Why the report fails, once: the acceptance, the commands and the check's marker all read it.
   const causes = failureCauses(report);
   const accepted = await coveringAcceptance(ctx, report, causes);
-  if (accepted !== undefined) markdown = `${markdown}${acceptedNote(accepted, target.headSha)}`;
-  else if (target.prNumber !== undefined && acceptable(report, causes))
-    markdown = `${markdown}${acceptHint(target.headSha, causes.regressions.length)}`;
+  const commands = prCommands(target, report, causes, accepted);
+  const markdown = renderComment(report, {
+    ...result.comment,
+    ...(commands === undefined ? {} : { commands }),
+  });
   if (target.prNumber !== undefined) await postComment(ctx, markdown);
   await io.summary(markdown);
   io.setOutput("verdict", report.verdict);
