@@ -264,9 +264,11 @@ describe("budgets on counts", () => {
       [LARGE, false],
     ]);
     expect(results[0]?.actual).toBe(92_715 / 90_015 - 1);
-    expect(results[0]?.message).toBe("exact count 90,015 → 92,715 instructions (3 %): within 5 %");
+    expect(results[0]?.message).toBe(
+      "exact count 90,015 → 92,715 instructions (+3.0 %): within 5 %",
+    );
     expect(results[1]?.message).toBe(
-      "exact count 90,015 → 92,715 instructions: a regression of 3 %, above 2 %",
+      "exact count 90,015 → 92,715 instructions: a regression of +3.0 %, above 2 %",
     );
   });
 

@@ -5,6 +5,7 @@
 // base/head − 1 (a 5 % regression is a rate divided by 1.05), the same orientation the gate
 // uses. An exact count (instructions under Valgrind, decided on its count threshold) has a known
 // change, its interval [change, change]: the change itself is checked. Pure.
+import { formatChange } from "../render/format.ts";
 import type { BudgetResult, Entry } from "../schemas/report.gen.ts";
 import { formatCount } from "./count-limit.ts";
 import { type BudgetRule, describeBudget } from "./parse-budget.ts";
@@ -12,7 +13,7 @@ import { type BudgetRule, describeBudget } from "./parse-budget.ts";
 /** Floating-point slack when an exact count's change meets the allowed regression (core/counts.ts). */
 const SLACK = 1e-9;
 
-/** "5 %", "0.5 %": three significant digits. */
+/** The allowed regression as a setting: "5 %", "0.5 %", three significant digits. */
 export function percent(x: number): string {
   return `${Number((x * 100).toPrecision(3))} %`;
 }
@@ -61,7 +62,8 @@ export function checkRegression(rule: BudgetRule, allowed: number, entry: Entry)
   const upper = Math.max(slowdown(lo), slowdown(hi));
   const estimate = slowdown(entry.change);
   const ok = !(lower > allowed);
-  const interval = `estimate ${percent(estimate)}, CI [${percent(lower)}, ${percent(upper)}]`;
+  // Measured values in the comment's formatter: a bound of +2221873 % reads ×22,000.
+  const interval = `estimate ${formatChange(estimate)}, CI [${formatChange(lower)}, ${formatChange(upper)}]`;
   const caveat = entry.unverified ? "; one run per side, so the interval is within-run only" : "";
   return {
     ...base,
@@ -69,7 +71,7 @@ export function checkRegression(rule: BudgetRule, allowed: number, entry: Entry)
     ok,
     message: ok
       ? `${interval}: a regression above ${percent(allowed)} is not confirmed (the gate fails only when the CI's lower bound exceeds it)${caveat}`
-      : `confirmed regression above ${percent(allowed)}: ${interval}, lower bound ${percent(lower)} > ${percent(allowed)}${caveat}`,
+      : `confirmed regression above ${percent(allowed)}: ${interval}, lower bound ${formatChange(lower)} > ${percent(allowed)}${caveat}`,
   };
 }
 
@@ -110,7 +112,7 @@ function checkExactRegression(
     actual: regression,
     ok,
     message: ok
-      ? `exact count ${counted} (${percent(regression)}): within ${percent(allowed)}${caveat}`
-      : `exact count ${counted}: a regression of ${percent(regression)}, above ${percent(allowed)}${caveat}`,
+      ? `exact count ${counted} (${formatChange(regression)}): within ${percent(allowed)}${caveat}`
+      : `exact count ${counted}: a regression of ${formatChange(regression)}, above ${percent(allowed)}${caveat}`,
   };
 }

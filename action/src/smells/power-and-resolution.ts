@@ -2,6 +2,7 @@
 // timer-resolution: per-iteration times so small that timer granularity or loop overhead, not
 // the code, is measured.
 import { median } from "../core/statistics.ts";
+import { formatChange } from "../render/format.ts";
 import type { Entry, Smell } from "../schemas/report.gen.ts";
 import { isTime, listIds, typical, type SideData } from "./smell-data.ts";
 
@@ -16,8 +17,11 @@ export const QUANTIZED_SHARE = 0.1;
  * could miss a regression of twice the threshold.
  */
 export const UNDERPOWERED_FACTOR = 2;
-/** Beyond this many rounds, "add rounds" is not advice anyone can take. */
-const MAX_SENSIBLE_ROUNDS = 100;
+/**
+ * Beyond this many rounds, "add rounds" is not advice anyone can take, and a count of them
+ * ("about 8064 rounds") reads as a precision the projection does not have.
+ */
+export const MAX_SENSIBLE_ROUNDS = 100;
 
 export function underpowered(
   entries: readonly Entry[],
@@ -32,12 +36,16 @@ export function underpowered(
   // The part of the MDE above the threshold is noise and shrinks about as 1/√k: the rounds that
   // would bring the median MDE down to the limit.
   const needed = Math.ceil(rounds * ((m - failThreshold) / (limit - failThreshold)) ** 2);
-  const pct = (x: number): string => `+${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
+  // The comment's formatter: from +1,000 % on an MDE is a ratio (×7.2), not "+135770058 %".
+  const more =
+    needed <= MAX_SENSIBLE_ROUNDS
+      ? `about ${needed} rounds would bring the median to ${formatChange(limit)} on this machine`
+      : `more rounds cannot reach that on this machine (it would take more than ${MAX_SENSIBLE_ROUNDS}): the runner is too noisy`;
   return [
     {
       kind: "underpowered",
       benchmarks: weak.map((e) => e.id),
-      evidence: `${weak.length} of ${entries.length} benchmarks could miss a regression of ${pct(limit)} (twice the ${pct(failThreshold)} fail threshold) with ${rounds} rounds: median MDE ${pct(m)}, worst ${pct(Math.max(...mdes))}; ${needed <= MAX_SENSIBLE_ROUNDS ? `about ${needed} rounds would bring the median to ${pct(limit)} on this machine` : `more rounds cannot reach that on this machine (about ${needed} would be needed): the runner is too noisy`}`,
+      evidence: `${weak.length} of ${entries.length} benchmarks could miss a regression of ${formatChange(limit)} (twice the ${formatChange(failThreshold)} fail threshold) with ${rounds} rounds: median MDE ${formatChange(m)}, worst ${formatChange(Math.max(...mdes))}; ${more}`,
       hint: "more rounds, longer measurement times or a quieter, pinned runner (docs/runner-host.md) lower the minimum detectable effect",
     },
   ];

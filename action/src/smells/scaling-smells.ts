@@ -4,6 +4,7 @@
 // of a group differs between base and head (O(n) became O(n²)) even when small sizes agree.
 import { mean, median, variance } from "../core/statistics.ts";
 import { tQuantile } from "../core/distributions.ts";
+import { formatChange } from "../render/format.ts";
 import type { Smell } from "../schemas/report.gen.ts";
 import {
   exponent,
@@ -114,8 +115,8 @@ export function complexityChange(base: SideData, head: SideData): Smell[] {
     const sizes = pick(hg).members.map((m) => m.size);
     const perSize = pick(hg).members.map((m, i) => {
       const before = typical(pick(bg).members[i]?.benchmark ?? m.benchmark);
-      const change = Math.round((typical(m.benchmark) / before - 1) * 100);
-      return `${m.size}: ${change > 0 ? "+" : ""}${change === 0 ? 0 : change} %`;
+      // The comment's formatter: a complexity change at the largest size is often ×50, not +4900 %.
+      return `${m.size}: ${formatChange(typical(m.benchmark) / before - 1)}`;
     });
     smells.push({
       kind: "complexity-change",

@@ -189,7 +189,10 @@ describe("complexity-change", () => {
     expect(smell?.evidence).toMatch(
       /^sort: scaling exponent 1\.00 → 2\.00 over sizes 100…10000 \(5 paired rounds\)/,
     );
-    expect(smell?.evidence).toMatch(/10000: \+99\d\d %$/);
+    // ×100 at the largest size, not "+9900 %": the comment's formatter, from +1,000 % on a ratio.
+    expect(smell?.evidence).toMatch(
+      /; change per size 100: [+\u2212]\d\.\d %, 1000: \+9\d\d\.\d %, 10000: ×(99|100)$/u,
+    );
     expect(smell?.hint).toMatch(/grows faster/);
   });
 
@@ -380,6 +383,21 @@ describe("underpowered", () => {
     expect(smell?.evidence).toBe(
       "2 of 4 benchmarks could miss a regression of +6.0 % (twice the +3.0 % fail threshold) with 5 rounds: median MDE +9.0 %, worst +9.0 %; about 20 rounds would bring the median to +6.0 % on this machine",
     );
+  });
+
+  it("writes an MDE of +1,000 % or more as a ratio and a hopeless number of rounds in words", () => {
+    // A disturbed runner: the MDEs of "+135770058 %" and "about 8064 rounds" it once printed.
+    const [smell] = underpowered(
+      [makeEntry({ id: "a", mde: 1357700.58 }), makeEntry({ id: "b", mde: 2.4 })],
+      0.03,
+      12,
+    );
+    expect(smell?.evidence).toBe(
+      "2 of 2 benchmarks could miss a regression of +6.0 % (twice the +3.0 % fail threshold) with 12 rounds: median MDE ×680,000, worst ×1,400,000; more rounds cannot reach that on this machine (it would take more than 100): the runner is too noisy",
+    );
+    // Under 1,000 % a percentage stays a percentage.
+    const [moderate] = underpowered([makeEntry({ id: "a", mde: 9.9949 })], 0.03, 12);
+    expect(moderate?.evidence).toContain("median MDE +999.5 %, worst +999.5 %");
   });
 
   it("is not raised from a single run per side", () => {
