@@ -57,6 +57,15 @@ export function isCount(entry: Entry): boolean {
 }
 
 /**
+ * What a count or secondary series measures, in words: `l1_hits` → `l1 hits`, a percentile's
+ * `p99_9` → `p99.9` (not "p99 9"). Not escaped.
+ */
+export function metricWords(entry: Entry): string {
+  const metric = entry.metric ?? entry.unit;
+  return /^p\d+_\d+$/u.test(metric) ? metric.replace("_", ".") : metric.replaceAll("_", " ");
+}
+
+/**
  * The comment's one table: what changed or fails, timings and primary counts together:
  * regressed (worst first), improved, new, missing. Secondary counts and inconclusive benchmarks
  * are shown apart (folded).

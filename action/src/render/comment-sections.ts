@@ -196,6 +196,16 @@ export function environmentSection(report: BenchReport): Section {
   return { priority: 6, levels: levels(render(64), render(5), oneLine) };
 }
 
+/** The kernel's SMT states (/sys/devices/system/cpu/smt/control) in words, not "notsupported". */
+const SMT_WORDS: Readonly<Record<string, string>> = {
+  on: "on",
+  off: "off",
+  forceon: "forced on",
+  forceoff: "forced off",
+  notsupported: "not supported",
+  notimplemented: "not implemented",
+};
+
 function environmentSummary(env: Environment | undefined): string {
   if (env === undefined) return "";
   const parts: string[] = [];
@@ -211,7 +221,7 @@ function environmentSummary(env: Environment | undefined): string {
   add("isolated", env.isolated_cpus);
   add("governor", env.governor);
   add("turbo", env.turbo);
-  add("SMT", env.smt);
+  add("SMT", env.smt === undefined ? undefined : (SMT_WORDS[env.smt] ?? env.smt));
   add("kernel", env.kernel);
   // `rustc -V` output already starts with "rustc"; a bare version from other tools does not.
   add(env.rustc?.startsWith("rustc ") === true ? "" : "rustc", env.rustc);

@@ -668,3 +668,17 @@ describe("renderComment length cap", () => {
     }
   });
 });
+
+describe("the head environment line", () => {
+  it.each([
+    ["notsupported", "SMT not supported"],
+    ["forceoff", "SMT forced off"],
+    ["on", "SMT on"],
+    ["something new", "SMT something new"],
+  ])("writes the kernel's SMT state %j in words", (smt, shown) => {
+    const base = makeReport();
+    const body = renderComment({ ...base, environment: { ...base.environment, head: { smt } } });
+    expect(body).toContain(shown);
+    expect(body).not.toMatch(/SMT notsupported|SMT forceoff/u);
+  });
+});

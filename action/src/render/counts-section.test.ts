@@ -87,6 +87,21 @@ describe("the counts section", () => {
     expect(secondary).not.toMatch(/🔴|❌/u);
   });
 
+  it('names a load test\'s p99.9 as such, not as "p99 9"', () => {
+    const latency = makeEntry({
+      id: "rust/health p99.9",
+      suite: "api",
+      unit: "ns",
+      metric: "p99_9",
+      secondary: true,
+      verdict: "regressed",
+      change: 0.2,
+    });
+    const withLatency = renderComment(makeReport({ benchmarks: [latency] }));
+    expect(withLatency).toMatch(/\+20\.0 % p99\.9 \|$/mu);
+    expect(withLatency).not.toContain("p99 9");
+  });
+
   it("lists counts in the terminal too", () => {
     const text = renderText(report);
     // In the comment's order: the decided count in the one table, the undecided one after it.

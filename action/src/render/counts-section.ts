@@ -5,14 +5,9 @@
 // so they carry no verdict marker at all: no red for something that cannot fail.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
-import { isCount, secondaryChanges } from "./changed-entries.ts";
+import { isCount, metricWords, secondaryChanges } from "./changed-entries.ts";
 import { formatChange, formatCount, formatPercent } from "./format.ts";
 import { code, levels, tableRow, text, valueCell, type Section } from "./markdown-parts.ts";
-
-/** What the count counts, in words: `l1_hits` → `l1 hits`. */
-function metricWords(entry: Entry): string {
-  return text((entry.metric ?? entry.unit).replaceAll("_", " "), 40);
-}
 
 function row(entry: Entry): string {
   const suite = entry.id.startsWith(entry.suite) ? "" : ` (${text(entry.suite, 60)})`;
@@ -20,7 +15,7 @@ function row(entry: Entry): string {
     code(entry.id) + suite,
     valueCell(entry.base?.value, entry.unit),
     valueCell(entry.head?.value, entry.unit),
-    entry.change === null ? "—" : `${formatChange(entry.change)} ${metricWords(entry)}`,
+    entry.change === null ? "—" : `${formatChange(entry.change)} ${text(metricWords(entry), 40)}`,
   ]);
 }
 

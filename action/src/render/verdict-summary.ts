@@ -4,7 +4,7 @@
 // medium; nothing here is escaped.
 
 import type { BenchReport, Entry } from "../schemas/report.gen.ts";
-import { entriesWithVerdict, isCount } from "./changed-entries.ts";
+import { entriesWithVerdict, isCount, metricWords } from "./changed-entries.ts";
 import { formatChange, formatCount } from "./format.ts";
 
 /**
@@ -20,7 +20,7 @@ export interface FailingItem {
 }
 
 function regression(e: Entry): FailingItem {
-  const metric = isCount(e) ? (e.metric ?? e.unit).replaceAll("_", " ") : "";
+  const metric = isCount(e) ? metricWords(e) : "";
   return { what: "", name: e.id, change: formatChange(e.change), detail: metric };
 }
 
