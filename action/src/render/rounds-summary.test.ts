@@ -79,6 +79,21 @@ describe("rounds in the comment and the terminal", () => {
     expect(text).toContain("micro <b>: suite-wide +5.2 % (CI +3.1 % to +7.4 %, regressed)");
   });
 
+  it("says a load test's secondary series was not recorded in later rounds, not that it was not measured", () => {
+    // The runner measures p95 in every round of its suite but keeps only the open benchmarks.
+    const r = sequentialReport();
+    const p95 = makeEntry({
+      id: "rust/health p95",
+      secondary: true,
+      verdict: "inconclusive",
+      rounds: 3,
+      stopped: { reason: "not-measured", after_round: 3 },
+    });
+    expect(sequentialLine({ ...r, benchmarks: [...r.benchmarks, p95] })).toMatch(
+      /, 1 not recorded in later rounds$/u,
+    );
+  });
+
   it("says nothing about rounds for a fixed design", () => {
     expect(sequentialLine(makeReport())).toBe("");
   });

@@ -15,7 +15,10 @@ const STOP_WORDS: Readonly<Record<StopReason, string>> = {
   futile: "more rounds could not settle it",
   "max-rounds": "max rounds reached",
   "time-budget": "time budget spent",
-  "not-measured": "not measured in a later round",
+  // Not "not measured": a load suite's secondary series (p95, a server's memory) are measured
+  // in every round their suite runs, but a round keeps only the open benchmarks it ran for
+  // (runner/round-side.ts), and a secondary series keeps no round going.
+  "not-measured": "not recorded in later rounds",
   fixed: "fixed rounds",
 };
 
