@@ -101,6 +101,17 @@ describe("publishVerdict and acceptances (C7)", () => {
     });
   });
 
+  it("writes the reasons in the check's summary as the comment does: from +1,000 % on a ratio", async () => {
+    const gh = setup();
+    const reasons = [
+      "suite micro: a suite-wide regression of +2500.0 % (CI +1900.0 % to +3100.0 %)",
+    ];
+    const { check } = await gateRun(gh, failing(["parse"], { reasons }));
+    expect((check?.output as { summary: string }).summary).toBe(
+      "suite micro: a suite-wide regression of ×26 (CI ×20 to ×32)",
+    );
+  });
+
   it("honours an acceptance for the same regressions, and for fewer", async () => {
     const gh = setup();
     expect((await gateRun(gh, failing(["parse", "lex"]))).outcome.failed).toBe(true);

@@ -16,6 +16,7 @@ import type { CheckConclusion, CheckRun, GitHubPort, IssueComment } from "../por
 import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { errorBlock, errorComment } from "../render/error-comment.ts";
 import { renderComment, type CommentCommands, type CommentOptions } from "../render/comment.ts";
+import { tamePercents } from "../render/format.ts";
 import { checkConclusion, failureCauses, type FailureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
@@ -254,7 +255,8 @@ export async function publishVerdict(
   const conclusion = checkConclusion(report.verdict, accepted !== undefined);
   await finishCheck(ctx, checkId, conclusion, {
     title: `${report.verdict}${accepted !== undefined ? " (accepted)" : ""}`,
-    summary: report.reasons.join("\n").slice(0, 60_000) || "No change.",
+    // The core writes its reasons with plain percentages; the check shows them as the comment.
+    summary: tamePercents(report.reasons.join("\n")).slice(0, 60_000) || "No change.",
     text: checkText(causes, target.headSha, markdown),
   });
   await react(ctx, conclusion === "failure");

@@ -1,6 +1,7 @@
 // Error annotations for what a reviewer must act on: broken budgets, failing claims, changed
 // golden outputs and confirmed regressions. Pure; the texts are the report's own, already bounded.
 import type { BenchReport } from "../schemas/report.gen.ts";
+import { formatChange } from "./format.ts";
 
 export interface Annotation {
   readonly title: string;
@@ -33,7 +34,8 @@ export function gateAnnotations(report: BenchReport): Annotation[] {
     if (e.verdict === "regressed" && e.change !== null)
       out.push({
         title: "benchgate: regression",
-        message: `${e.id}: +${(e.change * 100).toFixed(1)} % (CI ${e.ci === null ? "n/a" : e.ci.map((x) => `${(x * 100).toFixed(1)} %`).join(" … ")})`,
+        // As the comment writes them: from +1,000 % on a ratio (×26), not "+2500.0 %".
+        message: `${e.id}: ${formatChange(e.change)} (CI ${e.ci === null ? "n/a" : e.ci.map(formatChange).join(" … ")})`,
       });
   return out.slice(0, MAX_ANNOTATIONS);
 }
