@@ -57,7 +57,7 @@ export function drawChart(
     padding: [8, 36, 0, 0],
     axes: [
       {
-        space: 70,
+        space: 90,
         incrs: X_INCREMENTS,
         values: (_u, splits) => commitTicks(context.commits.date, splits),
       },

@@ -9,7 +9,7 @@
 
 /** A budget per slice of background drawing, below one frame. */
 const SLICE_MS = 12;
-/** Charts created per layout read. */
+/** Charts created per check of the time left in a slice. */
 const BATCH = 4;
 
 export interface DrawTarget {
@@ -27,9 +27,16 @@ export function scheduleDrawing(targets: readonly DrawTarget[]): { wake(): void 
     firstScreen: null,
     firstScreenMarked: false,
     allMarked: false,
+    widths: new Map(),
   };
-  const start = (batch: readonly DrawTarget[]): void => startBatch(batch, progress);
-  const wake = backgroundDrawing(targets, start);
+  const start = (batch: readonly DrawTarget[]): void => startBatch(batch, targets, progress);
+  const drawMore = backgroundDrawing(targets, start);
+  // A filter, an opened group or a new window size changes widths: measure again.
+  const wake = (): void => {
+    progress.widths.clear();
+    drawMore();
+  };
+  addEventListener("resize", () => progress.widths.clear());
   const byBox = new Map(targets.map((t) => [t.box, t]));
   const observer = new IntersectionObserver(
     (entries) => {
@@ -64,6 +71,12 @@ interface Progress {
   firstScreen: Set<DrawTarget> | null;
   firstScreenMarked: boolean;
   allMarked: boolean;
+  /**
+   * The boxes' widths, read together. Reading one after a chart went in forces a layout of
+   * the whole page; read all at once, the layout is done once instead of once per batch of the
+   * ~200 charts drawn in the background.
+   */
+  readonly widths: Map<DrawTarget, number>;
 }
 
 /** Sets each mark once, as soon as what it stands for has been painted. */
@@ -86,15 +99,18 @@ function checkMarks(progress: Progress): void {
   }
 }
 
-/**
- * Draws a batch. All widths are read before any chart is created: reading a width after a
- * chart was inserted would force a layout of the whole page per chart.
- */
-function startBatch(batch: readonly DrawTarget[], progress: Progress): void {
+/** Draws a batch, at widths read for every chart not drawn yet when one is missing. */
+function startBatch(
+  batch: readonly DrawTarget[],
+  all: readonly DrawTarget[],
+  progress: Progress,
+): void {
   const todo = batch.filter((t) => !progress.started.has(t));
-  const widths = todo.map((t) => t.box.clientWidth);
-  todo.forEach((t, i) => {
-    const width = widths[i] as number;
+  const { widths } = progress;
+  if (todo.some((t) => !widths.has(t)))
+    for (const t of all) if (!progress.started.has(t)) widths.set(t, t.box.clientWidth);
+  todo.forEach((t) => {
+    const width = widths.get(t) ?? 0;
     if (width === 0) return;
     progress.started.add(t);
     t.draw(width, () => {
