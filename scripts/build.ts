@@ -56,5 +56,6 @@ export async function buildNodeBundle(
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildAll();
-  console.log(`built ${ENTRIES.map((e) => e.out).join(", ")}`);
+  // On stderr: as npm's prepack this must not mix into `npm pack --json`'s output.
+  process.stderr.write(`built ${ENTRIES.map((e) => e.out).join(", ")}\n`);
 }

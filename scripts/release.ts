@@ -247,10 +247,15 @@ export function release(options: ReleaseOptions): ReleaseResult {
     run(process.execPath, ["scripts/build.ts"], { cwd: tree, env: toolEnv() });
     mkdirSync(options.out, { recursive: true });
     const packed = JSON.parse(
-      run("npm", ["pack", "--json", "--pack-destination", path.resolve(options.out)], {
-        cwd: tree,
-        env: toolEnv(),
-      }),
+      // --ignore-scripts: the CLI was just built with the pin; prepack would build it again.
+      run(
+        "npm",
+        ["pack", "--json", "--ignore-scripts", "--pack-destination", path.resolve(options.out)],
+        {
+          cwd: tree,
+          env: toolEnv(),
+        },
+      ),
     ) as { filename: string }[];
     const tarball = path.join(path.resolve(options.out), packed[0]?.filename ?? "");
     if (!existsSync(tarball)) throw new ReleaseError(`npm pack wrote no tarball in ${options.out}`);

@@ -84,25 +84,35 @@ function tarEntries(tarball: string): string[] {
 }
 
 describe("the npm package", () => {
-  it("packs only the CLI from this repository (npm pack --dry-run)", () => {
-    const report = JSON.parse(ok("npm", ["pack", "--dry-run", "--json"], ROOT)) as {
-      entryCount: number;
-      files: { path: string }[];
-    }[];
-    const files = (report[0]?.files ?? []).map((f) => f.path);
-    expect(files).toContain("package.json");
-    expect(files).toContain("README.md");
-    expect(report[0]?.entryCount).toBeLessThan(MAX_PACKED_FILES);
-    expect(files.filter((f) => DEV_ONLY.test(f) || /\.map$|\.test\.ts$/.test(f))).toEqual([]);
-    for (const file of files)
-      expect([
-        "package.json",
-        "README.md",
-        "LICENSE",
-        "dist/benchgate.js",
-        "dist/benchgate.js.LEGAL.txt",
-      ]).toContain(file);
-  });
+  it(
+    "packs only the CLI, built by prepack, from a clean copy of this repository (npm pack --dry-run)",
+    () => {
+      // A clean clone has no dist/: the package's prepack script must build the CLI it ships.
+      const clean = path.join(scratch, "clean");
+      mkdirSync(clean);
+      scratchSource(clean);
+      expect(existsSync(path.join(clean, "dist"))).toBe(false);
+      const report = JSON.parse(ok("npm", ["pack", "--dry-run", "--json"], clean)) as {
+        entryCount: number;
+        files: { path: string }[];
+      }[];
+      const files = (report[0]?.files ?? []).map((f) => f.path);
+      expect(files).toContain("dist/benchgate.js");
+      expect(files).toContain("package.json");
+      expect(files).toContain("README.md");
+      expect(report[0]?.entryCount).toBeLessThan(MAX_PACKED_FILES);
+      expect(files.filter((f) => DEV_ONLY.test(f) || /\.map$|\.test\.ts$/.test(f))).toEqual([]);
+      for (const file of files)
+        expect([
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "dist/benchgate.js",
+          "dist/benchgate.js.LEGAL.txt",
+        ]).toContain(file);
+    },
+    BUILD_TIMEOUT,
+  );
 
   it(
     "installs from its tarball into an empty prefix and runs --help, ingest and compare on fixtures",
@@ -117,7 +127,10 @@ describe("the npm package", () => {
         path.join(stage, "dist/benchgate.js"),
         await buildSiteBundle(),
       );
-      const packed = JSON.parse(ok("npm", ["pack", "--json"], stage)) as { filename: string }[];
+      // --ignore-scripts: the stage holds the fresh build and none of the sources prepack builds.
+      const packed = JSON.parse(ok("npm", ["pack", "--json", "--ignore-scripts"], stage)) as {
+        filename: string;
+      }[];
       const tarball = path.join(stage, packed[0]?.filename ?? "");
       expect(tarEntries(tarball)).toEqual([
         "LICENSE",

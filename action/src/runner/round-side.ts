@@ -9,7 +9,7 @@ import { InputError } from "../errors.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import type { Benchmark, BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import { validateSummary } from "../schemas/validate.ts";
-import { GENERATOR } from "../version.ts";
+import { docsUrl, GENERATOR } from "../version.ts";
 import type { Progress } from "./progress.ts";
 import { plural, quoteIds } from "./rounds-state.ts";
 import type { RoundLedger, RoundsRun } from "./rounds-state.ts";
@@ -240,7 +240,7 @@ async function writeSummary(
  */
 export function warnIfUnpinned(environment: Environment, progress: Progress): void {
   for (const warning of pinningWarnings(environment))
-    progress.warn(`${warning} (an unpinned runner: see docs/runner-host.md)`);
+    progress.warn(`${warning} (an unpinned runner: see ${docsUrl("docs/runner-host.md")})`);
 }
 
 /** Runs one side of one round and writes its summary; the ledger learns the side's ids. */

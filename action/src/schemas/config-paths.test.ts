@@ -4,6 +4,7 @@ import { errorOf } from "../../test/support/input-error.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
 import { configPaths, relativePathProblem } from "./config-paths.ts";
 import { validateConfig } from "./validate.ts";
+import { docsUrl } from "../version.ts";
 
 const SOURCE = "benchgate.yml";
 
@@ -162,7 +163,7 @@ describe("a suite's kind picks the schema its errors come from", () => {
 
   it("names an unknown or missing kind", () => {
     expect(problem({ name: "a", kind: "hyperfin", commands: [] })).toBe(
-      'benchgate.yml: /suites/0: not a valid config.v1: "kind" "hyperfin" is not a known kind (see docs/run.md)',
+      `benchgate.yml: /suites/0: not a valid config.v1: "kind" "hyperfin" is not a known kind (see ${docsUrl("docs/run.md")})`,
     );
     expect(problem({ name: "a", commands: [] })).toBe(
       'benchgate.yml: /suites/0: not a valid config.v1: needs a "kind" (a string naming its kind)',

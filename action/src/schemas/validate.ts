@@ -5,6 +5,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as generated from "./validators.gen.js";
 import { InputError } from "../errors.ts";
+import { docsUrl } from "../version.ts";
 import type { BenchSummary } from "./summary.gen.ts";
 import type { BenchReport } from "./report.gen.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
@@ -39,7 +40,7 @@ function describeAjvError(error: ErrorObject | undefined): { path: string; messa
     const value: unknown = error.params["tagValue"];
     message =
       typeof value === "string"
-        ? `"${tag}" ${JSON.stringify(value)} is not a known kind (see docs/run.md)`
+        ? `"${tag}" ${JSON.stringify(value)} is not a known kind (see ${docsUrl("docs/run.md")})`
         : `needs a "${tag}" (a string naming its kind)`;
   } else if (error.keyword === "const") {
     message = `must be ${JSON.stringify(error.params["allowedValue"])}`;

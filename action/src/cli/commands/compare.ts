@@ -10,7 +10,7 @@ import { renderText } from "../../render/text.ts";
 import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { ingestBaselines } from "../../ingest/index.ts";
-import { VERSION } from "../../version.ts";
+import { docsUrl, VERSION } from "../../version.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
@@ -24,7 +24,7 @@ Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the ba
 change and decides which benchmarks really changed. Files of the same side with the same
 \`round\` are merged; base and head rounds with the same number are paired. With one run per
 side the result is labelled unverified (no replication), unless --history or --aba tells how
-noisy one run is (docs/statistics.md §14).
+noisy one run is (§14 of ${docsUrl("docs/statistics.md")}).
 
 Options:
   --base FILE...        summaries of the base side (one or more)
@@ -32,7 +32,8 @@ Options:
   --criterion DIR       instead of summaries: a Criterion tree's baselines base-N and head-N
                         (what \`benchgate run\` saves, round N of each side), read in one walk,
                         as \`ingest criterion DIR --baselines 'base-*,head-*'\` would
-  --json FILE           write report.json (schemas/report.v1.schema.json); - for stdout
+  --json FILE           write report.json (its schema: report.v1.schema.json, below); - for
+                        stdout
   --markdown FILE       write the PR comment markdown; - for stdout
   --config FILE         benchgate.yml (its statistics:, budgets:, claims: and smells: blocks)
   --critcmp FILE        critcmp's text table of the same runs, folded into the markdown
@@ -55,8 +56,11 @@ Budgets (benchgate.yml, checked on the head side):
       p95: "< 25ms"
       max_regression: 5%              # fails only when the CI's lower end is above it
 
-Benchmark smells (docs/smells.md) are reported as warnings; benchgate.yml's smells: block can
-ignore kinds or make them fail the gate (smells: {fail-on: [flat-scaling]}).
+Benchmark smells are reported as warnings; benchgate.yml's smells: block can ignore kinds or
+make them fail the gate (smells: {fail-on: [flat-scaling]}).
+Smells: ${docsUrl("docs/smells.md")}
+
+The report's schema: ${docsUrl("schemas/report.v1.schema.json")}
 
 Exit codes: 0 pass or inconclusive, 1 regression confirmed, a budget broken or a claim false (or
 inconclusive with --fail-on-inconclusive), 2 bad usage or invalid input, 3 tool or environment

@@ -1,5 +1,6 @@
 // benchgate history append: one default-branch report.json → one record in history.json on the
 // gh-pages branch, written compare-and-swap (docs/history.md).
+import { docsUrl } from "../../version.ts";
 import { InputError } from "../../errors.ts";
 import { appendHistory, type AppendRequest } from "../../gate/append-history.ts";
 import { GAB_DATA_FILE } from "../../gate/history-pages.ts";
@@ -22,7 +23,7 @@ per commit (a re-run of the same SHA replaces its record), pushed without force 
 with backoff when another writer got there first. A corrupt history.json stops the command;
 it is never replaced. Beside history.json the same commit writes the page (${SITE_FILES.html},
 its script, style and data) and a github-action-benchmark-compatible ${GAB_DATA_FILE}.
-See docs/history.md.
+See ${docsUrl("docs/history.md")}.
 
 Only a push (or workflow_dispatch/schedule run) on the repository's default branch may write:
 pull requests, forks and other refs are refused. In GitHub Actions this is read from

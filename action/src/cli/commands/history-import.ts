@@ -1,6 +1,7 @@
 // benchgate history import FILE [--into HISTORY] -o OUT: github-action-benchmark's data.js (or
 // its external-data-json-path JSON) → benchgate's history.json, merged into an existing history
 // when --into is given. Local files only; publishing to gh-pages is `history append`'s job.
+import { docsUrl } from "../../version.ts";
 import { InputError } from "../../errors.ts";
 import { MAX_GAB_DATA_BYTES } from "../../history/gab-data-js.ts";
 import { importGabDataText } from "../../history/gab-import.ts";
@@ -14,7 +15,8 @@ export const HISTORY_IMPORT_HELP = `Usage: benchgate history import FILE -o OUT 
 
 Imports the history github-action-benchmark keeps on gh-pages — its data.js
 (window.BENCHMARK_DATA = {...}) or the JSON file it writes with external-data-json-path — into
-benchgate's history.json (schemas/history.v1.schema.json). The file is read as data, never run.
+benchgate's history.json. The file is read as data, never run. The schema:
+${docsUrl("schemas/history.v1.schema.json")}
 
 Each gab suite and bench becomes a series (unit as given, direction from the unit when it is a
 time or a rate, else from gab's tool); each value a point without a confidence interval, its

@@ -1,4 +1,5 @@
 // benchgate history site --history FILE --out DIR [--title TEXT]: the static history page.
+import { docsUrl } from "../../version.ts";
 import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { readHistoryFile } from "../../ingest/read-document.ts";
@@ -26,14 +27,17 @@ Files written to DIR (created if missing; these four files are replaced):
   ${SITE_FILES.data}   the history as the page reads it
 
 Options:
-  --history FILE     history.json (schemas/history.v1.schema.json)
+  --history FILE     history.json (its schema: history.v1.schema.json, below)
   --out DIR          where to write the page
   --title TEXT       the page's title (default "${DEFAULT_TITLE}")
   -h, --help         show this help
 
-Change points are found per benchmark on the medians over commits (docs/history.md, "Change points"): a
-rank-based seeded binary segmentation, robust to outliers and noise, at least 5 commits per level,
-in each segment between superseded baselines on its own.
+Change points are found per benchmark on the medians over commits: a rank-based seeded binary
+segmentation, robust to outliers and noise, at least 5 commits per level, in each segment
+between superseded baselines on its own ("Change points" in the docs:
+${docsUrl("docs/history.md")}).
+
+The history's schema: ${docsUrl("schemas/history.v1.schema.json")}
 
 Exit codes: 0 written, 2 bad usage, an invalid history or a DIR that cannot be written, 3 the
 page's script could not be built (running from sources without esbuild installed).`;

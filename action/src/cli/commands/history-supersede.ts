@@ -2,6 +2,7 @@
 // changed their method at a recorded commit, so the history's analyses (change points, the
 // page's levels and steps) treat the records from that commit on as a new baseline
 // (docs/history.md, "Superseded baselines"). On gh-pages, or in a local history.json.
+import { docsUrl } from "../../version.ts";
 import { InputError } from "../../errors.ts";
 import {
   listBreaks,
@@ -28,7 +29,8 @@ Marks that the benchmarks whose id ID-GLOB matches changed their method at commi
 harness, another input, counts instead of times): their numbers before SHA and from SHA on are
 not comparable. Change points and the page's levels and steps are then found in each part on
 its own, never across the mark, and the page breaks the line there with the reason as a note.
-Nothing is deleted: every record stays in history.json and on the page. See docs/history.md.
+Nothing is deleted: every record stays in history.json and on the page. See
+${docsUrl("docs/history.md")}
 
 ID-GLOB is matched against whole benchmark ids as in budgets: * any run of characters (also
 across /), ? one character, everything else literal; quote it for the shell. It must match at

@@ -1,5 +1,6 @@
 // benchgate history <subcommand>: the default branch's history on gh-pages (docs/history.md).
 // Each subcommand lives in its own file as `history<Name>Command(argv, deps)`.
+import { docsUrl } from "../../version.ts";
 import { InputError } from "../../errors.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
@@ -39,7 +40,8 @@ export function historyHelp(): string {
   const lines = [...SUBCOMMANDS].map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
   return `Usage: benchgate history <subcommand> [options]   (benchgate history <subcommand> --help)
 
-The benchmark history of the default branch, kept on the gh-pages branch (docs/history.md).
+The benchmark history of the default branch, kept on the gh-pages branch:
+${docsUrl("docs/history.md")}
 
 Subcommands:
 ${lines.join("\n")}`;

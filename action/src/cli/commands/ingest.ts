@@ -15,7 +15,7 @@ import {
 import { FORMAT_KINDS } from "../../ingest/registry.ts";
 import { validateSummary } from "../../schemas/validate.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
-import { VERSION } from "../../version.ts";
+import { docsUrl, VERSION } from "../../version.ts";
 import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
@@ -40,10 +40,19 @@ function kindHelp(kind: FormatKind): string {
 
 const TOOLS = FORMAT_KINDS.map((k) => k.title ?? k.name).join("/");
 
-/** The --name lines of the help: one per kind that takes it. */
-const NAME_HELP = FORMAT_KINDS.flatMap((k) =>
-  k.nameOption === undefined ? [] : [`  --name NAME           ${k.name}: ${k.nameOption}`],
-).join("\n");
+/** The kinds that take --name, grouped by what the name means to them. */
+const NAME_USES = new Map<string, string[]>();
+for (const k of FORMAT_KINDS)
+  if (k.nameOption !== undefined)
+    NAME_USES.set(k.nameOption, [...(NAME_USES.get(k.nameOption) ?? []), k.name]);
+
+/** --name in the help once, then one line per meaning (the load tools share one). */
+const NAME_HELP = [...NAME_USES]
+  .map(
+    ([what, kinds], i) =>
+      `  ${(i === 0 ? "--name NAME" : "").padEnd(22)}${kinds.join(", ")}: ${what}`,
+  )
+  .join("\n");
 
 /** `benchgate --help`'s line for this command. */
 export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
@@ -51,8 +60,8 @@ export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
 export const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
        benchgate ingest criterion DIR --baselines GLOB --out-dir DIR [--suite NAME]
 
-Reads one tool's output and writes a normalized, schema-checked summary.json
-(schemas/summary.v1.schema.json): one side of one round.
+Reads one tool's output and writes a normalized, schema-checked summary.json: one side of one
+round. Its schema: ${docsUrl("schemas/summary.v1.schema.json")}
 
 Kinds:
 ${FORMAT_KINDS.map(kindHelp).join("\n")}

@@ -3,6 +3,7 @@
 // templates benchgate's own .github/workflows are generated from.
 import path from "node:path";
 import { InputError } from "../../errors.ts";
+import { docsUrl } from "../../version.ts";
 import { actionlintConfig, customRunnerLabels } from "../../init/actionlint-config.ts";
 import { benchTargets, harnessOf, type BenchTargets } from "../../init/cargo-benches.ts";
 import { starterConfig } from "../../init/starter-config.ts";
@@ -42,10 +43,10 @@ Options:
   --action-ref REF       the action: owner/repo/path@REF (default: ${DEFAULT_ACTION_REF},
                          ${isPinnedActionRef(DEFAULT_ACTION_REF) ? "the release this CLI was published with" : "a build from source: pin a release instead"}).
                          Pin it to a full 40-hex commit SHA: a tag can be moved to other code,
-                         and zizmor reports it (docs/action.md, "Installing a release")
+                         and zizmor reports it ("Installing a release" in the action's docs)
   --runner KIND          where the measure job runs: self-hosted (default; a dedicated, pinned
                          machine) or github-hosted (ubuntu-latest: shared, so timing verdicts
-                         are wider and instruction counts are recommended; docs/github-hosted.md)
+                         are wider and instruction counts are recommended; see the docs)
   --runner-labels A,B    labels of the self-hosted benchmark runner
                          (default: ${DEFAULT_RUNNER_LABELS.join(",")})
   --default-branch NAME  the branch whose pushes benchgate-main.yml measures (default: ${DEFAULT_BRANCH})
@@ -54,7 +55,7 @@ Options:
                          labels above, and one report job decides over all of them. The
                          runners must be identical pinned machines, each shard runs its own
                          rounds within the time budget, and a failed or missing shard is an
-                         error verdict (docs/workflows.md)
+                         error verdict
   --bench NAME...        bench targets (default: every [[bench]] with harness = false in
                          DIR/Cargo.toml); one whose source uses gungraun or iai_callgrind gets a
                          gungraun suite, any other a Criterion suite
@@ -62,7 +63,11 @@ Options:
   --force                overwrite existing files
   -h, --help             show this help
 
-Exit codes: 0 written, 2 bad usage or a file already exists (nothing is written then).`;
+Exit codes: 0 written, 2 bad usage or a file already exists (nothing is written then).
+
+Docs: ${docsUrl("docs/workflows.md")} (the workflows),
+${docsUrl("docs/github-hosted.md")} (GitHub-hosted runners),
+${docsUrl("docs/action.md")} (the action, pinning a release).`;
 
 const CONFIG_FILE = "benchgate.yml";
 const MAX_CARGO_TOML_BYTES = 1024 * 1024;
@@ -73,7 +78,7 @@ const RUNNER_STEPS = [
   `Register a self-hosted runner for this repository (or a runner group that only it may use)
      with the labels above, on a dedicated machine: no secrets, nothing else of value on it.`,
   `Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate; see its
-     docs/runner-host.md), and run the runner service on the isolated cores.`,
+     ${docsUrl("docs/runner-host.md")}), and run the runner service on the isolated cores.`,
 ] as const;
 
 const REPOSITORY_STEPS = [

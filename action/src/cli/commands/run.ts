@@ -1,5 +1,6 @@
 // benchgate run --base REF --head REF: the whole gate on one machine (docs/run.md; exit codes:
 // docs/cli.md), an adapter over gate/: flags → plan → runGate → the verdict and exit code.
+import { docsUrl } from "../../version.ts";
 import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { renderText } from "../../render/text.ts";
@@ -42,7 +43,7 @@ Options:
                       after min-rounds no round starts that would end later: when the whole
                       round does not fit, the time goes first to open benchmarks that could
                       fail the gate and can still be settled, then to others that can be
-                      settled, then one more round for the rest (docs/run.md)
+                      settled, then one more round for the rest (docs: below)
   --schedule S        pairs or suite (default: the config's schedule:, else pairs). pairs:
                       each benchmark's base and head processes back to back, short, one
                       benchmark per process (Criterion by exact id, hyperfine by command;
@@ -54,10 +55,10 @@ Options:
                       config's rounds; refused with --rounds other than 1, --min-rounds,
                       --max-rounds, --time-budget and --shard
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
-  --shard I/N         measure only shard I of N (docs/shards.md): every shard computes the same
-                      split, runs base and head of its part on this machine and writes its
-                      summaries and shard.json, but no verdict; \`benchgate merge\` of all N
-                      folders decides. With rounds: auto each shard runs its own looks
+  --shard I/N         measure only shard I of N: every shard computes the same split, runs
+                      base and head of its part on this machine and writes its summaries and
+                      shard.json, but no verdict; \`benchgate merge\` of all N folders decides.
+                      With rounds: auto each shard runs its own looks (docs: below)
   --repo DIR          the git repository (default: the current directory)
   --out DIR           output folder (default: .benchgate/run); replaced on every run
   --cache-dir DIR     keeps target-base/ and target-head/ between runs so dependencies are
@@ -69,7 +70,10 @@ ${SETTING_FLAGS_HELP}
 
 Ctrl-C (or SIGTERM, a timeout, a failing benchmark) stops the running tool and removes the
 worktrees. Exit codes: 0 pass or inconclusive, 1 the gate failed (regression confirmed, budget
-broken, golden output changed), 2 bad usage or invalid config, 3 a tool failed or interrupted.`;
+broken, golden output changed), 2 bad usage or invalid config, 3 a tool failed or interrupted.
+
+Docs: ${docsUrl("docs/run.md")} (rounds, the time budget, the config),
+${docsUrl("docs/shards.md")} (shards).`;
 
 /** --schedule: pairs or suite. */
 function scheduleFlag(args: ParsedArgs): Schedule | undefined {

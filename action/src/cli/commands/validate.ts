@@ -1,4 +1,5 @@
 // benchgate validate FILE... [--schema summary|report|config|history]
+import { docsUrl } from "../../version.ts";
 import { InputError } from "../../errors.ts";
 import { MAX_BYTES, parseYamlText, readJsonFile } from "../../ingest/read-document.ts";
 import {
@@ -15,8 +16,8 @@ import type { Machine } from "../../ports/machine.ts";
 
 export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config|history]
 
-Checks each file against its JSON Schema (schemas/*.v1.schema.json) and the rules a schema
-cannot express (unique benchmark ids; in a history, unique series and commits). Without
+Checks each file against its JSON Schema (${docsUrl("schemas/")})
+and the rules a schema cannot express (unique benchmark ids; in a history, unique series and commits). Without
 --schema the kind is guessed: .yml/.yaml files are configs, JSON with a "verdict" is a report,
 JSON with "commits" a history (gh-pages history.json), other JSON a summary. In a config, every
 path (golden.checksums, golden.outputs, a suite's manifest-path or output) must be relative and

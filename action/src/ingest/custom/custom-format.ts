@@ -1,4 +1,5 @@
 // `ingest custom FILE`: benchgate's own summary.json, or a harness summary (./custom.ts).
+import { docsUrl } from "../../version.ts";
 import type { FileFormatKind } from "../format-kind.ts";
 import { hasField, isObject } from "../json-guards.ts";
 import { parseCustom } from "./custom.ts";
@@ -8,7 +9,8 @@ export const customFormat: FileFormatKind<"custom"> = {
   input: "file",
   help: [
     "a benchgate summary.json, or a harness summary with",
-    "p50/p95/p99 and raw samples (see docs/formats.md)",
+    "p50/p95/p99 and raw samples (the formats:",
+    `${docsUrl("docs/formats.md")})`,
   ],
   signatures: [
     {
