@@ -85,7 +85,7 @@ function plotBlock(
     badges.append(
       el("span", "badge imported", `imported from github-action-benchmark (${s.importedFrom})`),
     );
-  const latest = [...s.median].reverse().find((v) => v !== null) ?? null;
+  const latest = s.median.findLast((v) => v !== null) ?? null;
   badges.append(el("span", "badge latest", `latest ${formatInUnit(latest, unit)}`));
   const budget = (s.budget ?? []).filter((v): v is number => v !== null).at(-1);
   if (budget !== undefined)

@@ -222,8 +222,12 @@ function restoreFilter(suites: readonly string[], controls: Controls): void {
 /** Charts follow the width of their cards; one resize pass per frame at most. */
 function resizeChartsWith(app: HTMLElement): void {
   let pending = false;
-  new ResizeObserver(() => {
-    if (pending) return;
+  let width = -1;
+  new ResizeObserver((entries) => {
+    // The page grows as charts and folds open; only a new width resizes charts.
+    const now = entries.at(-1)?.contentRect.width ?? width;
+    if (pending || now === width) return;
+    width = now;
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
