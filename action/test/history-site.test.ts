@@ -410,6 +410,16 @@ describe("the history page in headless Chromium", () => {
       for (const tick of ticks(i))
         expect(Number(tick.replaceAll(",", "")), name(i)).toBeLessThanOrEqual(1000);
     }
+    // x: commit numbers (the date only under the first tick of a day), never a bare date twice.
+    for (const i of [0, 1]) {
+      const xTicks = (drawn[name(i)] ?? []).filter((t) => /^#\d+$/.test(t));
+      expect(xTicks[0], name(i)).toBe("#1");
+      expect(new Set(xTicks).size, name(i)).toBe(xTicks.length);
+    }
+    // y: the range drawn, written out in the chart's unit.
+    expect(await card(0).locator(".yspan").textContent()).toMatch(
+      /^y: [\d.]+–[\d.]+ µs \((±[\d.]+ %|from zero)\)$/u,
+    );
     const known = [0, 1, 2, 3, 4, 5].flatMap((i) => drawn[name(i)] ?? []).join(" ");
     expect(known).not.toMatch(/\bns\b|\d[KMB]\b/);
     // The unknown unit keeps its raw numbers, in the short ticks the page always had.
