@@ -150,6 +150,28 @@ function said(r: CliResult): string {
   return `exit ${String(r.status)}\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-6000)}`;
 }
 
+/** Resolves once the run's stderr matches `pattern` (a progress line); rejects if it ends first. */
+function saying(running: Running, pattern: RegExp): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (pattern.test(running.stderr())) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 50);
+    running.result.then(
+      (r) => {
+        clearInterval(poll);
+        reject(new Error(`finished before it said ${String(pattern)}\n${said(r)}`));
+      },
+      (error: unknown) => {
+        clearInterval(poll);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** No worktree registered besides the main checkout, no worktree folder left, no cache lock. */
 function expectCleanedUp(c: Case, cache = TEST_CACHE): void {
   expect(worktrees(c.repo.dir)).toEqual([c.repo.dir]);
@@ -420,24 +442,7 @@ describe(
     it("Ctrl-C (SIGINT) during round 1: stops the tools, removes the worktrees, exit 3", async () => {
       const c = setup("interrupt");
       const running = run(c, ["--rounds", "5"]);
-      await new Promise<void>((resolve, reject) => {
-        const poll = setInterval(() => {
-          if (/round 1\/5 · /.test(running.stderr())) {
-            clearInterval(poll);
-            resolve();
-          }
-        }, 50);
-        running.result.then(
-          (r) => {
-            clearInterval(poll);
-            reject(new Error(`finished before round 1 was reported\n${said(r)}`));
-          },
-          (error: unknown) => {
-            clearInterval(poll);
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      });
+      await saying(running, /round 1\/5 · /);
       const sent = Date.now();
       expect(running.kill("SIGINT")).toBe(true);
       const r = await running.result;
@@ -450,6 +455,64 @@ describe(
       // Nothing of the run is still going: no process runs a binary from the cache's targets.
       const pgrep = spawnSync("pgrep", ["-f", `${TEST_CACHE}/target-`], { encoding: "utf8" });
       if (pgrep.error === undefined) expect(pgrep.stdout, "stray processes").toBe("");
+    });
+
+    it("SIGTERM after two complete rounds: the report of those two rounds, marked partial, exit 3", async () => {
+      // A hyperfine command that is instant until the test creates HOLD, then sleeps: round 3 is
+      // held in that command when the signal comes, whatever the machine's speed.
+      const hold = path.join(scratch, "sigterm-hold");
+      const config = testConfig().replace(
+        '        command: "{target}/release/demo-cli --help"\n',
+        `        command: "{target}/release/demo-cli --help"\n      - name: hold\n        command: "sh -c 'test ! -e ${hold} || sleep 120'"\n`,
+      );
+      expect(config).toContain("name: hold");
+      const c = setup("sigterm-partial", { config });
+      const running = run(c, ["--rounds", "5"]);
+      await saying(running, /round 2\/5 done in /);
+      writeFileSync(hold, "");
+      // Round 3 has started the held command on one side at least: it cannot complete.
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          const started = spawnSync("pgrep", ["-f", `test ! -e ${hold}`], { encoding: "utf8" });
+          if (started.error !== undefined || started.stdout.trim() !== "") {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 100);
+      });
+      expect(running.kill("SIGTERM")).toBe(true);
+      const r = await running.result;
+      expect(r.status, said(r)).toBe(3);
+      expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(
+        /^benchgate: error: interrupted .*; the report of the 2 complete rounds is written, marked partial/,
+      );
+
+      const reportFile = path.join(c.out, "report.json");
+      const valid = runCli(["validate", reportFile, "--schema", "report"]);
+      expect(valid.status, said(valid)).toBe(0);
+      const report = readReport(c);
+      expect(report.partial).toEqual({
+        reason: "signal",
+        signal: "SIGTERM",
+        rounds_completed: 2,
+        rounds_planned: 5,
+      });
+      expect(report.rounds).toHaveLength(2);
+      expect(report.settings.rounds).toBe(2);
+      expect(["pass", "fail", "inconclusive"]).toContain(report.verdict);
+      const line =
+        "partial: stopped by SIGTERM after 2 of 5 rounds; this verdict is of those rounds only";
+      expect(report.reasons[0]).toBe(line);
+      expect(readFileSync(path.join(c.out, "comment.md"), "utf8")).toContain(line);
+      expect(r.stdout.split("\n")[0]).toBe(`${line} (exit 3: interrupted)`);
+      // Only complete rounds are kept: \`compare\` over the folder sees what the report saw.
+      expect(readdirSync(path.join(c.out, "summaries")).sort()).toEqual([
+        "base-1.json",
+        "base-2.json",
+        "head-1.json",
+        "head-2.json",
+      ]);
+      expectCleanedUp(c);
     });
 
     describe("bad input: exit 2 with one line, before any worktree is made", () => {

@@ -40,7 +40,24 @@ export interface GateInput {
   readonly countThresholds?: ReadonlyMap<string, CountThresholds>;
   /** One run per side: where its noise comes from (the history, or base-head-base). */
   readonly noise?: NoiseSource;
+  /** The run was stopped before it finished: the report is marked partial and says so first. */
+  readonly partial?: PartialRun | undefined;
   readonly now: Date;
+}
+
+/** A report's partial marker (report.v1 `partial`). */
+export type PartialRun = NonNullable<BenchReport["partial"]>;
+
+/**
+ * The one line that says a report is partial, first of its reasons (the comment's "Why") and
+ * in the terminal: "partial: stopped by SIGTERM after 2 of 5 rounds; …".
+ */
+export function partialLine(partial: PartialRun, sequential = false): string {
+  const by = partial.signal ?? "a signal";
+  const planned = partial.rounds_planned;
+  const of = planned === undefined ? "" : ` of ${sequential ? "up to " : ""}${planned}`;
+  const rounds = `${partial.rounds_completed}${of} round${partial.rounds_completed === 1 && of === "" ? "" : "s"}`;
+  return `partial: stopped by ${by} after ${rounds}; this verdict is of those rounds only`;
 }
 
 export function gateReport(input: GateInput): BenchReport {
@@ -82,7 +99,13 @@ export function gateReport(input: GateInput): BenchReport {
     { base: input.base, head: input.head, report: checked },
     input.smells,
   );
-  const report = withSmells(checked, smells);
+  const smelled = withSmells(checked, smells);
+  const { partial } = input;
+  const sequential = smelled.settings.design?.kind === "sequential";
+  const report =
+    partial === undefined
+      ? smelled
+      : { ...smelled, partial, reasons: [partialLine(partial, sequential), ...smelled.reasons] };
   // The report we write must satisfy our own schema; a failure here is our bug (exit 3, not
   // the user's input), caught before any file is written.
   try {
@@ -101,6 +124,8 @@ export interface Measured {
   readonly critcmpTable?: string | undefined;
   /** One run per side: where its noise comes from (the history, or base-head-base). */
   readonly noise?: NoiseSource | undefined;
+  /** The run was stopped before it finished: decide on what it completed, marked partial. */
+  readonly partial?: PartialRun | undefined;
 }
 
 export interface Decision {
@@ -132,6 +157,7 @@ export function decide(
     smells: judgement.smells,
     countThresholds: judgement.countThresholds,
     ...(measured.noise === undefined ? {} : { noise: measured.noise }),
+    ...(measured.partial === undefined ? {} : { partial: measured.partial }),
     now,
   });
   const { critcmpTable } = measured;

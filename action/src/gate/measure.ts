@@ -16,7 +16,7 @@ import type { GatePlan } from "./plan.ts";
 import { keepClaimsOpen } from "./claim-rounds.ts";
 import { InputError } from "../errors.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
-import type { ShardOutcome } from "../runner/run-request.ts";
+import type { ShardOutcome, StoppedRun } from "../runner/run-request.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import type { NoiseSource } from "../core/compare.ts";
 
@@ -49,6 +49,11 @@ export interface Measurement {
   readonly shard?: ShardOutcome;
   /** Base, head, base: the decision takes the noise from the two base runs. */
   readonly noise?: NoiseSource;
+  /**
+   * Ctrl-C or SIGTERM stopped the rounds: base, head and \`rounds\` hold the rounds both sides
+   * completed (possibly none); the caller decides whether they make a partial report.
+   */
+  readonly stopped?: StoppedRun;
 }
 
 /**
@@ -197,6 +202,7 @@ export async function measure(
       commits: outcome.commits,
       ...(outcome.shard === undefined ? {} : { shard: outcome.shard }),
       ...(plan.aba ? { noise: { kind: "aba" } as const } : {}),
+      ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
     };
   } finally {
     interrupts.dispose();

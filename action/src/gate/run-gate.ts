@@ -1,10 +1,14 @@
 // The whole gate on one machine, from a plan to the files in the output folder: measure, decide,
 // write. The CLI's `run` and the action's gate and measure modes are adapters over this; the
-// action's report mode decides and writes the same way from a measure job's summaries.
+// action's report mode decides and writes the same way from a measure job's summaries. A run
+// stopped by Ctrl-C or SIGTERM after at least one complete round still decides on those rounds
+// and writes the report marked partial, then fails as interrupted (PartialRunError), so that no
+// caller takes it for a finished run's verdict.
 import type { CommentOptions } from "../render/comment.ts";
 import type { Machine } from "../ports/machine.ts";
 import { describeTimings } from "../runner/step-timings.ts";
-import { decide, type Decision } from "./decide.ts";
+import { InterruptedError } from "../exec/run-step.ts";
+import { decide, type Decision, type PartialRun } from "./decide.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
 import type { GatePlan } from "./plan.ts";
@@ -20,15 +24,30 @@ export async function runGate(
   options: { readonly quiet: boolean; readonly comment?: CommentOptions },
 ): Promise<GateRun> {
   const measurement = await measure(plan, target, machine, options);
-  const { progress, critcmp } = measurement;
-  progress.line("comparing");
+  const { progress, critcmp, stopped } = measurement;
+  // Nothing complete to decide on: interrupted, as before any round.
+  if (stopped !== undefined && measurement.rounds < 1) throw stopped.error;
+  const partial: PartialRun | undefined =
+    stopped === undefined
+      ? undefined
+      : {
+          reason: "signal",
+          ...(stopped.signal.startsWith("SIG") ? { signal: stopped.signal } : {}),
+          rounds_completed: measurement.rounds,
+          rounds_planned: plan.run.rounds,
+        };
+  progress.line(
+    partial === undefined
+      ? "comparing"
+      : `comparing the ${measurement.rounds} complete round${measurement.rounds === 1 ? "" : "s"} (a partial report)`,
+  );
   const decision = decide(
     plan,
-    { ...measurement, critcmpTable: critcmp.table },
+    { ...measurement, critcmpTable: critcmp.table, partial },
     machine.clock.date(),
     options.comment,
   );
-  if (critcmp.table === undefined)
+  if (critcmp.table === undefined && stopped === undefined)
     progress.warn(`no critcmp table: ${critcmp.note ?? "unknown reason"}`);
   const timing = measurement.timings.document(progress.elapsedMs());
   const files = await writeOutputs(
@@ -38,5 +57,25 @@ export async function runGate(
     machine,
   );
   progress.line(describeTimings(timing));
-  return { ...decision, ...files, measurement };
+  const run = { ...decision, ...files, measurement };
+  if (stopped !== undefined)
+    throw new PartialRunError(
+      `${stopped.error.message}; the report of the ${measurement.rounds} complete round${measurement.rounds === 1 ? "" : "s"} is written, marked partial (${files.reportFile})`,
+      run,
+    );
+  return run;
+}
+
+/**
+ * A run stopped by a signal whose completed rounds were decided and written as a partial report:
+ * still an interruption (exit 3), with the decision for whoever wants to show it.
+ */
+export class PartialRunError extends InterruptedError {
+  override name = "PartialRunError";
+  readonly run: GateRun;
+
+  constructor(message: string, run: GateRun) {
+    super(message);
+    this.run = run;
+  }
 }

@@ -37,6 +37,8 @@ export async function runShard(
   },
 ): Promise<ShardRun> {
   const measurement = await measure(plan, target, machine, options);
+  // A shard's rounds are merged with the other shards': a stopped shard leaves no shard.json.
+  if (measurement.stopped !== undefined) throw measurement.stopped.error;
   const { progress, critcmp, shard: outcome } = measurement;
   if (outcome === undefined) throw new ToolError("internal error: a shard run without its split");
   const shardFile = path.join(target.out, SHARD_FILE);

@@ -162,7 +162,12 @@ async function runLocked(
             ...(pairs ? { pairs: await preparePairs(request, sides, listed, deps) } : {}),
           });
     const suitesRun = shard?.plan.suites ?? config.suites;
-    const critcmp = await critcmpTables(suitesRun, out, measured.fullRound, deps);
+    // Stopped by a signal: no more tools run; the completed rounds are returned as they are.
+    const { stopped } = measured;
+    const critcmp =
+      stopped === undefined
+        ? await critcmpTables(suitesRun, out, measured.fullRound, deps)
+        : { note: `the run was stopped by ${stopped.signal} before critcmp ran` };
     return {
       commits,
       summaries: measured.summaries,
@@ -170,6 +175,7 @@ async function runLocked(
       rounds: measured.rounds,
       critcmp: { ...critcmp, round: measured.fullRound },
       ...(shard === undefined ? {} : { shard: shard.outcome }),
+      ...(stopped === undefined ? {} : { stopped }),
     };
   } finally {
     for (const side of added) await removeWorktree(repo, sides[side].worktree, git);

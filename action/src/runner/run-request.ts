@@ -16,6 +16,7 @@ import type { RoundPlanner } from "./sequential-rounds.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardSplit } from "./shard-plan.ts";
+import type { InterruptedError } from "../exec/run-step.ts";
 
 export interface RunDeps {
   readonly proc: ProcessPort;
@@ -85,4 +86,17 @@ export interface RunOutcome {
    */
   readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
   readonly shard?: ShardOutcome;
+  /**
+   * Ctrl-C or SIGTERM stopped the rounds: \`summaries\` and \`rounds\` hold the rounds both sides
+   * completed (possibly none), and critcmp did not run.
+   */
+  readonly stopped?: StoppedRun;
+}
+
+/** What stopped a run before its rounds ended. */
+export interface StoppedRun {
+  /** The signal's name ("SIGTERM"), or "a signal". */
+  readonly signal: string;
+  /** What the interrupted step raised ("interrupted during suite micro (head, round 3)"). */
+  readonly error: InterruptedError;
 }

@@ -44,6 +44,18 @@ export interface BenchReport {
    * rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.
    */
   mode: "rounds" | "single-run" | "history" | "aba";
+  /**
+   * Present only when the run was stopped before it finished (Ctrl-C or SIGTERM): the verdict is of the rounds both sides completed, and `benchgate run` still exits 3, so CI does not take it for a finished run's.
+   */
+  partial?: {
+    reason: "signal";
+    signal?: string;
+    rounds_completed: number;
+    /**
+     * The rounds the run would have run at most: the fixed count, or max-rounds.
+     */
+    rounds_planned?: number;
+  };
   settings: {
     /**
      * The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.

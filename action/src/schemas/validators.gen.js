@@ -2368,7 +2368,7 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const report = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"description":"The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.","type":"string","maxLength":2048},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"contention":{"description":"How many of the run's benchmark processes got well under their suite's usual share of a CPU (docs/statistics.md, Contention): the machine was busy while they measured.","type":"object","additionalProperties":false,"required":["processes","contended","threshold"],"properties":{"processes":{"description":"Benchmark runs whose process recorded its CPU time.","type":"integer","minimum":0,"maximum":100000000},"contended":{"description":"Of those, the runs whose process's CPU share was below threshold times its suite's median share.","type":"integer","minimum":0,"maximum":100000000},"threshold":{"type":"number","exclusiveMinimum":0,"maximum":1},"median_share":{"description":"The median CPU share (CPU time / wall time) over those runs.","$ref":"#/$defs/nullableNumber"}}},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300},"spread":{"description":"This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.","$ref":"#/$defs/nullableNumber"},"overstated":{"description":"Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.","type":"boolean"},"set_aside":{"description":"History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).","type":"object","additionalProperties":false,"required":["records","values","values_total"],"properties":{"records":{"description":"Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).","type":"array","maxItems":100000,"items":{"type":"object","additionalProperties":false,"required":["sha","outside","of","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"outside":{"type":"integer","minimum":0,"maximum":100000},"of":{"type":"integer","minimum":1,"maximum":100000},"ratio":{"description":"The median ratio of its values to their series' levels.","type":"number","minimum":0,"maximum":1e+300}}}},"values":{"description":"Single values outside their series' fence in otherwise ordinary records (at most 50 listed).","type":"array","maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["sha","suite","id","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"suite":{"$ref":"#/$defs/entry/properties/suite"},"id":{"$ref":"#/$defs/entry/properties/id"},"ratio":{"description":"The value over its series' level.","type":"number","minimum":0,"maximum":1e+300}}}},"values_total":{"type":"integer","minimum":0,"maximum":100000000}}}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"partial":{"description":"Present only when the run was stopped before it finished (Ctrl-C or SIGTERM): the verdict is of the rounds both sides completed, and `benchgate run` still exits 3, so CI does not take it for a finished run's.","type":"object","additionalProperties":false,"required":["reason","rounds_completed"],"properties":{"reason":{"enum":["signal"]},"signal":{"type":"string","pattern":"^SIG[A-Z0-9]{1,16}$"},"rounds_completed":{"type":"integer","minimum":0,"maximum":10000},"rounds_planned":{"description":"The rounds the run would have run at most: the fixed count, or max-rounds.","type":"integer","minimum":1,"maximum":10000}}},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"description":"The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.","type":"string","maxLength":2048},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"contention":{"description":"How many of the run's benchmark processes got well under their suite's usual share of a CPU (docs/statistics.md, Contention): the machine was busy while they measured.","type":"object","additionalProperties":false,"required":["processes","contended","threshold"],"properties":{"processes":{"description":"Benchmark runs whose process recorded its CPU time.","type":"integer","minimum":0,"maximum":100000000},"contended":{"description":"Of those, the runs whose process's CPU share was below threshold times its suite's median share.","type":"integer","minimum":0,"maximum":100000000},"threshold":{"type":"number","exclusiveMinimum":0,"maximum":1},"median_share":{"description":"The median CPU share (CPU time / wall time) over those runs.","$ref":"#/$defs/nullableNumber"}}},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300},"spread":{"description":"This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.","$ref":"#/$defs/nullableNumber"},"overstated":{"description":"Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.","type":"boolean"},"set_aside":{"description":"History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).","type":"object","additionalProperties":false,"required":["records","values","values_total"],"properties":{"records":{"description":"Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).","type":"array","maxItems":100000,"items":{"type":"object","additionalProperties":false,"required":["sha","outside","of","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"outside":{"type":"integer","minimum":0,"maximum":100000},"of":{"type":"integer","minimum":1,"maximum":100000},"ratio":{"description":"The median ratio of its values to their series' levels.","type":"number","minimum":0,"maximum":1e+300}}}},"values":{"description":"Single values outside their series' fence in otherwise ordinary records (at most 50 listed).","type":"array","maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["sha","suite","id","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"suite":{"$ref":"#/$defs/entry/properties/suite"},"id":{"$ref":"#/$defs/entry/properties/id"},"ratio":{"description":"The value over its series' level.","type":"number","minimum":0,"maximum":1e+300}}}},"values_total":{"type":"integer","minimum":0,"maximum":100000000}}}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
 const schema59 = {"type":"string","maxLength":2048};
 const schema60 = {"type":"number","minimum":0,"maximum":1};
 const schema61 = {"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10};
@@ -2376,6 +2376,7 @@ const schema84 = {"type":["number","null"],"minimum":0,"maximum":1e+300};
 const schema91 = {"type":"string","minLength":1,"maxLength":256};
 const schema92 = {"type":"string","minLength":1,"maxLength":1024};
 const schema93 = {"type":"integer","minimum":0,"maximum":1000000};
+const pattern11 = new RegExp("^SIG[A-Z0-9]{1,16}$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4833,7 +4834,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
-const pattern18 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern19 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4906,7 +4907,7 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern18.test(data2)){
+if(!pattern19.test(data2)){
 validate49.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -4927,7 +4928,7 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern19.test(data3)){
 validate49.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -5018,7 +5019,7 @@ return errors === 0;
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema123 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
-const pattern20 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
+const pattern21 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5052,7 +5053,7 @@ let data0 = data.kind;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
+if(!pattern21.test(data0)){
 validate51.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
@@ -7201,32 +7202,155 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.settings !== undefined){
-let data9 = data.settings;
+if(data.partial !== undefined){
+let data9 = data.partial;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
-if((((((((((data9.method === undefined) && (missing2 = "method")) || ((data9.statistic === undefined) && (missing2 = "statistic"))) || ((data9.q === undefined) && (missing2 = "q"))) || ((data9.noise_floor === undefined) && (missing2 = "noise_floor"))) || ((data9.fail_threshold === undefined) && (missing2 = "fail_threshold"))) || ((data9.unverified_threshold === undefined) && (missing2 = "unverified_threshold"))) || ((data9.confidence === undefined) && (missing2 = "confidence"))) || ((data9.rounds === undefined) && (missing2 = "rounds"))) || ((data9.crossover === undefined) && (missing2 = "crossover"))){
-validate36.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+if(((data9.reason === undefined) && (missing2 = "reason")) || ((data9.rounds_completed === undefined) && (missing2 = "rounds_completed"))){
+validate36.errors = [{instancePath:instancePath+"/partial",schemaPath:"#/properties/partial/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs22 = errors;
 for(const key2 in data9){
-if(!(func1.call(schema57.properties.settings.properties, key2))){
-validate36.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+if(!((((key2 === "reason") || (key2 === "signal")) || (key2 === "rounds_completed")) || (key2 === "rounds_planned"))){
+validate36.errors = [{instancePath:instancePath+"/partial",schemaPath:"#/properties/partial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs22 === errors){
-if(data9.method !== undefined){
-let data10 = data9.method;
+if(data9.reason !== undefined){
 const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(func2(data10) > 2048){
+if(!(data9.reason === "signal")){
+validate36.errors = [{instancePath:instancePath+"/partial/reason",schemaPath:"#/properties/partial/properties/reason/enum",keyword:"enum",params:{allowedValues: schema57.properties.partial.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid5 = _errs23 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data9.signal !== undefined){
+let data11 = data9.signal;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern11.test(data11)){
+validate36.errors = [{instancePath:instancePath+"/partial/signal",schemaPath:"#/properties/partial/properties/signal/pattern",keyword:"pattern",params:{pattern: "^SIG[A-Z0-9]{1,16}$"},message:"must match pattern \""+"^SIG[A-Z0-9]{1,16}$"+"\""}];
+return false;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/partial/signal",schemaPath:"#/properties/partial/properties/signal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs24 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data9.rounds_completed !== undefined){
+let data12 = data9.rounds_completed;
+const _errs26 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_completed",schemaPath:"#/properties/partial/properties/rounds_completed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs26){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 10000 || isNaN(data12)){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_completed",schemaPath:"#/properties/partial/properties/rounds_completed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_completed",schemaPath:"#/properties/partial/properties/rounds_completed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs26 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data9.rounds_planned !== undefined){
+let data13 = data9.rounds_planned;
+const _errs28 = errors;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_planned",schemaPath:"#/properties/partial/properties/rounds_planned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 10000 || isNaN(data13)){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_planned",schemaPath:"#/properties/partial/properties/rounds_planned/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data13 < 1 || isNaN(data13)){
+validate36.errors = [{instancePath:instancePath+"/partial/rounds_planned",schemaPath:"#/properties/partial/properties/rounds_planned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs28 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/partial",schemaPath:"#/properties/partial/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.settings !== undefined){
+let data14 = data.settings;
+const _errs30 = errors;
+if(errors === _errs30){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing3;
+if((((((((((data14.method === undefined) && (missing3 = "method")) || ((data14.statistic === undefined) && (missing3 = "statistic"))) || ((data14.q === undefined) && (missing3 = "q"))) || ((data14.noise_floor === undefined) && (missing3 = "noise_floor"))) || ((data14.fail_threshold === undefined) && (missing3 = "fail_threshold"))) || ((data14.unverified_threshold === undefined) && (missing3 = "unverified_threshold"))) || ((data14.confidence === undefined) && (missing3 = "confidence"))) || ((data14.rounds === undefined) && (missing3 = "rounds"))) || ((data14.crossover === undefined) && (missing3 = "crossover"))){
+validate36.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs32 = errors;
+for(const key3 in data14){
+if(!(func1.call(schema57.properties.settings.properties, key3))){
+validate36.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs32 === errors){
+if(data14.method !== undefined){
+let data15 = data14.method;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(func2(data15) > 2048){
 validate36.errors = [{instancePath:instancePath+"/settings/method",schemaPath:"#/properties/settings/properties/method/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -7236,36 +7360,36 @@ validate36.errors = [{instancePath:instancePath+"/settings/method",schemaPath:"#
 return false;
 }
 }
-var valid5 = _errs23 === errors;
+var valid6 = _errs33 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.statistic !== undefined){
-const _errs25 = errors;
-if(!(data9.statistic === "median")){
+if(valid6){
+if(data14.statistic !== undefined){
+const _errs35 = errors;
+if(!(data14.statistic === "median")){
 validate36.errors = [{instancePath:instancePath+"/settings/statistic",schemaPath:"#/properties/settings/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema57.properties.settings.properties.statistic.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid5 = _errs25 === errors;
+var valid6 = _errs35 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.q !== undefined){
-let data12 = data9.q;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 1 || isNaN(data12)){
+if(valid6){
+if(data14.q !== undefined){
+let data17 = data14.q;
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 1 || isNaN(data17)){
 validate36.errors = [{instancePath:instancePath+"/settings/q",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
-if(data12 < 0 || isNaN(data12)){
+if(data17 < 0 || isNaN(data17)){
 validate36.errors = [{instancePath:instancePath+"/settings/q",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7276,24 +7400,24 @@ validate36.errors = [{instancePath:instancePath+"/settings/q",schemaPath:"#/$def
 return false;
 }
 }
-var valid5 = _errs26 === errors;
+var valid6 = _errs36 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.noise_floor !== undefined){
-let data13 = data9.noise_floor;
-const _errs29 = errors;
-const _errs30 = errors;
-if(errors === _errs30){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 10 || isNaN(data13)){
+if(valid6){
+if(data14.noise_floor !== undefined){
+let data18 = data14.noise_floor;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 10 || isNaN(data18)){
 validate36.errors = [{instancePath:instancePath+"/settings/noise_floor",schemaPath:"#/$defs/threshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
-if(data13 < 0 || isNaN(data13)){
+if(data18 < 0 || isNaN(data18)){
 validate36.errors = [{instancePath:instancePath+"/settings/noise_floor",schemaPath:"#/$defs/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7304,24 +7428,24 @@ validate36.errors = [{instancePath:instancePath+"/settings/noise_floor",schemaPa
 return false;
 }
 }
-var valid5 = _errs29 === errors;
+var valid6 = _errs39 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.fail_threshold !== undefined){
-let data14 = data9.fail_threshold;
-const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 10 || isNaN(data14)){
+if(valid6){
+if(data14.fail_threshold !== undefined){
+let data19 = data14.fail_threshold;
+const _errs42 = errors;
+const _errs43 = errors;
+if(errors === _errs43){
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 10 || isNaN(data19)){
 validate36.errors = [{instancePath:instancePath+"/settings/fail_threshold",schemaPath:"#/$defs/threshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
-if(data14 < 0 || isNaN(data14)){
+if(data19 < 0 || isNaN(data19)){
 validate36.errors = [{instancePath:instancePath+"/settings/fail_threshold",schemaPath:"#/$defs/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7332,24 +7456,24 @@ validate36.errors = [{instancePath:instancePath+"/settings/fail_threshold",schem
 return false;
 }
 }
-var valid5 = _errs32 === errors;
+var valid6 = _errs42 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.unverified_threshold !== undefined){
-let data15 = data9.unverified_threshold;
-const _errs35 = errors;
-const _errs36 = errors;
-if(errors === _errs36){
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 10 || isNaN(data15)){
+if(valid6){
+if(data14.unverified_threshold !== undefined){
+let data20 = data14.unverified_threshold;
+const _errs45 = errors;
+const _errs46 = errors;
+if(errors === _errs46){
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 10 || isNaN(data20)){
 validate36.errors = [{instancePath:instancePath+"/settings/unverified_threshold",schemaPath:"#/$defs/threshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
-if(data15 < 0 || isNaN(data15)){
+if(data20 < 0 || isNaN(data20)){
 validate36.errors = [{instancePath:instancePath+"/settings/unverified_threshold",schemaPath:"#/$defs/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7360,24 +7484,24 @@ validate36.errors = [{instancePath:instancePath+"/settings/unverified_threshold"
 return false;
 }
 }
-var valid5 = _errs35 === errors;
+var valid6 = _errs45 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.confidence !== undefined){
-let data16 = data9.confidence;
-const _errs38 = errors;
-const _errs39 = errors;
-if(errors === _errs39){
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 1 || isNaN(data16)){
+if(valid6){
+if(data14.confidence !== undefined){
+let data21 = data14.confidence;
+const _errs48 = errors;
+const _errs49 = errors;
+if(errors === _errs49){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 1 || isNaN(data21)){
 validate36.errors = [{instancePath:instancePath+"/settings/confidence",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
-if(data16 < 0 || isNaN(data16)){
+if(data21 < 0 || isNaN(data21)){
 validate36.errors = [{instancePath:instancePath+"/settings/confidence",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7388,157 +7512,157 @@ validate36.errors = [{instancePath:instancePath+"/settings/confidence",schemaPat
 return false;
 }
 }
-var valid5 = _errs38 === errors;
+var valid6 = _errs48 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.rounds !== undefined){
-let data17 = data9.rounds;
-const _errs41 = errors;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+if(valid6){
+if(data14.rounds !== undefined){
+let data22 = data14.rounds;
+const _errs51 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
 validate36.errors = [{instancePath:instancePath+"/settings/rounds",schemaPath:"#/properties/settings/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs41){
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 10000 || isNaN(data17)){
+if(errors === _errs51){
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 10000 || isNaN(data22)){
 validate36.errors = [{instancePath:instancePath+"/settings/rounds",schemaPath:"#/properties/settings/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data17 < 0 || isNaN(data17)){
+if(data22 < 0 || isNaN(data22)){
 validate36.errors = [{instancePath:instancePath+"/settings/rounds",schemaPath:"#/properties/settings/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid5 = _errs41 === errors;
+var valid6 = _errs51 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.crossover !== undefined){
-const _errs43 = errors;
-if(typeof data9.crossover !== "boolean"){
+if(valid6){
+if(data14.crossover !== undefined){
+const _errs53 = errors;
+if(typeof data14.crossover !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/settings/crossover",schemaPath:"#/properties/settings/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid5 = _errs43 === errors;
+var valid6 = _errs53 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.fail_on_inconclusive !== undefined){
-const _errs45 = errors;
-if(typeof data9.fail_on_inconclusive !== "boolean"){
+if(valid6){
+if(data14.fail_on_inconclusive !== undefined){
+const _errs55 = errors;
+if(typeof data14.fail_on_inconclusive !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/settings/fail_on_inconclusive",schemaPath:"#/properties/settings/properties/fail_on_inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid5 = _errs45 === errors;
+var valid6 = _errs55 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.design !== undefined){
-let data20 = data9.design;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-let missing3;
-if((data20.kind === undefined) && (missing3 = "kind")){
-validate36.errors = [{instancePath:instancePath+"/settings/design",schemaPath:"#/properties/settings/properties/design/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+if(valid6){
+if(data14.design !== undefined){
+let data25 = data14.design;
+const _errs57 = errors;
+if(errors === _errs57){
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+let missing4;
+if((data25.kind === undefined) && (missing4 = "kind")){
+validate36.errors = [{instancePath:instancePath+"/settings/design",schemaPath:"#/properties/settings/properties/design/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs49 = errors;
-for(const key3 in data20){
-if(!((((key3 === "kind") || (key3 === "min_rounds")) || (key3 === "max_rounds")) || (key3 === "spending"))){
-validate36.errors = [{instancePath:instancePath+"/settings/design",schemaPath:"#/properties/settings/properties/design/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+const _errs59 = errors;
+for(const key4 in data25){
+if(!((((key4 === "kind") || (key4 === "min_rounds")) || (key4 === "max_rounds")) || (key4 === "spending"))){
+validate36.errors = [{instancePath:instancePath+"/settings/design",schemaPath:"#/properties/settings/properties/design/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs49 === errors){
-if(data20.kind !== undefined){
-let data21 = data20.kind;
-const _errs50 = errors;
-if(!((data21 === "fixed") || (data21 === "sequential"))){
+if(_errs59 === errors){
+if(data25.kind !== undefined){
+let data26 = data25.kind;
+const _errs60 = errors;
+if(!((data26 === "fixed") || (data26 === "sequential"))){
 validate36.errors = [{instancePath:instancePath+"/settings/design/kind",schemaPath:"#/properties/settings/properties/design/properties/kind/enum",keyword:"enum",params:{allowedValues: schema57.properties.settings.properties.design.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid11 = _errs50 === errors;
+var valid12 = _errs60 === errors;
 }
 else {
-var valid11 = true;
+var valid12 = true;
 }
-if(valid11){
-if(data20.min_rounds !== undefined){
-let data22 = data20.min_rounds;
-const _errs51 = errors;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+if(valid12){
+if(data25.min_rounds !== undefined){
+let data27 = data25.min_rounds;
+const _errs61 = errors;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
 validate36.errors = [{instancePath:instancePath+"/settings/design/min_rounds",schemaPath:"#/properties/settings/properties/design/properties/min_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs51){
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 > 1000 || isNaN(data22)){
+if(errors === _errs61){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 1000 || isNaN(data27)){
 validate36.errors = [{instancePath:instancePath+"/settings/design/min_rounds",schemaPath:"#/properties/settings/properties/design/properties/min_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data22 < 1 || isNaN(data22)){
+if(data27 < 1 || isNaN(data27)){
 validate36.errors = [{instancePath:instancePath+"/settings/design/min_rounds",schemaPath:"#/properties/settings/properties/design/properties/min_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid11 = _errs51 === errors;
+var valid12 = _errs61 === errors;
 }
 else {
-var valid11 = true;
+var valid12 = true;
 }
-if(valid11){
-if(data20.max_rounds !== undefined){
-let data23 = data20.max_rounds;
-const _errs53 = errors;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+if(valid12){
+if(data25.max_rounds !== undefined){
+let data28 = data25.max_rounds;
+const _errs63 = errors;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
 validate36.errors = [{instancePath:instancePath+"/settings/design/max_rounds",schemaPath:"#/properties/settings/properties/design/properties/max_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs53){
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 1000 || isNaN(data23)){
+if(errors === _errs63){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 1000 || isNaN(data28)){
 validate36.errors = [{instancePath:instancePath+"/settings/design/max_rounds",schemaPath:"#/properties/settings/properties/design/properties/max_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data23 < 1 || isNaN(data23)){
+if(data28 < 1 || isNaN(data28)){
 validate36.errors = [{instancePath:instancePath+"/settings/design/max_rounds",schemaPath:"#/properties/settings/properties/design/properties/max_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid11 = _errs53 === errors;
+var valid12 = _errs63 === errors;
 }
 else {
-var valid11 = true;
+var valid12 = true;
 }
-if(valid11){
-if(data20.spending !== undefined){
-let data24 = data20.spending;
-const _errs55 = errors;
-const _errs56 = errors;
-if(errors === _errs56){
-if(typeof data24 === "string"){
-if(func2(data24) > 2048){
+if(valid12){
+if(data25.spending !== undefined){
+let data29 = data25.spending;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data29 === "string"){
+if(func2(data29) > 2048){
 validate36.errors = [{instancePath:instancePath+"/settings/design/spending",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -7548,10 +7672,10 @@ validate36.errors = [{instancePath:instancePath+"/settings/design/spending",sche
 return false;
 }
 }
-var valid11 = _errs55 === errors;
+var valid12 = _errs65 === errors;
 }
 else {
-var valid11 = true;
+var valid12 = true;
 }
 }
 }
@@ -7564,76 +7688,76 @@ validate36.errors = [{instancePath:instancePath+"/settings/design",schemaPath:"#
 return false;
 }
 }
-var valid5 = _errs47 === errors;
+var valid6 = _errs57 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.missing !== undefined){
-let data25 = data9.missing;
-const _errs58 = errors;
-if(!((data25 === "fail") || (data25 === "warn"))){
+if(valid6){
+if(data14.missing !== undefined){
+let data30 = data14.missing;
+const _errs68 = errors;
+if(!((data30 === "fail") || (data30 === "warn"))){
 validate36.errors = [{instancePath:instancePath+"/settings/missing",schemaPath:"#/properties/settings/properties/missing/enum",keyword:"enum",params:{allowedValues: schema57.properties.settings.properties.missing.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid5 = _errs58 === errors;
+var valid6 = _errs68 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.unpaired !== undefined){
-const _errs59 = errors;
-if(typeof data9.unpaired !== "boolean"){
+if(valid6){
+if(data14.unpaired !== undefined){
+const _errs69 = errors;
+if(typeof data14.unpaired !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/settings/unpaired",schemaPath:"#/properties/settings/properties/unpaired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid5 = _errs59 === errors;
+var valid6 = _errs69 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.min_benchmarks_for_rounds !== undefined){
-let data27 = data9.min_benchmarks_for_rounds;
-const _errs61 = errors;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+if(valid6){
+if(data14.min_benchmarks_for_rounds !== undefined){
+let data32 = data14.min_benchmarks_for_rounds;
+const _errs71 = errors;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
 validate36.errors = [{instancePath:instancePath+"/settings/min_benchmarks_for_rounds",schemaPath:"#/properties/settings/properties/min_benchmarks_for_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs61){
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 100000 || isNaN(data27)){
+if(errors === _errs71){
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 100000 || isNaN(data32)){
 validate36.errors = [{instancePath:instancePath+"/settings/min_benchmarks_for_rounds",schemaPath:"#/properties/settings/properties/min_benchmarks_for_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data27 < 2 || isNaN(data27)){
+if(data32 < 2 || isNaN(data32)){
 validate36.errors = [{instancePath:instancePath+"/settings/min_benchmarks_for_rounds",schemaPath:"#/properties/settings/properties/min_benchmarks_for_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
 }
 }
-var valid5 = _errs61 === errors;
+var valid6 = _errs71 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.count_threshold !== undefined){
-let data28 = data9.count_threshold;
-const _errs63 = errors;
-const _errs64 = errors;
-if(errors === _errs64){
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 1 || isNaN(data28)){
+if(valid6){
+if(data14.count_threshold !== undefined){
+let data33 = data14.count_threshold;
+const _errs73 = errors;
+const _errs74 = errors;
+if(errors === _errs74){
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 1 || isNaN(data33)){
 validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
-if(data28 < 0 || isNaN(data28)){
+if(data33 < 0 || isNaN(data33)){
 validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7644,24 +7768,24 @@ validate36.errors = [{instancePath:instancePath+"/settings/count_threshold",sche
 return false;
 }
 }
-var valid5 = _errs63 === errors;
+var valid6 = _errs73 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data9.count_noise_floor !== undefined){
-let data29 = data9.count_noise_floor;
-const _errs66 = errors;
-const _errs67 = errors;
-if(errors === _errs67){
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 > 1 || isNaN(data29)){
+if(valid6){
+if(data14.count_noise_floor !== undefined){
+let data34 = data14.count_noise_floor;
+const _errs76 = errors;
+const _errs77 = errors;
+if(errors === _errs77){
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 1 || isNaN(data34)){
 validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
-if(data29 < 0 || isNaN(data29)){
+if(data34 < 0 || isNaN(data34)){
 validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -7672,10 +7796,10 @@ validate36.errors = [{instancePath:instancePath+"/settings/count_noise_floor",sc
 return false;
 }
 }
-var valid5 = _errs66 === errors;
+var valid6 = _errs76 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
 }
 }
@@ -7700,87 +7824,87 @@ validate36.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.environment !== undefined){
-let data30 = data.environment;
-const _errs69 = errors;
-if(errors === _errs69){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing4;
-if((((data30.mismatch === undefined) && (missing4 = "mismatch")) || ((data30.differences === undefined) && (missing4 = "differences"))) || ((data30.warnings === undefined) && (missing4 = "warnings"))){
-validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+let data35 = data.environment;
+const _errs79 = errors;
+if(errors === _errs79){
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+let missing5;
+if((((data35.mismatch === undefined) && (missing5 = "mismatch")) || ((data35.differences === undefined) && (missing5 = "differences"))) || ((data35.warnings === undefined) && (missing5 = "warnings"))){
+validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs71 = errors;
-for(const key4 in data30){
-if(!(((((key4 === "base") || (key4 === "head")) || (key4 === "mismatch")) || (key4 === "differences")) || (key4 === "warnings"))){
-validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+const _errs81 = errors;
+for(const key5 in data35){
+if(!(((((key5 === "base") || (key5 === "head")) || (key5 === "mismatch")) || (key5 === "differences")) || (key5 === "warnings"))){
+validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs71 === errors){
-if(data30.base !== undefined){
-const _errs72 = errors;
-if(!(validate37(data30.base, {instancePath:instancePath+"/environment/base",parentData:data30,parentDataProperty:"base",rootData,dynamicAnchors}))){
+if(_errs81 === errors){
+if(data35.base !== undefined){
+const _errs82 = errors;
+if(!(validate37(data35.base, {instancePath:instancePath+"/environment/base",parentData:data35,parentDataProperty:"base",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid15 = _errs72 === errors;
+var valid16 = _errs82 === errors;
 }
 else {
-var valid15 = true;
+var valid16 = true;
 }
-if(valid15){
-if(data30.head !== undefined){
-const _errs73 = errors;
-if(!(validate37(data30.head, {instancePath:instancePath+"/environment/head",parentData:data30,parentDataProperty:"head",rootData,dynamicAnchors}))){
+if(valid16){
+if(data35.head !== undefined){
+const _errs83 = errors;
+if(!(validate37(data35.head, {instancePath:instancePath+"/environment/head",parentData:data35,parentDataProperty:"head",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid15 = _errs73 === errors;
+var valid16 = _errs83 === errors;
 }
 else {
-var valid15 = true;
+var valid16 = true;
 }
-if(valid15){
-if(data30.mismatch !== undefined){
-const _errs74 = errors;
-if(typeof data30.mismatch !== "boolean"){
+if(valid16){
+if(data35.mismatch !== undefined){
+const _errs84 = errors;
+if(typeof data35.mismatch !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/environment/mismatch",schemaPath:"#/properties/environment/properties/mismatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid15 = _errs74 === errors;
+var valid16 = _errs84 === errors;
 }
 else {
-var valid15 = true;
+var valid16 = true;
 }
-if(valid15){
-if(data30.differences !== undefined){
-let data34 = data30.differences;
-const _errs76 = errors;
-if(errors === _errs76){
-if(Array.isArray(data34)){
-if(data34.length > 64){
+if(valid16){
+if(data35.differences !== undefined){
+let data39 = data35.differences;
+const _errs86 = errors;
+if(errors === _errs86){
+if(Array.isArray(data39)){
+if(data39.length > 64){
 validate36.errors = [{instancePath:instancePath+"/environment/differences",schemaPath:"#/properties/environment/properties/differences/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
-var valid16 = true;
-const len1 = data34.length;
+var valid17 = true;
+const len1 = data39.length;
 for(let i1=0; i1<len1; i1++){
-let data35 = data34[i1];
-const _errs78 = errors;
-const _errs79 = errors;
-if(errors === _errs79){
-if(typeof data35 === "string"){
-if(func2(data35) > 2048){
+let data40 = data39[i1];
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data40 === "string"){
+if(func2(data40) > 2048){
 validate36.errors = [{instancePath:instancePath+"/environment/differences/" + i1,schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -7790,8 +7914,8 @@ validate36.errors = [{instancePath:instancePath+"/environment/differences/" + i1
 return false;
 }
 }
-var valid16 = _errs78 === errors;
-if(!valid16){
+var valid17 = _errs88 === errors;
+if(!valid17){
 break;
 }
 }
@@ -7802,31 +7926,31 @@ validate36.errors = [{instancePath:instancePath+"/environment/differences",schem
 return false;
 }
 }
-var valid15 = _errs76 === errors;
+var valid16 = _errs86 === errors;
 }
 else {
-var valid15 = true;
+var valid16 = true;
 }
-if(valid15){
-if(data30.warnings !== undefined){
-let data36 = data30.warnings;
-const _errs81 = errors;
-if(errors === _errs81){
-if(Array.isArray(data36)){
-if(data36.length > 64){
+if(valid16){
+if(data35.warnings !== undefined){
+let data41 = data35.warnings;
+const _errs91 = errors;
+if(errors === _errs91){
+if(Array.isArray(data41)){
+if(data41.length > 64){
 validate36.errors = [{instancePath:instancePath+"/environment/warnings",schemaPath:"#/properties/environment/properties/warnings/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
-var valid18 = true;
-const len2 = data36.length;
+var valid19 = true;
+const len2 = data41.length;
 for(let i2=0; i2<len2; i2++){
-let data37 = data36[i2];
-const _errs83 = errors;
-const _errs84 = errors;
-if(errors === _errs84){
-if(typeof data37 === "string"){
-if(func2(data37) > 2048){
+let data42 = data41[i2];
+const _errs93 = errors;
+const _errs94 = errors;
+if(errors === _errs94){
+if(typeof data42 === "string"){
+if(func2(data42) > 2048){
 validate36.errors = [{instancePath:instancePath+"/environment/warnings/" + i2,schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
@@ -7836,8 +7960,8 @@ validate36.errors = [{instancePath:instancePath+"/environment/warnings/" + i2,sc
 return false;
 }
 }
-var valid18 = _errs83 === errors;
-if(!valid18){
+var valid19 = _errs93 === errors;
+if(!valid19){
 break;
 }
 }
@@ -7848,10 +7972,10 @@ validate36.errors = [{instancePath:instancePath+"/environment/warnings",schemaPa
 return false;
 }
 }
-var valid15 = _errs81 === errors;
+var valid16 = _errs91 === errors;
 }
 else {
-var valid15 = true;
+var valid16 = true;
 }
 }
 }
@@ -7865,84 +7989,84 @@ validate36.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs69 === errors;
+var valid0 = _errs79 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shard !== undefined){
-let data38 = data.shard;
-const _errs86 = errors;
-if(errors === _errs86){
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-let missing5;
-if(((data38.index === undefined) && (missing5 = "index")) || ((data38.count === undefined) && (missing5 = "count"))){
-validate36.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+let data43 = data.shard;
+const _errs96 = errors;
+if(errors === _errs96){
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+let missing6;
+if(((data43.index === undefined) && (missing6 = "index")) || ((data43.count === undefined) && (missing6 = "count"))){
+validate36.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-const _errs88 = errors;
-for(const key5 in data38){
-if(!((key5 === "index") || (key5 === "count"))){
-validate36.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+const _errs98 = errors;
+for(const key6 in data43){
+if(!((key6 === "index") || (key6 === "count"))){
+validate36.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs88 === errors){
-if(data38.index !== undefined){
-let data39 = data38.index;
-const _errs89 = errors;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+if(_errs98 === errors){
+if(data43.index !== undefined){
+let data44 = data43.index;
+const _errs99 = errors;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
 validate36.errors = [{instancePath:instancePath+"/shard/index",schemaPath:"#/properties/shard/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs89){
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 64 || isNaN(data39)){
+if(errors === _errs99){
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 64 || isNaN(data44)){
 validate36.errors = [{instancePath:instancePath+"/shard/index",schemaPath:"#/properties/shard/properties/index/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
-if(data39 < 1 || isNaN(data39)){
+if(data44 < 1 || isNaN(data44)){
 validate36.errors = [{instancePath:instancePath+"/shard/index",schemaPath:"#/properties/shard/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid20 = _errs89 === errors;
+var valid21 = _errs99 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
-if(valid20){
-if(data38.count !== undefined){
-let data40 = data38.count;
-const _errs91 = errors;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+if(valid21){
+if(data43.count !== undefined){
+let data45 = data43.count;
+const _errs101 = errors;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
 validate36.errors = [{instancePath:instancePath+"/shard/count",schemaPath:"#/properties/shard/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs91){
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 64 || isNaN(data40)){
+if(errors === _errs101){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 64 || isNaN(data45)){
 validate36.errors = [{instancePath:instancePath+"/shard/count",schemaPath:"#/properties/shard/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
-if(data40 < 1 || isNaN(data40)){
+if(data45 < 1 || isNaN(data45)){
 validate36.errors = [{instancePath:instancePath+"/shard/count",schemaPath:"#/properties/shard/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid20 = _errs91 === errors;
+var valid21 = _errs101 === errors;
 }
 else {
-var valid20 = true;
+var valid21 = true;
 }
 }
 }
@@ -7953,147 +8077,147 @@ validate36.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs86 === errors;
+var valid0 = _errs96 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shards !== undefined){
-let data41 = data.shards;
-const _errs93 = errors;
-if(errors === _errs93){
-if(Array.isArray(data41)){
-if(data41.length > 64){
+let data46 = data.shards;
+const _errs103 = errors;
+if(errors === _errs103){
+if(Array.isArray(data46)){
+if(data46.length > 64){
 validate36.errors = [{instancePath:instancePath+"/shards",schemaPath:"#/properties/shards/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
 return false;
 }
 else {
-var valid21 = true;
-const len3 = data41.length;
+var valid22 = true;
+const len3 = data46.length;
 for(let i3=0; i3<len3; i3++){
-let data42 = data41[i3];
-const _errs95 = errors;
-if(errors === _errs95){
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-let missing6;
-if((((data42.index === undefined) && (missing6 = "index")) || ((data42.count === undefined) && (missing6 = "count"))) || ((data42.benchmarks === undefined) && (missing6 = "benchmarks"))){
-validate36.errors = [{instancePath:instancePath+"/shards/" + i3,schemaPath:"#/properties/shards/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+let data47 = data46[i3];
+const _errs105 = errors;
+if(errors === _errs105){
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+let missing7;
+if((((data47.index === undefined) && (missing7 = "index")) || ((data47.count === undefined) && (missing7 = "count"))) || ((data47.benchmarks === undefined) && (missing7 = "benchmarks"))){
+validate36.errors = [{instancePath:instancePath+"/shards/" + i3,schemaPath:"#/properties/shards/items/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-const _errs97 = errors;
-for(const key6 in data42){
-if(!(((((key6 === "index") || (key6 === "count")) || (key6 === "benchmarks")) || (key6 === "base")) || (key6 === "head"))){
-validate36.errors = [{instancePath:instancePath+"/shards/" + i3,schemaPath:"#/properties/shards/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+const _errs107 = errors;
+for(const key7 in data47){
+if(!(((((key7 === "index") || (key7 === "count")) || (key7 === "benchmarks")) || (key7 === "base")) || (key7 === "head"))){
+validate36.errors = [{instancePath:instancePath+"/shards/" + i3,schemaPath:"#/properties/shards/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs97 === errors){
-if(data42.index !== undefined){
-let data43 = data42.index;
-const _errs98 = errors;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+if(_errs107 === errors){
+if(data47.index !== undefined){
+let data48 = data47.index;
+const _errs108 = errors;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/index",schemaPath:"#/properties/shards/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs98){
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 64 || isNaN(data43)){
+if(errors === _errs108){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 64 || isNaN(data48)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/index",schemaPath:"#/properties/shards/items/properties/index/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
-if(data43 < 1 || isNaN(data43)){
+if(data48 < 1 || isNaN(data48)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/index",schemaPath:"#/properties/shards/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid22 = _errs98 === errors;
+var valid23 = _errs108 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
-if(valid22){
-if(data42.count !== undefined){
-let data44 = data42.count;
-const _errs100 = errors;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+if(valid23){
+if(data47.count !== undefined){
+let data49 = data47.count;
+const _errs110 = errors;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/count",schemaPath:"#/properties/shards/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs100){
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 64 || isNaN(data44)){
+if(errors === _errs110){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 64 || isNaN(data49)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/count",schemaPath:"#/properties/shards/items/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
-if(data44 < 1 || isNaN(data44)){
+if(data49 < 1 || isNaN(data49)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/count",schemaPath:"#/properties/shards/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid22 = _errs100 === errors;
+var valid23 = _errs110 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
-if(valid22){
-if(data42.benchmarks !== undefined){
-let data45 = data42.benchmarks;
-const _errs102 = errors;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+if(valid23){
+if(data47.benchmarks !== undefined){
+let data50 = data47.benchmarks;
+const _errs112 = errors;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/benchmarks",schemaPath:"#/properties/shards/items/properties/benchmarks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs102){
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 100000 || isNaN(data45)){
+if(errors === _errs112){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 100000 || isNaN(data50)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/benchmarks",schemaPath:"#/properties/shards/items/properties/benchmarks/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data45 < 0 || isNaN(data45)){
+if(data50 < 0 || isNaN(data50)){
 validate36.errors = [{instancePath:instancePath+"/shards/" + i3+"/benchmarks",schemaPath:"#/properties/shards/items/properties/benchmarks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid22 = _errs102 === errors;
+var valid23 = _errs112 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
-if(valid22){
-if(data42.base !== undefined){
-const _errs104 = errors;
-if(!(validate37(data42.base, {instancePath:instancePath+"/shards/" + i3+"/base",parentData:data42,parentDataProperty:"base",rootData,dynamicAnchors}))){
+if(valid23){
+if(data47.base !== undefined){
+const _errs114 = errors;
+if(!(validate37(data47.base, {instancePath:instancePath+"/shards/" + i3+"/base",parentData:data47,parentDataProperty:"base",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid22 = _errs104 === errors;
+var valid23 = _errs114 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
-if(valid22){
-if(data42.head !== undefined){
-const _errs105 = errors;
-if(!(validate37(data42.head, {instancePath:instancePath+"/shards/" + i3+"/head",parentData:data42,parentDataProperty:"head",rootData,dynamicAnchors}))){
+if(valid23){
+if(data47.head !== undefined){
+const _errs115 = errors;
+if(!(validate37(data47.head, {instancePath:instancePath+"/shards/" + i3+"/head",parentData:data47,parentDataProperty:"head",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
-var valid22 = _errs105 === errors;
+var valid23 = _errs115 === errors;
 }
 else {
-var valid22 = true;
+var valid23 = true;
 }
 }
 }
@@ -8107,8 +8231,8 @@ validate36.errors = [{instancePath:instancePath+"/shards/" + i3,schemaPath:"#/pr
 return false;
 }
 }
-var valid21 = _errs95 === errors;
-if(!valid21){
+var valid22 = _errs105 === errors;
+if(!valid22){
 break;
 }
 }
@@ -8119,256 +8243,256 @@ validate36.errors = [{instancePath:instancePath+"/shards",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs93 === errors;
+var valid0 = _errs103 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.noise !== undefined){
-let data48 = data.noise;
-const _errs106 = errors;
-if(errors === _errs106){
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-let missing7;
-if((((((data48.median_sd === undefined) && (missing7 = "median_sd")) || ((data48.prior_sd === undefined) && (missing7 = "prior_sd"))) || ((data48.prior_df === undefined) && (missing7 = "prior_df"))) || ((data48.median_mde === undefined) && (missing7 = "median_mde"))) || ((data48.period_effect === undefined) && (missing7 = "period_effect"))){
-validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
+let data53 = data.noise;
+const _errs116 = errors;
+if(errors === _errs116){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+let missing8;
+if((((((data53.median_sd === undefined) && (missing8 = "median_sd")) || ((data53.prior_sd === undefined) && (missing8 = "prior_sd"))) || ((data53.prior_df === undefined) && (missing8 = "prior_df"))) || ((data53.median_mde === undefined) && (missing8 = "median_mde"))) || ((data53.period_effect === undefined) && (missing8 = "period_effect"))){
+validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
 return false;
 }
 else {
-const _errs108 = errors;
-for(const key7 in data48){
-if(!(((((((key7 === "median_sd") || (key7 === "prior_sd")) || (key7 === "prior_df")) || (key7 === "median_mde")) || (key7 === "period_effect")) || (key7 === "contention")) || (key7 === "history"))){
-validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+const _errs118 = errors;
+for(const key8 in data53){
+if(!(((((((key8 === "median_sd") || (key8 === "prior_sd")) || (key8 === "prior_df")) || (key8 === "median_mde")) || (key8 === "period_effect")) || (key8 === "contention")) || (key8 === "history"))){
+validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/properties/noise/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs108 === errors){
-if(data48.median_sd !== undefined){
-let data49 = data48.median_sd;
-const _errs109 = errors;
-const _errs110 = errors;
-if((!((typeof data49 == "number") && (isFinite(data49)))) && (data49 !== null)){
+if(_errs118 === errors){
+if(data53.median_sd !== undefined){
+let data54 = data53.median_sd;
+const _errs119 = errors;
+const _errs120 = errors;
+if((!((typeof data54 == "number") && (isFinite(data54)))) && (data54 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs110){
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 1e+300 || isNaN(data49)){
+if(errors === _errs120){
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 1e+300 || isNaN(data54)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data49 < 0 || isNaN(data49)){
+if(data54 < 0 || isNaN(data54)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid23 = _errs109 === errors;
+var valid24 = _errs119 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.prior_sd !== undefined){
-let data50 = data48.prior_sd;
-const _errs112 = errors;
-const _errs113 = errors;
-if((!((typeof data50 == "number") && (isFinite(data50)))) && (data50 !== null)){
+if(valid24){
+if(data53.prior_sd !== undefined){
+let data55 = data53.prior_sd;
+const _errs122 = errors;
+const _errs123 = errors;
+if((!((typeof data55 == "number") && (isFinite(data55)))) && (data55 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs113){
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 > 1e+300 || isNaN(data50)){
+if(errors === _errs123){
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 1e+300 || isNaN(data55)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data50 < 0 || isNaN(data50)){
+if(data55 < 0 || isNaN(data55)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid23 = _errs112 === errors;
+var valid24 = _errs122 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.prior_df !== undefined){
-let data51 = data48.prior_df;
-const _errs115 = errors;
-const _errs116 = errors;
-if((!((typeof data51 == "number") && (isFinite(data51)))) && (data51 !== null)){
+if(valid24){
+if(data53.prior_df !== undefined){
+let data56 = data53.prior_df;
+const _errs125 = errors;
+const _errs126 = errors;
+if((!((typeof data56 == "number") && (isFinite(data56)))) && (data56 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs116){
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 1e+300 || isNaN(data51)){
+if(errors === _errs126){
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 1e+300 || isNaN(data56)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data51 < 0 || isNaN(data51)){
+if(data56 < 0 || isNaN(data56)){
 validate36.errors = [{instancePath:instancePath+"/noise/prior_df",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid23 = _errs115 === errors;
+var valid24 = _errs125 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.median_mde !== undefined){
-let data52 = data48.median_mde;
-const _errs118 = errors;
-const _errs119 = errors;
-if((!((typeof data52 == "number") && (isFinite(data52)))) && (data52 !== null)){
+if(valid24){
+if(data53.median_mde !== undefined){
+let data57 = data53.median_mde;
+const _errs128 = errors;
+const _errs129 = errors;
+if((!((typeof data57 == "number") && (isFinite(data57)))) && (data57 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs119){
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 1e+300 || isNaN(data52)){
+if(errors === _errs129){
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 1e+300 || isNaN(data57)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data52 < 0 || isNaN(data52)){
+if(data57 < 0 || isNaN(data57)){
 validate36.errors = [{instancePath:instancePath+"/noise/median_mde",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid23 = _errs118 === errors;
+var valid24 = _errs128 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.period_effect !== undefined){
-let data53 = data48.period_effect;
-const _errs121 = errors;
-if((!((typeof data53 == "number") && (isFinite(data53)))) && (data53 !== null)){
+if(valid24){
+if(data53.period_effect !== undefined){
+let data58 = data53.period_effect;
+const _errs131 = errors;
+if((!((typeof data58 == "number") && (isFinite(data58)))) && (data58 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/type",keyword:"type",params:{type: schema57.properties.noise.properties.period_effect.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs121){
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 100 || isNaN(data53)){
+if(errors === _errs131){
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 100 || isNaN(data58)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(data53 < -100 || isNaN(data53)){
+if(data58 < -100 || isNaN(data58)){
 validate36.errors = [{instancePath:instancePath+"/noise/period_effect",schemaPath:"#/properties/noise/properties/period_effect/minimum",keyword:"minimum",params:{comparison: ">=", limit: -100},message:"must be >= -100"}];
 return false;
 }
 }
 }
 }
-var valid23 = _errs121 === errors;
+var valid24 = _errs131 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.contention !== undefined){
-let data54 = data48.contention;
-const _errs123 = errors;
-if(errors === _errs123){
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-let missing8;
-if((((data54.processes === undefined) && (missing8 = "processes")) || ((data54.contended === undefined) && (missing8 = "contended"))) || ((data54.threshold === undefined) && (missing8 = "threshold"))){
-validate36.errors = [{instancePath:instancePath+"/noise/contention",schemaPath:"#/properties/noise/properties/contention/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"}];
+if(valid24){
+if(data53.contention !== undefined){
+let data59 = data53.contention;
+const _errs133 = errors;
+if(errors === _errs133){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+let missing9;
+if((((data59.processes === undefined) && (missing9 = "processes")) || ((data59.contended === undefined) && (missing9 = "contended"))) || ((data59.threshold === undefined) && (missing9 = "threshold"))){
+validate36.errors = [{instancePath:instancePath+"/noise/contention",schemaPath:"#/properties/noise/properties/contention/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
 return false;
 }
 else {
-const _errs125 = errors;
-for(const key8 in data54){
-if(!((((key8 === "processes") || (key8 === "contended")) || (key8 === "threshold")) || (key8 === "median_share"))){
-validate36.errors = [{instancePath:instancePath+"/noise/contention",schemaPath:"#/properties/noise/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+const _errs135 = errors;
+for(const key9 in data59){
+if(!((((key9 === "processes") || (key9 === "contended")) || (key9 === "threshold")) || (key9 === "median_share"))){
+validate36.errors = [{instancePath:instancePath+"/noise/contention",schemaPath:"#/properties/noise/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs125 === errors){
-if(data54.processes !== undefined){
-let data55 = data54.processes;
-const _errs126 = errors;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+if(_errs135 === errors){
+if(data59.processes !== undefined){
+let data60 = data59.processes;
+const _errs136 = errors;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/processes",schemaPath:"#/properties/noise/properties/contention/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs126){
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 100000000 || isNaN(data55)){
+if(errors === _errs136){
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 100000000 || isNaN(data60)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/processes",schemaPath:"#/properties/noise/properties/contention/properties/processes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}];
 return false;
 }
 else {
-if(data55 < 0 || isNaN(data55)){
+if(data60 < 0 || isNaN(data60)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/processes",schemaPath:"#/properties/noise/properties/contention/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid28 = _errs126 === errors;
+var valid29 = _errs136 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
-if(valid28){
-if(data54.contended !== undefined){
-let data56 = data54.contended;
-const _errs128 = errors;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+if(valid29){
+if(data59.contended !== undefined){
+let data61 = data59.contended;
+const _errs138 = errors;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/contended",schemaPath:"#/properties/noise/properties/contention/properties/contended/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs128){
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 100000000 || isNaN(data56)){
+if(errors === _errs138){
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 > 100000000 || isNaN(data61)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/contended",schemaPath:"#/properties/noise/properties/contention/properties/contended/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}];
 return false;
 }
 else {
-if(data56 < 0 || isNaN(data56)){
+if(data61 < 0 || isNaN(data61)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/contended",schemaPath:"#/properties/noise/properties/contention/properties/contended/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid28 = _errs128 === errors;
+var valid29 = _errs138 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
-if(valid28){
-if(data54.threshold !== undefined){
-let data57 = data54.threshold;
-const _errs130 = errors;
-if(errors === _errs130){
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 1 || isNaN(data57)){
+if(valid29){
+if(data59.threshold !== undefined){
+let data62 = data59.threshold;
+const _errs140 = errors;
+if(errors === _errs140){
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 > 1 || isNaN(data62)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/threshold",schemaPath:"#/properties/noise/properties/contention/properties/threshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
-if(data57 <= 0 || isNaN(data57)){
+if(data62 <= 0 || isNaN(data62)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/threshold",schemaPath:"#/properties/noise/properties/contention/properties/threshold/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
@@ -8379,38 +8503,38 @@ validate36.errors = [{instancePath:instancePath+"/noise/contention/threshold",sc
 return false;
 }
 }
-var valid28 = _errs130 === errors;
+var valid29 = _errs140 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
-if(valid28){
-if(data54.median_share !== undefined){
-let data58 = data54.median_share;
-const _errs132 = errors;
-const _errs133 = errors;
-if((!((typeof data58 == "number") && (isFinite(data58)))) && (data58 !== null)){
+if(valid29){
+if(data59.median_share !== undefined){
+let data63 = data59.median_share;
+const _errs142 = errors;
+const _errs143 = errors;
+if((!((typeof data63 == "number") && (isFinite(data63)))) && (data63 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/median_share",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs133){
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 1e+300 || isNaN(data58)){
+if(errors === _errs143){
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 > 1e+300 || isNaN(data63)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/median_share",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data58 < 0 || isNaN(data58)){
+if(data63 < 0 || isNaN(data63)){
 validate36.errors = [{instancePath:instancePath+"/noise/contention/median_share",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid28 = _errs132 === errors;
+var valid29 = _errs142 === errors;
 }
 else {
-var valid28 = true;
+var valid29 = true;
 }
 }
 }
@@ -8423,242 +8547,242 @@ validate36.errors = [{instancePath:instancePath+"/noise/contention",schemaPath:"
 return false;
 }
 }
-var valid23 = _errs123 === errors;
+var valid24 = _errs133 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
-if(valid23){
-if(data48.history !== undefined){
-let data59 = data48.history;
-const _errs135 = errors;
-if(errors === _errs135){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-let missing9;
-if((((((((((data59.commits === undefined) && (missing9 = "commits")) || ((data59.first === undefined) && (missing9 = "first"))) || ((data59.last === undefined) && (missing9 = "last"))) || ((data59.fingerprint === undefined) && (missing9 = "fingerprint"))) || ((data59.window === undefined) && (missing9 = "window"))) || ((data59.benchmarks === undefined) && (missing9 = "benchmarks"))) || ((data59.without === undefined) && (missing9 = "without"))) || ((data59.median_records === undefined) && (missing9 = "median_records"))) || ((data59.inflation === undefined) && (missing9 = "inflation"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history",schemaPath:"#/properties/noise/properties/history/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"}];
+if(valid24){
+if(data53.history !== undefined){
+let data64 = data53.history;
+const _errs145 = errors;
+if(errors === _errs145){
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+let missing10;
+if((((((((((data64.commits === undefined) && (missing10 = "commits")) || ((data64.first === undefined) && (missing10 = "first"))) || ((data64.last === undefined) && (missing10 = "last"))) || ((data64.fingerprint === undefined) && (missing10 = "fingerprint"))) || ((data64.window === undefined) && (missing10 = "window"))) || ((data64.benchmarks === undefined) && (missing10 = "benchmarks"))) || ((data64.without === undefined) && (missing10 = "without"))) || ((data64.median_records === undefined) && (missing10 = "median_records"))) || ((data64.inflation === undefined) && (missing10 = "inflation"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history",schemaPath:"#/properties/noise/properties/history/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
 return false;
 }
 else {
-const _errs137 = errors;
-for(const key9 in data59){
-if(!(func1.call(schema57.properties.noise.properties.history.properties, key9))){
-validate36.errors = [{instancePath:instancePath+"/noise/history",schemaPath:"#/properties/noise/properties/history/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"}];
+const _errs147 = errors;
+for(const key10 in data64){
+if(!(func1.call(schema57.properties.noise.properties.history.properties, key10))){
+validate36.errors = [{instancePath:instancePath+"/noise/history",schemaPath:"#/properties/noise/properties/history/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs137 === errors){
-if(data59.commits !== undefined){
-let data60 = data59.commits;
-const _errs138 = errors;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+if(_errs147 === errors){
+if(data64.commits !== undefined){
+let data65 = data64.commits;
+const _errs148 = errors;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/commits",schemaPath:"#/properties/noise/properties/history/properties/commits/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs138){
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 > 100000 || isNaN(data60)){
+if(errors === _errs148){
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 100000 || isNaN(data65)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/commits",schemaPath:"#/properties/noise/properties/history/properties/commits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data60 < 0 || isNaN(data60)){
+if(data65 < 0 || isNaN(data65)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/commits",schemaPath:"#/properties/noise/properties/history/properties/commits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs138 === errors;
+var valid31 = _errs148 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.first !== undefined){
-let data61 = data59.first;
-const _errs140 = errors;
-if((typeof data61 !== "string") && (data61 !== null)){
+if(valid31){
+if(data64.first !== undefined){
+let data66 = data64.first;
+const _errs150 = errors;
+if((typeof data66 !== "string") && (data66 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/first",schemaPath:"#/properties/noise/properties/history/properties/first/type",keyword:"type",params:{type: schema57.properties.noise.properties.history.properties.first.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs140){
-if(typeof data61 === "string"){
-if(!pattern5.test(data61)){
+if(errors === _errs150){
+if(typeof data66 === "string"){
+if(!pattern5.test(data66)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/first",schemaPath:"#/properties/noise/properties/history/properties/first/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 }
-var valid30 = _errs140 === errors;
+var valid31 = _errs150 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.last !== undefined){
-let data62 = data59.last;
-const _errs142 = errors;
-if((typeof data62 !== "string") && (data62 !== null)){
+if(valid31){
+if(data64.last !== undefined){
+let data67 = data64.last;
+const _errs152 = errors;
+if((typeof data67 !== "string") && (data67 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/last",schemaPath:"#/properties/noise/properties/history/properties/last/type",keyword:"type",params:{type: schema57.properties.noise.properties.history.properties.last.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs142){
-if(typeof data62 === "string"){
-if(!pattern5.test(data62)){
+if(errors === _errs152){
+if(typeof data67 === "string"){
+if(!pattern5.test(data67)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/last",schemaPath:"#/properties/noise/properties/history/properties/last/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 }
-var valid30 = _errs142 === errors;
+var valid31 = _errs152 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.fingerprint !== undefined){
-let data63 = data59.fingerprint;
-const _errs144 = errors;
-if((typeof data63 !== "string") && (data63 !== null)){
+if(valid31){
+if(data64.fingerprint !== undefined){
+let data68 = data64.fingerprint;
+const _errs154 = errors;
+if((typeof data68 !== "string") && (data68 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/fingerprint",schemaPath:"#/properties/noise/properties/history/properties/fingerprint/type",keyword:"type",params:{type: schema57.properties.noise.properties.history.properties.fingerprint.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs144){
-if(typeof data63 === "string"){
-if(!pattern8.test(data63)){
+if(errors === _errs154){
+if(typeof data68 === "string"){
+if(!pattern8.test(data68)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/fingerprint",schemaPath:"#/properties/noise/properties/history/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
 return false;
 }
 }
 }
-var valid30 = _errs144 === errors;
+var valid31 = _errs154 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.window !== undefined){
-let data64 = data59.window;
-const _errs146 = errors;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+if(valid31){
+if(data64.window !== undefined){
+let data69 = data64.window;
+const _errs156 = errors;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/window",schemaPath:"#/properties/noise/properties/history/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs146){
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 > 100000 || isNaN(data64)){
+if(errors === _errs156){
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 > 100000 || isNaN(data69)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/window",schemaPath:"#/properties/noise/properties/history/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data64 < 1 || isNaN(data64)){
+if(data69 < 1 || isNaN(data69)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/window",schemaPath:"#/properties/noise/properties/history/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs146 === errors;
+var valid31 = _errs156 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.benchmarks !== undefined){
-let data65 = data59.benchmarks;
-const _errs148 = errors;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+if(valid31){
+if(data64.benchmarks !== undefined){
+let data70 = data64.benchmarks;
+const _errs158 = errors;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/benchmarks",schemaPath:"#/properties/noise/properties/history/properties/benchmarks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs148){
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 100000 || isNaN(data65)){
+if(errors === _errs158){
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 100000 || isNaN(data70)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/benchmarks",schemaPath:"#/properties/noise/properties/history/properties/benchmarks/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data65 < 0 || isNaN(data65)){
+if(data70 < 0 || isNaN(data70)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/benchmarks",schemaPath:"#/properties/noise/properties/history/properties/benchmarks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs148 === errors;
+var valid31 = _errs158 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.without !== undefined){
-let data66 = data59.without;
-const _errs150 = errors;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+if(valid31){
+if(data64.without !== undefined){
+let data71 = data64.without;
+const _errs160 = errors;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/without",schemaPath:"#/properties/noise/properties/history/properties/without/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs150){
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 > 100000 || isNaN(data66)){
+if(errors === _errs160){
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 > 100000 || isNaN(data71)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/without",schemaPath:"#/properties/noise/properties/history/properties/without/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data66 < 0 || isNaN(data66)){
+if(data71 < 0 || isNaN(data71)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/without",schemaPath:"#/properties/noise/properties/history/properties/without/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs150 === errors;
+var valid31 = _errs160 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.median_records !== undefined){
-let data67 = data59.median_records;
-const _errs152 = errors;
-const _errs153 = errors;
-if((!((typeof data67 == "number") && (isFinite(data67)))) && (data67 !== null)){
+if(valid31){
+if(data64.median_records !== undefined){
+let data72 = data64.median_records;
+const _errs162 = errors;
+const _errs163 = errors;
+if((!((typeof data72 == "number") && (isFinite(data72)))) && (data72 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/median_records",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs153){
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 > 1e+300 || isNaN(data67)){
+if(errors === _errs163){
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 > 1e+300 || isNaN(data72)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/median_records",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data67 < 0 || isNaN(data67)){
+if(data72 < 0 || isNaN(data72)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/median_records",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs152 === errors;
+var valid31 = _errs162 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.inflation !== undefined){
-let data68 = data59.inflation;
-const _errs155 = errors;
-if(errors === _errs155){
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1e+300 || isNaN(data68)){
+if(valid31){
+if(data64.inflation !== undefined){
+let data73 = data64.inflation;
+const _errs165 = errors;
+if(errors === _errs165){
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 > 1e+300 || isNaN(data73)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/inflation",schemaPath:"#/properties/noise/properties/history/properties/inflation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data68 < 1 || isNaN(data68)){
+if(data73 < 1 || isNaN(data73)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/inflation",schemaPath:"#/properties/noise/properties/history/properties/inflation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
@@ -8669,110 +8793,110 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/inflation",schem
 return false;
 }
 }
-var valid30 = _errs155 === errors;
+var valid31 = _errs165 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.spread !== undefined){
-let data69 = data59.spread;
-const _errs157 = errors;
-const _errs158 = errors;
-if((!((typeof data69 == "number") && (isFinite(data69)))) && (data69 !== null)){
+if(valid31){
+if(data64.spread !== undefined){
+let data74 = data64.spread;
+const _errs167 = errors;
+const _errs168 = errors;
+if((!((typeof data74 == "number") && (isFinite(data74)))) && (data74 !== null)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
-if(errors === _errs158){
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 > 1e+300 || isNaN(data69)){
+if(errors === _errs168){
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 > 1e+300 || isNaN(data74)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data69 < 0 || isNaN(data69)){
+if(data74 < 0 || isNaN(data74)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/spread",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid30 = _errs157 === errors;
+var valid31 = _errs167 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.overstated !== undefined){
-const _errs160 = errors;
-if(typeof data59.overstated !== "boolean"){
+if(valid31){
+if(data64.overstated !== undefined){
+const _errs170 = errors;
+if(typeof data64.overstated !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/noise/history/overstated",schemaPath:"#/properties/noise/properties/history/properties/overstated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid30 = _errs160 === errors;
+var valid31 = _errs170 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
-if(valid30){
-if(data59.set_aside !== undefined){
-let data71 = data59.set_aside;
-const _errs162 = errors;
-if(errors === _errs162){
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-let missing10;
-if((((data71.records === undefined) && (missing10 = "records")) || ((data71.values === undefined) && (missing10 = "values"))) || ((data71.values_total === undefined) && (missing10 = "values_total"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+if(valid31){
+if(data64.set_aside !== undefined){
+let data76 = data64.set_aside;
+const _errs172 = errors;
+if(errors === _errs172){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+let missing11;
+if((((data76.records === undefined) && (missing11 = "records")) || ((data76.values === undefined) && (missing11 = "values"))) || ((data76.values_total === undefined) && (missing11 = "values_total"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
 return false;
 }
 else {
-const _errs164 = errors;
-for(const key10 in data71){
-if(!(((key10 === "records") || (key10 === "values")) || (key10 === "values_total"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+const _errs174 = errors;
+for(const key11 in data76){
+if(!(((key11 === "records") || (key11 === "values")) || (key11 === "values_total"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs164 === errors){
-if(data71.records !== undefined){
-let data72 = data71.records;
-const _errs165 = errors;
-if(errors === _errs165){
-if(Array.isArray(data72)){
-if(data72.length > 100000){
+if(_errs174 === errors){
+if(data76.records !== undefined){
+let data77 = data76.records;
+const _errs175 = errors;
+if(errors === _errs175){
+if(Array.isArray(data77)){
+if(data77.length > 100000){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
-var valid34 = true;
-const len4 = data72.length;
+var valid35 = true;
+const len4 = data77.length;
 for(let i4=0; i4<len4; i4++){
-let data73 = data72[i4];
-const _errs167 = errors;
-if(errors === _errs167){
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-let missing11;
-if(((((data73.sha === undefined) && (missing11 = "sha")) || ((data73.outside === undefined) && (missing11 = "outside"))) || ((data73.of === undefined) && (missing11 = "of"))) || ((data73.ratio === undefined) && (missing11 = "ratio"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
+let data78 = data77[i4];
+const _errs177 = errors;
+if(errors === _errs177){
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+let missing12;
+if(((((data78.sha === undefined) && (missing12 = "sha")) || ((data78.outside === undefined) && (missing12 = "outside"))) || ((data78.of === undefined) && (missing12 = "of"))) || ((data78.ratio === undefined) && (missing12 = "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
 return false;
 }
 else {
-const _errs169 = errors;
-for(const key11 in data73){
-if(!((((key11 === "sha") || (key11 === "outside")) || (key11 === "of")) || (key11 === "ratio"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+const _errs179 = errors;
+for(const key12 in data78){
+if(!((((key12 === "sha") || (key12 === "outside")) || (key12 === "of")) || (key12 === "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs169 === errors){
-if(data73.sha !== undefined){
-let data74 = data73.sha;
-const _errs170 = errors;
-if(errors === _errs170){
-if(typeof data74 === "string"){
-if(!pattern5.test(data74)){
+if(_errs179 === errors){
+if(data78.sha !== undefined){
+let data79 = data78.sha;
+const _errs180 = errors;
+if(errors === _errs180){
+if(typeof data79 === "string"){
+if(!pattern5.test(data79)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
@@ -8782,77 +8906,77 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/record
 return false;
 }
 }
-var valid35 = _errs170 === errors;
+var valid36 = _errs180 === errors;
 }
 else {
-var valid35 = true;
+var valid36 = true;
 }
-if(valid35){
-if(data73.outside !== undefined){
-let data75 = data73.outside;
-const _errs172 = errors;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+if(valid36){
+if(data78.outside !== undefined){
+let data80 = data78.outside;
+const _errs182 = errors;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs172){
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 100000 || isNaN(data75)){
+if(errors === _errs182){
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 > 100000 || isNaN(data80)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data75 < 0 || isNaN(data75)){
+if(data80 < 0 || isNaN(data80)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/outside",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/outside/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid35 = _errs172 === errors;
+var valid36 = _errs182 === errors;
 }
 else {
-var valid35 = true;
+var valid36 = true;
 }
-if(valid35){
-if(data73.of !== undefined){
-let data76 = data73.of;
-const _errs174 = errors;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+if(valid36){
+if(data78.of !== undefined){
+let data81 = data78.of;
+const _errs184 = errors;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs174){
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 100000 || isNaN(data76)){
+if(errors === _errs184){
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 > 100000 || isNaN(data81)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
-if(data76 < 1 || isNaN(data76)){
+if(data81 < 1 || isNaN(data81)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/of",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/of/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid35 = _errs174 === errors;
+var valid36 = _errs184 === errors;
 }
 else {
-var valid35 = true;
+var valid36 = true;
 }
-if(valid35){
-if(data73.ratio !== undefined){
-let data77 = data73.ratio;
-const _errs176 = errors;
-if(errors === _errs176){
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 > 1e+300 || isNaN(data77)){
+if(valid36){
+if(data78.ratio !== undefined){
+let data82 = data78.ratio;
+const _errs186 = errors;
+if(errors === _errs186){
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 > 1e+300 || isNaN(data82)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data77 < 0 || isNaN(data77)){
+if(data82 < 0 || isNaN(data82)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/records/" + i4+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/records/items/properties/ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -8863,10 +8987,10 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/record
 return false;
 }
 }
-var valid35 = _errs176 === errors;
+var valid36 = _errs186 === errors;
 }
 else {
-var valid35 = true;
+var valid36 = true;
 }
 }
 }
@@ -8879,8 +9003,8 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/record
 return false;
 }
 }
-var valid34 = _errs167 === errors;
-if(!valid34){
+var valid35 = _errs177 === errors;
+if(!valid35){
 break;
 }
 }
@@ -8891,50 +9015,50 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/record
 return false;
 }
 }
-var valid33 = _errs165 === errors;
+var valid34 = _errs175 === errors;
 }
 else {
-var valid33 = true;
+var valid34 = true;
 }
-if(valid33){
-if(data71.values !== undefined){
-let data78 = data71.values;
-const _errs178 = errors;
-if(errors === _errs178){
-if(Array.isArray(data78)){
-if(data78.length > 50){
+if(valid34){
+if(data76.values !== undefined){
+let data83 = data76.values;
+const _errs188 = errors;
+if(errors === _errs188){
+if(Array.isArray(data83)){
+if(data83.length > 50){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
-var valid36 = true;
-const len5 = data78.length;
+var valid37 = true;
+const len5 = data83.length;
 for(let i5=0; i5<len5; i5++){
-let data79 = data78[i5];
-const _errs180 = errors;
-if(errors === _errs180){
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-let missing12;
-if(((((data79.sha === undefined) && (missing12 = "sha")) || ((data79.suite === undefined) && (missing12 = "suite"))) || ((data79.id === undefined) && (missing12 = "id"))) || ((data79.ratio === undefined) && (missing12 = "ratio"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
+let data84 = data83[i5];
+const _errs190 = errors;
+if(errors === _errs190){
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+let missing13;
+if(((((data84.sha === undefined) && (missing13 = "sha")) || ((data84.suite === undefined) && (missing13 = "suite"))) || ((data84.id === undefined) && (missing13 = "id"))) || ((data84.ratio === undefined) && (missing13 = "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
 return false;
 }
 else {
-const _errs182 = errors;
-for(const key12 in data79){
-if(!((((key12 === "sha") || (key12 === "suite")) || (key12 === "id")) || (key12 === "ratio"))){
-validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+const _errs192 = errors;
+for(const key13 in data84){
+if(!((((key13 === "sha") || (key13 === "suite")) || (key13 === "id")) || (key13 === "ratio"))){
+validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5,schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs182 === errors){
-if(data79.sha !== undefined){
-let data80 = data79.sha;
-const _errs183 = errors;
-if(errors === _errs183){
-if(typeof data80 === "string"){
-if(!pattern5.test(data80)){
+if(_errs192 === errors){
+if(data84.sha !== undefined){
+let data85 = data84.sha;
+const _errs193 = errors;
+if(errors === _errs193){
+if(typeof data85 === "string"){
+if(!pattern5.test(data85)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/sha",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
@@ -8944,24 +9068,24 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid37 = _errs183 === errors;
+var valid38 = _errs193 === errors;
 }
 else {
-var valid37 = true;
+var valid38 = true;
 }
-if(valid37){
-if(data79.suite !== undefined){
-let data81 = data79.suite;
-const _errs185 = errors;
-const _errs186 = errors;
-if(errors === _errs186){
-if(typeof data81 === "string"){
-if(func2(data81) > 256){
+if(valid38){
+if(data84.suite !== undefined){
+let data86 = data84.suite;
+const _errs195 = errors;
+const _errs196 = errors;
+if(errors === _errs196){
+if(typeof data86 === "string"){
+if(func2(data86) > 256){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/suite",schemaPath:"#/$defs/entry/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
-if(func2(data81) < 1){
+if(func2(data86) < 1){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/suite",schemaPath:"#/$defs/entry/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -8972,24 +9096,24 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid37 = _errs185 === errors;
+var valid38 = _errs195 === errors;
 }
 else {
-var valid37 = true;
+var valid38 = true;
 }
-if(valid37){
-if(data79.id !== undefined){
-let data82 = data79.id;
-const _errs188 = errors;
-const _errs189 = errors;
-if(errors === _errs189){
-if(typeof data82 === "string"){
-if(func2(data82) > 1024){
+if(valid38){
+if(data84.id !== undefined){
+let data87 = data84.id;
+const _errs198 = errors;
+const _errs199 = errors;
+if(errors === _errs199){
+if(typeof data87 === "string"){
+if(func2(data87) > 1024){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/id",schemaPath:"#/$defs/entry/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data82) < 1){
+if(func2(data87) < 1){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/id",schemaPath:"#/$defs/entry/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -9000,23 +9124,23 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid37 = _errs188 === errors;
+var valid38 = _errs198 === errors;
 }
 else {
-var valid37 = true;
+var valid38 = true;
 }
-if(valid37){
-if(data79.ratio !== undefined){
-let data83 = data79.ratio;
-const _errs191 = errors;
-if(errors === _errs191){
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 > 1e+300 || isNaN(data83)){
+if(valid38){
+if(data84.ratio !== undefined){
+let data88 = data84.ratio;
+const _errs201 = errors;
+if(errors === _errs201){
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 > 1e+300 || isNaN(data88)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
-if(data83 < 0 || isNaN(data83)){
+if(data88 < 0 || isNaN(data88)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values/" + i5+"/ratio",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values/items/properties/ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -9027,10 +9151,10 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid37 = _errs191 === errors;
+var valid38 = _errs201 === errors;
 }
 else {
-var valid37 = true;
+var valid38 = true;
 }
 }
 }
@@ -9043,8 +9167,8 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid36 = _errs180 === errors;
-if(!valid36){
+var valid37 = _errs190 === errors;
+if(!valid37){
 break;
 }
 }
@@ -9055,37 +9179,37 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values
 return false;
 }
 }
-var valid33 = _errs178 === errors;
+var valid34 = _errs188 === errors;
 }
 else {
-var valid33 = true;
+var valid34 = true;
 }
-if(valid33){
-if(data71.values_total !== undefined){
-let data84 = data71.values_total;
-const _errs193 = errors;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+if(valid34){
+if(data76.values_total !== undefined){
+let data89 = data76.values_total;
+const _errs203 = errors;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs193){
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 > 100000000 || isNaN(data84)){
+if(errors === _errs203){
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 > 100000000 || isNaN(data89)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}];
 return false;
 }
 else {
-if(data84 < 0 || isNaN(data84)){
+if(data89 < 0 || isNaN(data89)){
 validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside/values_total",schemaPath:"#/properties/noise/properties/history/properties/set_aside/properties/values_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid33 = _errs193 === errors;
+var valid34 = _errs203 === errors;
 }
 else {
-var valid33 = true;
+var valid34 = true;
 }
 }
 }
@@ -9097,10 +9221,10 @@ validate36.errors = [{instancePath:instancePath+"/noise/history/set_aside",schem
 return false;
 }
 }
-var valid30 = _errs162 === errors;
+var valid31 = _errs172 === errors;
 }
 else {
-var valid30 = true;
+var valid31 = true;
 }
 }
 }
@@ -9121,10 +9245,10 @@ validate36.errors = [{instancePath:instancePath+"/noise/history",schemaPath:"#/p
 return false;
 }
 }
-var valid23 = _errs135 === errors;
+var valid24 = _errs145 === errors;
 }
 else {
-var valid23 = true;
+var valid24 = true;
 }
 }
 }
@@ -9140,109 +9264,109 @@ validate36.errors = [{instancePath:instancePath+"/noise",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs106 === errors;
+var valid0 = _errs116 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rounds !== undefined){
-let data85 = data.rounds;
-const _errs195 = errors;
-if(errors === _errs195){
-if(Array.isArray(data85)){
-if(data85.length > 10000){
+let data90 = data.rounds;
+const _errs205 = errors;
+if(errors === _errs205){
+if(Array.isArray(data90)){
+if(data90.length > 10000){
 validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
-var valid40 = true;
-const len6 = data85.length;
+var valid41 = true;
+const len6 = data90.length;
 for(let i6=0; i6<len6; i6++){
-let data86 = data85[i6];
-const _errs197 = errors;
-if(errors === _errs197){
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-let missing13;
-if(((data86.round === undefined) && (missing13 = "round")) || ((data86.first === undefined) && (missing13 = "first"))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
+let data91 = data90[i6];
+const _errs207 = errors;
+if(errors === _errs207){
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+let missing14;
+if(((data91.round === undefined) && (missing14 = "round")) || ((data91.first === undefined) && (missing14 = "first"))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"}];
 return false;
 }
 else {
-const _errs199 = errors;
-for(const key13 in data86){
-if(!(((key13 === "round") || (key13 === "shard")) || (key13 === "first"))){
-validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
+const _errs209 = errors;
+for(const key14 in data91){
+if(!(((key14 === "round") || (key14 === "shard")) || (key14 === "first"))){
+validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/properties/rounds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs199 === errors){
-if(data86.round !== undefined){
-let data87 = data86.round;
-const _errs200 = errors;
-if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+if(_errs209 === errors){
+if(data91.round !== undefined){
+let data92 = data91.round;
+const _errs210 = errors;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs200){
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 > 10000 || isNaN(data87)){
+if(errors === _errs210){
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 10000 || isNaN(data92)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
-if(data87 < 1 || isNaN(data87)){
+if(data92 < 1 || isNaN(data92)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/round",schemaPath:"#/properties/rounds/items/properties/round/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid41 = _errs200 === errors;
+var valid42 = _errs210 === errors;
 }
 else {
-var valid41 = true;
+var valid42 = true;
 }
-if(valid41){
-if(data86.shard !== undefined){
-let data88 = data86.shard;
-const _errs202 = errors;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+if(valid42){
+if(data91.shard !== undefined){
+let data93 = data91.shard;
+const _errs212 = errors;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs202){
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 64 || isNaN(data88)){
+if(errors === _errs212){
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 > 64 || isNaN(data93)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
-if(data88 < 1 || isNaN(data88)){
+if(data93 < 1 || isNaN(data93)){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/shard",schemaPath:"#/properties/rounds/items/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid41 = _errs202 === errors;
+var valid42 = _errs212 === errors;
 }
 else {
-var valid41 = true;
+var valid42 = true;
 }
-if(valid41){
-if(data86.first !== undefined){
-let data89 = data86.first;
-const _errs204 = errors;
-if(!(((data89 === "base") || (data89 === "head")) || (data89 === "unknown"))){
+if(valid42){
+if(data91.first !== undefined){
+let data94 = data91.first;
+const _errs214 = errors;
+if(!(((data94 === "base") || (data94 === "head")) || (data94 === "unknown"))){
 validate36.errors = [{instancePath:instancePath+"/rounds/" + i6+"/first",schemaPath:"#/properties/rounds/items/properties/first/enum",keyword:"enum",params:{allowedValues: schema57.properties.rounds.items.properties.first.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid41 = _errs204 === errors;
+var valid42 = _errs214 === errors;
 }
 else {
-var valid41 = true;
+var valid42 = true;
 }
 }
 }
@@ -9254,8 +9378,8 @@ validate36.errors = [{instancePath:instancePath+"/rounds/" + i6,schemaPath:"#/pr
 return false;
 }
 }
-var valid40 = _errs197 === errors;
-if(!valid40){
+var valid41 = _errs207 === errors;
+if(!valid41){
 break;
 }
 }
@@ -9266,226 +9390,226 @@ validate36.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs195 === errors;
+var valid0 = _errs205 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.counts !== undefined){
-let data90 = data.counts;
-const _errs205 = errors;
-if(errors === _errs205){
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-let missing14;
-if((((((((data90.total === undefined) && (missing14 = "total")) || ((data90.regressed === undefined) && (missing14 = "regressed"))) || ((data90.improved === undefined) && (missing14 = "improved"))) || ((data90.unchanged === undefined) && (missing14 = "unchanged"))) || ((data90.inconclusive === undefined) && (missing14 = "inconclusive"))) || ((data90.new === undefined) && (missing14 = "new"))) || ((data90.missing === undefined) && (missing14 = "missing"))){
-validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"}];
+let data95 = data.counts;
+const _errs215 = errors;
+if(errors === _errs215){
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+let missing15;
+if((((((((data95.total === undefined) && (missing15 = "total")) || ((data95.regressed === undefined) && (missing15 = "regressed"))) || ((data95.improved === undefined) && (missing15 = "improved"))) || ((data95.unchanged === undefined) && (missing15 = "unchanged"))) || ((data95.inconclusive === undefined) && (missing15 = "inconclusive"))) || ((data95.new === undefined) && (missing15 = "new"))) || ((data95.missing === undefined) && (missing15 = "missing"))){
+validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: missing15},message:"must have required property '"+missing15+"'"}];
 return false;
 }
 else {
-const _errs207 = errors;
-for(const key14 in data90){
-if(!(((((((key14 === "total") || (key14 === "regressed")) || (key14 === "improved")) || (key14 === "unchanged")) || (key14 === "inconclusive")) || (key14 === "new")) || (key14 === "missing"))){
-validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"}];
+const _errs217 = errors;
+for(const key15 in data95){
+if(!(((((((key15 === "total") || (key15 === "regressed")) || (key15 === "improved")) || (key15 === "unchanged")) || (key15 === "inconclusive")) || (key15 === "new")) || (key15 === "missing"))){
+validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs207 === errors){
-if(data90.total !== undefined){
-let data91 = data90.total;
-const _errs208 = errors;
-const _errs209 = errors;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+if(_errs217 === errors){
+if(data95.total !== undefined){
+let data96 = data95.total;
+const _errs218 = errors;
+const _errs219 = errors;
+if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs209){
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 1000000 || isNaN(data91)){
+if(errors === _errs219){
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 > 1000000 || isNaN(data96)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data91 < 0 || isNaN(data91)){
+if(data96 < 0 || isNaN(data96)){
 validate36.errors = [{instancePath:instancePath+"/counts/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs208 === errors;
+var valid43 = _errs218 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.regressed !== undefined){
-let data92 = data90.regressed;
-const _errs211 = errors;
-const _errs212 = errors;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+if(valid43){
+if(data95.regressed !== undefined){
+let data97 = data95.regressed;
+const _errs221 = errors;
+const _errs222 = errors;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs212){
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 1000000 || isNaN(data92)){
+if(errors === _errs222){
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 1000000 || isNaN(data97)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data92 < 0 || isNaN(data92)){
+if(data97 < 0 || isNaN(data97)){
 validate36.errors = [{instancePath:instancePath+"/counts/regressed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs211 === errors;
+var valid43 = _errs221 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.improved !== undefined){
-let data93 = data90.improved;
-const _errs214 = errors;
-const _errs215 = errors;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+if(valid43){
+if(data95.improved !== undefined){
+let data98 = data95.improved;
+const _errs224 = errors;
+const _errs225 = errors;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs215){
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 > 1000000 || isNaN(data93)){
+if(errors === _errs225){
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000 || isNaN(data98)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data93 < 0 || isNaN(data93)){
+if(data98 < 0 || isNaN(data98)){
 validate36.errors = [{instancePath:instancePath+"/counts/improved",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs214 === errors;
+var valid43 = _errs224 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.unchanged !== undefined){
-let data94 = data90.unchanged;
-const _errs217 = errors;
-const _errs218 = errors;
-if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+if(valid43){
+if(data95.unchanged !== undefined){
+let data99 = data95.unchanged;
+const _errs227 = errors;
+const _errs228 = errors;
+if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs218){
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 > 1000000 || isNaN(data94)){
+if(errors === _errs228){
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 > 1000000 || isNaN(data99)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data94 < 0 || isNaN(data94)){
+if(data99 < 0 || isNaN(data99)){
 validate36.errors = [{instancePath:instancePath+"/counts/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs217 === errors;
+var valid43 = _errs227 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.inconclusive !== undefined){
-let data95 = data90.inconclusive;
-const _errs220 = errors;
-const _errs221 = errors;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+if(valid43){
+if(data95.inconclusive !== undefined){
+let data100 = data95.inconclusive;
+const _errs230 = errors;
+const _errs231 = errors;
+if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs221){
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 1000000 || isNaN(data95)){
+if(errors === _errs231){
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 > 1000000 || isNaN(data100)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data95 < 0 || isNaN(data95)){
+if(data100 < 0 || isNaN(data100)){
 validate36.errors = [{instancePath:instancePath+"/counts/inconclusive",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs220 === errors;
+var valid43 = _errs230 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.new !== undefined){
-let data96 = data90.new;
-const _errs223 = errors;
-const _errs224 = errors;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
+if(valid43){
+if(data95.new !== undefined){
+let data101 = data95.new;
+const _errs233 = errors;
+const _errs234 = errors;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs224){
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 1000000 || isNaN(data96)){
+if(errors === _errs234){
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 > 1000000 || isNaN(data101)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data96 < 0 || isNaN(data96)){
+if(data101 < 0 || isNaN(data101)){
 validate36.errors = [{instancePath:instancePath+"/counts/new",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs223 === errors;
+var valid43 = _errs233 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
-if(valid42){
-if(data90.missing !== undefined){
-let data97 = data90.missing;
-const _errs226 = errors;
-const _errs227 = errors;
-if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+if(valid43){
+if(data95.missing !== undefined){
+let data102 = data95.missing;
+const _errs236 = errors;
+const _errs237 = errors;
+if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs227){
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 > 1000000 || isNaN(data97)){
+if(errors === _errs237){
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 > 1000000 || isNaN(data102)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data97 < 0 || isNaN(data97)){
+if(data102 < 0 || isNaN(data102)){
 validate36.errors = [{instancePath:instancePath+"/counts/missing",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid42 = _errs226 === errors;
+var valid43 = _errs236 === errors;
 }
 else {
-var valid42 = true;
+var valid43 = true;
 }
 }
 }
@@ -9501,32 +9625,32 @@ validate36.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs205 === errors;
+var valid0 = _errs215 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.benchmarks !== undefined){
-let data98 = data.benchmarks;
-const _errs229 = errors;
-if(errors === _errs229){
-if(Array.isArray(data98)){
-if(data98.length > 20000){
+let data103 = data.benchmarks;
+const _errs239 = errors;
+if(errors === _errs239){
+if(Array.isArray(data103)){
+if(data103.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid50 = true;
-const len7 = data98.length;
+var valid51 = true;
+const len7 = data103.length;
 for(let i7=0; i7<len7; i7++){
-const _errs231 = errors;
-if(!(validate42(data98[i7], {instancePath:instancePath+"/benchmarks/" + i7,parentData:data98,parentDataProperty:i7,rootData,dynamicAnchors}))){
+const _errs241 = errors;
+if(!(validate42(data103[i7], {instancePath:instancePath+"/benchmarks/" + i7,parentData:data103,parentDataProperty:i7,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
-var valid50 = _errs231 === errors;
-if(!valid50){
+var valid51 = _errs241 === errors;
+if(!valid51){
 break;
 }
 }
@@ -9537,32 +9661,32 @@ validate36.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs229 === errors;
+var valid0 = _errs239 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data100 = data.budgets;
-const _errs232 = errors;
-if(errors === _errs232){
-if(Array.isArray(data100)){
-if(data100.length > 20000){
+let data105 = data.budgets;
+const _errs242 = errors;
+if(errors === _errs242){
+if(Array.isArray(data105)){
+if(data105.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid51 = true;
-const len8 = data100.length;
+var valid52 = true;
+const len8 = data105.length;
 for(let i8=0; i8<len8; i8++){
-const _errs234 = errors;
-if(!(validate47(data100[i8], {instancePath:instancePath+"/budgets/" + i8,parentData:data100,parentDataProperty:i8,rootData,dynamicAnchors}))){
+const _errs244 = errors;
+if(!(validate47(data105[i8], {instancePath:instancePath+"/budgets/" + i8,parentData:data105,parentDataProperty:i8,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
-var valid51 = _errs234 === errors;
-if(!valid51){
+var valid52 = _errs244 === errors;
+if(!valid52){
 break;
 }
 }
@@ -9573,32 +9697,32 @@ validate36.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs232 === errors;
+var valid0 = _errs242 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.golden !== undefined){
-let data102 = data.golden;
-const _errs235 = errors;
-if(errors === _errs235){
-if(Array.isArray(data102)){
-if(data102.length > 1000){
+let data107 = data.golden;
+const _errs245 = errors;
+if(errors === _errs245){
+if(Array.isArray(data107)){
+if(data107.length > 1000){
 validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid52 = true;
-const len9 = data102.length;
+var valid53 = true;
+const len9 = data107.length;
 for(let i9=0; i9<len9; i9++){
-const _errs237 = errors;
-if(!(validate49(data102[i9], {instancePath:instancePath+"/golden/" + i9,parentData:data102,parentDataProperty:i9,rootData,dynamicAnchors}))){
+const _errs247 = errors;
+if(!(validate49(data107[i9], {instancePath:instancePath+"/golden/" + i9,parentData:data107,parentDataProperty:i9,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
-var valid52 = _errs237 === errors;
-if(!valid52){
+var valid53 = _errs247 === errors;
+if(!valid53){
 break;
 }
 }
@@ -9609,32 +9733,32 @@ validate36.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs235 === errors;
+var valid0 = _errs245 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data104 = data.smells;
-const _errs238 = errors;
-if(errors === _errs238){
-if(Array.isArray(data104)){
-if(data104.length > 1000){
+let data109 = data.smells;
+const _errs248 = errors;
+if(errors === _errs248){
+if(Array.isArray(data109)){
+if(data109.length > 1000){
 validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
-var valid53 = true;
-const len10 = data104.length;
+var valid54 = true;
+const len10 = data109.length;
 for(let i10=0; i10<len10; i10++){
-const _errs240 = errors;
-if(!(validate51(data104[i10], {instancePath:instancePath+"/smells/" + i10,parentData:data104,parentDataProperty:i10,rootData,dynamicAnchors}))){
+const _errs250 = errors;
+if(!(validate51(data109[i10], {instancePath:instancePath+"/smells/" + i10,parentData:data109,parentDataProperty:i10,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
 errors = vErrors.length;
 }
-var valid53 = _errs240 === errors;
-if(!valid53){
+var valid54 = _errs250 === errors;
+if(!valid54){
 break;
 }
 }
@@ -9645,32 +9769,32 @@ validate36.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs238 === errors;
+var valid0 = _errs248 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data106 = data.claims;
-const _errs241 = errors;
-if(errors === _errs241){
-if(Array.isArray(data106)){
-if(data106.length > 100){
+let data111 = data.claims;
+const _errs251 = errors;
+if(errors === _errs251){
+if(Array.isArray(data111)){
+if(data111.length > 100){
 validate36.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-var valid54 = true;
-const len11 = data106.length;
+var valid55 = true;
+const len11 = data111.length;
 for(let i11=0; i11<len11; i11++){
-const _errs243 = errors;
-if(!(validate53(data106[i11], {instancePath:instancePath+"/claims/" + i11,parentData:data106,parentDataProperty:i11,rootData,dynamicAnchors}))){
+const _errs253 = errors;
+if(!(validate53(data111[i11], {instancePath:instancePath+"/claims/" + i11,parentData:data111,parentDataProperty:i11,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
-var valid54 = _errs243 === errors;
-if(!valid54){
+var valid55 = _errs253 === errors;
+if(!valid55){
 break;
 }
 }
@@ -9681,32 +9805,32 @@ validate36.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs241 === errors;
+var valid0 = _errs251 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.head_to_head !== undefined){
-let data108 = data.head_to_head;
-const _errs244 = errors;
-if(errors === _errs244){
-if(Array.isArray(data108)){
-if(data108.length > 20000){
+let data113 = data.head_to_head;
+const _errs254 = errors;
+if(errors === _errs254){
+if(Array.isArray(data113)){
+if(data113.length > 20000){
 validate36.errors = [{instancePath:instancePath+"/head_to_head",schemaPath:"#/properties/head_to_head/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
 return false;
 }
 else {
-var valid55 = true;
-const len12 = data108.length;
+var valid56 = true;
+const len12 = data113.length;
 for(let i12=0; i12<len12; i12++){
-const _errs246 = errors;
-if(!(validate57(data108[i12], {instancePath:instancePath+"/head_to_head/" + i12,parentData:data108,parentDataProperty:i12,rootData,dynamicAnchors}))){
+const _errs256 = errors;
+if(!(validate57(data113[i12], {instancePath:instancePath+"/head_to_head/" + i12,parentData:data113,parentDataProperty:i12,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 errors = vErrors.length;
 }
-var valid55 = _errs246 === errors;
-if(!valid55){
+var valid56 = _errs256 === errors;
+if(!valid56){
 break;
 }
 }
@@ -9717,32 +9841,32 @@ validate36.errors = [{instancePath:instancePath+"/head_to_head",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs244 === errors;
+var valid0 = _errs254 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.suites !== undefined){
-let data110 = data.suites;
-const _errs247 = errors;
-if(errors === _errs247){
-if(Array.isArray(data110)){
-if(data110.length > 10000){
+let data115 = data.suites;
+const _errs257 = errors;
+if(errors === _errs257){
+if(Array.isArray(data115)){
+if(data115.length > 10000){
 validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
-var valid56 = true;
-const len13 = data110.length;
+var valid57 = true;
+const len13 = data115.length;
 for(let i13=0; i13<len13; i13++){
-const _errs249 = errors;
-if(!(validate63(data110[i13], {instancePath:instancePath+"/suites/" + i13,parentData:data110,parentDataProperty:i13,rootData,dynamicAnchors}))){
+const _errs259 = errors;
+if(!(validate63(data115[i13], {instancePath:instancePath+"/suites/" + i13,parentData:data115,parentDataProperty:i13,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-var valid56 = _errs249 === errors;
-if(!valid56){
+var valid57 = _errs259 === errors;
+if(!valid57){
 break;
 }
 }
@@ -9753,10 +9877,11 @@ validate36.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs247 === errors;
+var valid0 = _errs257 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -9801,17 +9926,17 @@ const schema221 = {"description":"An upper bound on a count metric (any key but 
 const schema222 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
 const schema224 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
 const schema158 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
-const pattern21 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern77 = new RegExp("^[^/\\\\]", "u");
-const pattern80 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern44 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const pattern90 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
-const pattern25 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const pattern22 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
+const pattern78 = new RegExp("^[^/\\\\]", "u");
+const pattern81 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern45 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern91 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
+const pattern26 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
 const schema157 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern26 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
-const pattern27 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
-const pattern28 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern29 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+const pattern27 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
+const pattern28 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
+const pattern29 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern30 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9846,7 +9971,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -9889,7 +10014,7 @@ validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern26.test(data2)){
+if(!pattern27.test(data2)){
 validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -9922,7 +10047,7 @@ validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern27.test(data3)){
+if(!pattern28.test(data3)){
 validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -9955,7 +10080,7 @@ validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern28.test(data4)){
+if(!pattern29.test(data4)){
 validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -10000,7 +10125,7 @@ validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern29.test(data6)){
+if(!pattern30.test(data6)){
 validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -10077,7 +10202,7 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
-if(!pattern21.test(data9)){
+if(!pattern22.test(data9)){
 validate66.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10099,7 +10224,7 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data10 === "string"){
-if(!pattern21.test(data10)){
+if(!pattern22.test(data10)){
 validate66.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10207,7 +10332,7 @@ const _errs33 = errors;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern21.test(data14)){
+if(!pattern22.test(data14)){
 validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10246,7 +10371,7 @@ validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema162 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 const schema164 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
-const pattern34 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
+const pattern35 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10281,7 +10406,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10480,7 +10605,7 @@ validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schema
 return false;
 }
 else {
-if(!pattern34.test(data8)){
+if(!pattern35.test(data8)){
 validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -10684,7 +10809,7 @@ const _errs35 = errors;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data15 === "string"){
-if(!pattern21.test(data15)){
+if(!pattern22.test(data15)){
 validate67.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10721,7 +10846,7 @@ return errors === 0;
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema166 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern37 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const pattern38 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10756,7 +10881,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10857,7 +10982,7 @@ validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern37.test(data4)){
+if(!pattern38.test(data4)){
 validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
@@ -10881,7 +11006,7 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
+if(!pattern22.test(data5)){
 validate68.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -10948,7 +11073,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -10991,7 +11116,7 @@ validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern26.test(data2)){
+if(!pattern27.test(data2)){
 validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -11024,7 +11149,7 @@ validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern27.test(data3)){
+if(!pattern28.test(data3)){
 validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -11057,7 +11182,7 @@ validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern28.test(data4)){
+if(!pattern29.test(data4)){
 validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -11102,7 +11227,7 @@ validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern29.test(data6)){
+if(!pattern30.test(data6)){
 validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -11228,7 +11353,7 @@ passing0 = 0;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
-if(!pattern44.test(data9)){
+if(!pattern45.test(data9)){
 const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11341,7 +11466,7 @@ passing1 = 0;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
-if(!pattern44.test(data10)){
+if(!pattern45.test(data10)){
 const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -11409,7 +11534,7 @@ const _errs34 = errors;
 const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
+if(!pattern22.test(data11)){
 validate69.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -11447,8 +11572,8 @@ return errors === 0;
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema175 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern48 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
-const pattern49 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
+const pattern49 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
+const pattern50 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11483,7 +11608,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate70.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -11563,7 +11688,7 @@ validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schema
 return false;
 }
 else {
-if(!pattern48.test(data4)){
+if(!pattern49.test(data4)){
 validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
 return false;
 }
@@ -11679,7 +11804,7 @@ else {
 for(const key2 in data7){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern49.test(key2)){
+if(!pattern50.test(key2)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -11791,7 +11916,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
-if(!pattern44.test(data9)){
+if(!pattern45.test(data9)){
 const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11904,7 +12029,7 @@ passing1 = 0;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data10 === "string"){
-if(!pattern44.test(data10)){
+if(!pattern45.test(data10)){
 const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -11972,7 +12097,7 @@ const _errs38 = errors;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
+if(!pattern22.test(data11)){
 validate70.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12010,11 +12135,11 @@ const schema181 = {"type":"object","additionalProperties":false,"required":["nam
 const schema184 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
 const schema187 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
 const schema188 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
-const pattern54 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
-const pattern58 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
-const pattern60 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
-const pattern61 = new RegExp("^[^\\r\\n]*$", "u");
-const pattern69 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
+const pattern55 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
+const pattern59 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
+const pattern61 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
+const pattern62 = new RegExp("^[^\\r\\n]*$", "u");
+const pattern70 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12049,7 +12174,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -12151,7 +12276,7 @@ validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/url
 return false;
 }
 else {
-if(!pattern54.test(data4)){
+if(!pattern55.test(data4)){
 validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12175,7 +12300,7 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
+if(!pattern22.test(data5)){
 validate71.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12197,7 +12322,7 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern22.test(data6)){
 validate71.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12227,7 +12352,7 @@ else {
 for(const key1 in data7){
 const _errs23 = errors;
 if(typeof key1 === "string"){
-if(!pattern49.test(key1)){
+if(!pattern50.test(key1)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
@@ -12341,7 +12466,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schem
 return false;
 }
 else {
-if(!pattern58.test(data11)){
+if(!pattern59.test(data11)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"+"\""}];
 return false;
 }
@@ -12375,7 +12500,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schem
 return false;
 }
 else {
-if(!pattern54.test(data12)){
+if(!pattern55.test(data12)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12440,7 +12565,7 @@ else {
 for(const key4 in data15){
 const _errs43 = errors;
 if(typeof key4 === "string"){
-if(!pattern60.test(key4)){
+if(!pattern61.test(key4)){
 const err2 = {instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err2];
@@ -12477,7 +12602,7 @@ validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" +
 return false;
 }
 else {
-if(!pattern61.test(data16)){
+if(!pattern62.test(data16)){
 validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*$"},message:"must match pattern \""+"^[^\\r\\n]*$"+"\""}];
 return false;
 }
@@ -12543,7 +12668,7 @@ const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data17 === "string"){
-if(!pattern21.test(data17)){
+if(!pattern22.test(data17)){
 validate71.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12565,7 +12690,7 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data18 === "string"){
-if(!pattern21.test(data18)){
+if(!pattern22.test(data18)){
 validate71.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -12793,7 +12918,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schema
 return false;
 }
 else {
-if(!pattern34.test(data27)){
+if(!pattern35.test(data27)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
@@ -12885,7 +13010,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schem
 return false;
 }
 else {
-if(!pattern54.test(data30)){
+if(!pattern55.test(data30)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -12917,7 +13042,7 @@ else {
 for(const key8 in data31){
 const _errs85 = errors;
 if(typeof key8 === "string"){
-if(!pattern49.test(key8)){
+if(!pattern50.test(key8)){
 const err4 = {instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key8};
 if(vErrors === null){
 vErrors = [err4];
@@ -13004,7 +13129,7 @@ validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + ke
 return false;
 }
 else {
-if(!pattern54.test(data34)){
+if(!pattern55.test(data34)){
 validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
@@ -13115,7 +13240,7 @@ passing0 = 0;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data35 === "string"){
-if(!pattern44.test(data35)){
+if(!pattern45.test(data35)){
 const err9 = {instancePath:instancePath+"/max-error-rate",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -13209,7 +13334,7 @@ let data37 = data["max-rss-growth"];
 const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data37 === "string"){
-if(!pattern69.test(data37)){
+if(!pattern70.test(data37)){
 validate71.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"+"\""}];
 return false;
 }
@@ -13231,7 +13356,7 @@ const _errs106 = errors;
 const _errs107 = errors;
 if(errors === _errs107){
 if(typeof data38 === "string"){
-if(!pattern21.test(data38)){
+if(!pattern22.test(data38)){
 validate71.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13311,7 +13436,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
+if(!pattern26.test(data0)){
 validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
@@ -13354,7 +13479,7 @@ validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern26.test(data2)){
+if(!pattern27.test(data2)){
 validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
@@ -13387,7 +13512,7 @@ validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern27.test(data3)){
+if(!pattern28.test(data3)){
 validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
@@ -13420,7 +13545,7 @@ validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!pattern28.test(data4)){
+if(!pattern29.test(data4)){
 validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
@@ -13465,7 +13590,7 @@ validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/
 return false;
 }
 else {
-if(!pattern29.test(data6)){
+if(!pattern30.test(data6)){
 validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
@@ -13573,7 +13698,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern21.test(data10)){
+if(!pattern22.test(data10)){
 validate72.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13809,7 +13934,7 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
+if(!pattern22.test(data5)){
 validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13927,7 +14052,7 @@ const _errs26 = errors;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data10 === "string"){
-if(!pattern21.test(data10)){
+if(!pattern22.test(data10)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13949,7 +14074,7 @@ const _errs29 = errors;
 const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
+if(!pattern22.test(data11)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -13971,7 +14096,7 @@ const _errs32 = errors;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data12 === "string"){
-if(!pattern21.test(data12)){
+if(!pattern22.test(data12)){
 validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -14156,7 +14281,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"
 return false;
 }
 else {
-if(!pattern77.test(data16)){
+if(!pattern78.test(data16)){
 validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -14190,7 +14315,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern77.test(data17)){
+if(!pattern78.test(data17)){
 validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
@@ -14214,7 +14339,7 @@ const _errs56 = errors;
 const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data18 === "string"){
-if(!pattern21.test(data18)){
+if(!pattern22.test(data18)){
 validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -14282,7 +14407,7 @@ validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name"
 return false;
 }
 else {
-if(!pattern80.test(data21)){
+if(!pattern81.test(data21)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
 }
@@ -14364,7 +14489,7 @@ const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data24 === "string"){
-if(!pattern21.test(data24)){
+if(!pattern22.test(data24)){
 validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
@@ -14489,7 +14614,7 @@ passing0 = 0;
 const _errs82 = errors;
 if(errors === _errs82){
 if(typeof data26 === "string"){
-if(!pattern44.test(data26)){
+if(!pattern45.test(data26)){
 const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -14602,7 +14727,7 @@ passing1 = 0;
 const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data27 === "string"){
-if(!pattern44.test(data27)){
+if(!pattern45.test(data27)){
 const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -14715,7 +14840,7 @@ passing2 = 0;
 const _errs96 = errors;
 if(errors === _errs96){
 if(typeof data28 === "string"){
-if(!pattern44.test(data28)){
+if(!pattern45.test(data28)){
 const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -14828,7 +14953,7 @@ passing3 = 0;
 const _errs103 = errors;
 if(errors === _errs103){
 if(typeof data29 === "string"){
-if(!pattern44.test(data29)){
+if(!pattern45.test(data29)){
 const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14941,7 +15066,7 @@ passing4 = 0;
 const _errs110 = errors;
 if(errors === _errs110){
 if(typeof data30 === "string"){
-if(!pattern44.test(data30)){
+if(!pattern45.test(data30)){
 const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -15054,7 +15179,7 @@ passing5 = 0;
 const _errs117 = errors;
 if(errors === _errs117){
 if(typeof data31 === "string"){
-if(!pattern44.test(data31)){
+if(!pattern45.test(data31)){
 const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -15167,7 +15292,7 @@ passing6 = 0;
 const _errs124 = errors;
 if(errors === _errs124){
 if(typeof data32 === "string"){
-if(!pattern44.test(data32)){
+if(!pattern45.test(data32)){
 const err44 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -15280,7 +15405,7 @@ passing7 = 0;
 const _errs131 = errors;
 if(errors === _errs131){
 if(typeof data33 === "string"){
-if(!pattern44.test(data33)){
+if(!pattern45.test(data33)){
 const err50 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
@@ -15467,7 +15592,7 @@ return false;
 else {
 const _errs146 = errors;
 for(const key5 in data40){
-if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern90.test(key5)))){
+if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern91.test(key5)))){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15893,7 +16018,7 @@ var valid46 = true;
 if(valid46){
 var valid54 = true;
 for(const key6 in data40){
-if(pattern90.test(key6)){
+if(pattern91.test(key6)){
 let data49 = data40[key6];
 const _errs176 = errors;
 const _errs177 = errors;
@@ -16202,7 +16327,7 @@ const _errs205 = errors;
 const _errs206 = errors;
 if(errors === _errs206){
 if(typeof key9 === "string"){
-if(!pattern25.test(key9)){
+if(!pattern26.test(key9)){
 const err67 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
 if(vErrors === null){
 vErrors = [err67];
@@ -16400,7 +16525,7 @@ const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema230 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
 const schema232 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
 const schema233 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
-const pattern96 = new RegExp("^https://", "u");
+const pattern97 = new RegExp("^https://", "u");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17315,7 +17440,7 @@ validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!pattern96.test(data5)){
+if(!pattern97.test(data5)){
 validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
@@ -17862,8 +17987,8 @@ return errors === 0;
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema255 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
-const pattern101 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const pattern103 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
+const pattern102 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const pattern104 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17907,7 +18032,7 @@ validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern101.test(data0)){
+if(!pattern102.test(data0)){
 validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"+"\""}];
 return false;
 }
@@ -17961,7 +18086,7 @@ validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern103.test(data2)){
+if(!pattern104.test(data2)){
 validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"+"\""}];
 return false;
 }
@@ -18468,7 +18593,7 @@ validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const shard = validate94;
 const schema257 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"description":"The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.","type":"integer","minimum":1,"maximum":100},"sequential":{"description":"Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, \"Sequential rounds with shards\").","type":"object","additionalProperties":false,"required":["min_rounds","max_rounds"],"properties":{"min_rounds":{"type":"integer","minimum":2,"maximum":100},"max_rounds":{"type":"integer","minimum":2,"maximum":100}}},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
-const pattern108 = new RegExp("^[^-]", "u");
+const pattern109 = new RegExp("^[^-]", "u");
 const schema258 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
 const schema259 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
 
@@ -18758,7 +18883,7 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern18.test(data2)){
+if(!pattern19.test(data2)){
 validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -18779,7 +18904,7 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern19.test(data3)){
 validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -18969,7 +19094,7 @@ let data3 = data.split;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern19.test(data3)){
 validate94.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
@@ -19157,7 +19282,7 @@ validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 else {
-if(!pattern108.test(data10)){
+if(!pattern109.test(data10)){
 validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }

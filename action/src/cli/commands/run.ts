@@ -12,7 +12,7 @@ import type { Machine } from "../../ports/machine.ts";
 import { loadGatePlan } from "../../gate/load-plan.ts";
 import { ABA_WITH_SHARD, defaultCacheDir } from "../../gate/measure.ts";
 import { checkAbaOverrides, type PlanOverrides } from "../../gate/plan.ts";
-import { runGate } from "../../gate/run-gate.ts";
+import { PartialRunError, runGate, type GateRun } from "../../gate/run-gate.ts";
 import { describeShardRun, runShard } from "../../gate/run-shard.ts";
 import { parseShard } from "../../core/shard-blocks.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
@@ -69,8 +69,10 @@ Options:
 ${SETTING_FLAGS_HELP}
 
 Ctrl-C (or SIGTERM, a timeout, a failing benchmark) stops the running tool and removes the
-worktrees. Exit codes: 0 pass or inconclusive, 1 the gate failed (regression confirmed, budget
-broken, golden output changed), 2 bad usage or invalid config, 3 a tool failed or interrupted.
+worktrees. Stopped by Ctrl-C or SIGTERM after a complete round, the run still writes the report
+of the rounds both sides completed, marked partial, and exits 3. Exit codes: 0 pass or
+inconclusive, 1 the gate failed (regression confirmed, budget broken, golden output changed),
+2 bad usage or invalid config, 3 a tool failed or interrupted.
 
 Docs: ${docsUrl("docs/run.md")} (rounds, the time budget, the config),
 ${docsUrl("docs/shards.md")} (shards).`;
@@ -196,7 +198,20 @@ written to ${rel(out)}/ in ${formatDuration(run.measurement.progress.elapsedMs()
 `);
     return EXIT.pass;
   }
-  const { report, measurement } = await runGate(plan, target, machine, { quiet });
+  let gate: GateRun;
+  try {
+    gate = await runGate(plan, target, machine, { quiet });
+  } catch (error) {
+    // Stopped by a signal after complete rounds: their verdict, said to be partial, then exit 3.
+    if (error instanceof PartialRunError) {
+      const { report } = error.run;
+      if (report.partial !== undefined)
+        machine.out(`${report.reasons[0] ?? "partial"} (exit 3: interrupted)\n`);
+      machine.out(renderText(report, {}) + "\n");
+    }
+    throw error;
+  }
+  const { report, measurement } = gate;
   machine.out(renderText(report, {}) + "\n");
   if (!quiet)
     machine.out(`
