@@ -77,8 +77,9 @@ const MAX_ACTIONLINT_CONFIG_BYTES = 1024 * 1024;
 const RUNNER_STEPS = [
   `Register a self-hosted runner for this repository (or a runner group that only it may use)
      with the labels above, on a dedicated machine: no secrets, nothing else of value on it.`,
-  `Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate; see its
-     ${docsUrl("docs/runner-host.md")}), and run the runner service on the isolated cores.`,
+  `Pin the machine: sudo scripts/prepare-runner-host.sh --apply (from benchgate's repository),
+     and run the runner service on the isolated cores; the guide:
+     ${docsUrl("docs/runner-host.md")}`,
 ] as const;
 
 const REPOSITORY_STEPS = [
