@@ -17,8 +17,9 @@ const SOURCE = path.join(ROOT, "action/src");
  * other either.
  */
 const RANKS: readonly { readonly rank: number; readonly layers: readonly string[] }[] = [
-  // The error types, the version and the glob matcher: used everywhere, importing nothing.
-  { rank: 0, layers: ["errors.ts", "version.ts", "glob-match.ts"] },
+  // The error types, the version, the glob matcher and numbers as text (the core's reasons and
+  // render's tables share one rule for percentages): used everywhere, importing nothing.
+  { rank: 0, layers: ["errors.ts", "version.ts", "glob-match.ts", "number-text.ts"] },
   // The documents' types and validators, generated from schemas/*.json: the vocabulary every
   // layer speaks.
   { rank: 1, layers: ["schemas"] },

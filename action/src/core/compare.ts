@@ -1,5 +1,6 @@
 // compare(): summaries of both sides → report.json. Pure: no I/O; the caller validates inputs
 // and writes outputs. A regression is a verdict in the report, never an exception.
+import { formatChange, formatPercent } from "../number-text.ts";
 import type { BenchReport, Entry, SideStats, SuiteResult } from "../schemas/report.gen.ts";
 import type { CompareSettings } from "./settings.ts";
 import {
@@ -252,14 +253,6 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-function signed(x: number): string {
-  return `${x >= 0 ? "+" : ""}${percent(x)}`;
-}
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)} %`;
-}
-
 type Counts = BenchReport["counts"];
 
 function countVerdicts(entries: readonly Entry[]): Counts {
@@ -296,7 +289,7 @@ function reasonsFor(
   for (const s of shifted) {
     const shift = s.shift as NonNullable<SuiteResult["shift"]>;
     reasons.push(
-      `suite ${s.suite}: a suite-wide regression of ${signed(shift.change)} (every benchmark, CI ${signed(shift.ci[0])} to ${signed(shift.ci[1])})`,
+      `suite ${s.suite}: a suite-wide regression of ${formatChange(shift.change)} (every benchmark, CI ${formatChange(shift.ci[0])} to ${formatChange(shift.ci[1])})`,
     );
   }
   if (counts.missing > 0)
@@ -309,12 +302,12 @@ function reasonsFor(
   const timed = counts.regressed - exact.length;
   if (timed > 0)
     reasons.push(
-      `${plural(timed, "benchmark")} regressed by at least ${percent(settings.failThreshold)}`,
+      `${plural(timed, "benchmark")} regressed by at least ${formatPercent(settings.failThreshold)}`,
     );
   if (exact.length > 0) {
     const least = Math.min(...exact.map((e) => e.determinism?.threshold ?? 0));
     reasons.push(
-      `${plural(exact.length, "deterministic count")} regressed by at least ${percent(least)}`,
+      `${plural(exact.length, "deterministic count")} regressed by at least ${formatPercent(least)}`,
     );
   }
   const unsteady = entries.filter(
@@ -323,7 +316,7 @@ function reasonsFor(
   const undecided = counts.inconclusive - unsteady;
   if (undecided > 0) {
     reasons.push(
-      `${plural(undecided, "benchmark")} inconclusive: a regression above ${percent(settings.failThreshold)} can be neither confirmed nor ruled out`,
+      `${plural(undecided, "benchmark")} inconclusive: a regression above ${formatPercent(settings.failThreshold)} can be neither confirmed nor ruled out`,
     );
   }
   if (unsteady > 0) {
@@ -333,13 +326,13 @@ function reasonsFor(
   }
   if (mode === "single-run" && entries.some((e) => !isExact(e))) {
     reasons.push(
-      `one run per side: results are unverified and only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
+      `one run per side: results are unverified and only changes of ${formatPercent(settings.unverifiedThreshold)} or more can fail`,
     );
   }
   const alone = entries.filter((e) => e.unverified && e.secondary !== true).length;
   if (mode === "history" && alone > 0) {
     reasons.push(
-      `${plural(alone, "benchmark")} without history on this runner: unverified, only changes of ${percent(settings.unverifiedThreshold)} or more can fail`,
+      `${plural(alone, "benchmark")} without history on this runner: unverified, only changes of ${formatPercent(settings.unverifiedThreshold)} or more can fail`,
     );
   }
   if (env.mismatch)
@@ -357,7 +350,7 @@ function historyReasons(analysis: Analysed): string[] {
   if (wide.length === 0) return [];
   const widest = Math.min(...wide.map((s) => s.lambda));
   return [
-    `the history's noise is far above this job's own spread (its differences spread ${(100 * Math.sqrt(widest)).toFixed(0)} % of what the history predicts): the history may hold disturbed runs or another machine's; regressions it hides are caught only by the single-run rule`,
+    `the history's noise is far above this job's own spread (its differences spread ${formatPercent(Math.sqrt(widest))} of what the history predicts): the history may hold disturbed runs or another machine's; regressions it hides are caught only by the single-run rule`,
   ];
 }
 

@@ -6,6 +6,7 @@
 // one side are not deterministic (spin loops, timeouts, threads, a random hash seed): they are
 // reported as such, with the spread, and handed back to be tested like timings for a change and
 // an interval, but compare.ts makes them inconclusive whatever that test says. Pure.
+import { formatExactChange, formatExactPercent } from "../number-text.ts";
 import { untested, type Decision } from "./decision.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
 import type { CompareSettings } from "./settings.ts";
@@ -62,14 +63,6 @@ export function spreadOf(xs: readonly number[]): number | undefined {
   return median > 0 ? (max - min) / median : Number.POSITIVE_INFINITY;
 }
 
-function pct(x: number): string {
-  return `${(x * 100).toFixed(x !== 0 && Math.abs(x) < 0.01 ? 2 : 1)} %`;
-}
-
-function signedPct(x: number): string {
-  return `${x >= 0 ? "+" : "−"}${pct(Math.abs(x))}`;
-}
-
 function what(series: BenchmarkSeries): string {
   return series.metric === undefined ? series.unit : series.metric.replaceAll("_", " ");
 }
@@ -103,7 +96,7 @@ function exact(
     else if (bettering >= threshold - SLACK) verdict = "improved";
     else if (Math.abs(change) >= noiseFloor - SLACK)
       notes.push(
-        `${signedPct(change)} ${what(series)}: a real change (the count is exact) but below the ${pct(threshold)} threshold`,
+        `${formatExactChange(change)} ${what(series)}: a real change (the count is exact) but below the ${formatExactPercent(threshold)} threshold`,
       );
   }
   if (determinism.status === "unchecked")
@@ -176,7 +169,7 @@ export function settleCounts(
  */
 export function nonDeterministicNote(d: Determinism, asTiming?: string): string {
   const side = (x: number | undefined): string =>
-    x === undefined ? "one round" : Number.isFinite(x) ? pct(x) : "from 0";
+    x === undefined ? "one round" : Number.isFinite(x) ? formatExactPercent(x) : "from 0";
   const spread = `non-deterministic count: its rounds differ (spread ${side(d.spread.base)} in base, ${side(d.spread.head)} in head)`;
   return asTiming === undefined
     ? spread

@@ -4,6 +4,7 @@
 // at least the fail threshold. With sequential rounds each look spends a share `weight` of the
 // error rate: p-values are divided by it and intervals widened to level 1 − (1 − confidence)·weight
 // (fixed rounds: one look, weight 1).
+import { formatPercent } from "../number-text.ts";
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
 import type { SuiteLook, TestedLook } from "./look-analysis.ts";
@@ -189,7 +190,7 @@ export function singleRunFloor(d: Decision, settings: CompareSettings): Decision
     verdict: "regressed",
     notes: [
       ...d.notes,
-      `failed by the single-run rule (a slowdown of ${(100 * Math.expm1(d.estimate)).toFixed(1)} %, beyond the unverified threshold of ${(100 * settings.unverifiedThreshold).toFixed(0)} % and the within-run interval): a history adds strictness, never removes it`,
+      `failed by the single-run rule (a slowdown of ${formatPercent(Math.expm1(d.estimate))}, beyond the unverified threshold of ${formatPercent(settings.unverifiedThreshold)} and the within-run interval): a history adds strictness, never removes it`,
     ],
   };
 }
