@@ -255,7 +255,7 @@ export async function publishVerdict(
   const conclusion = checkConclusion(report.verdict, accepted !== undefined);
   await finishCheck(ctx, checkId, conclusion, {
     title: `${report.verdict}${accepted !== undefined ? " (accepted)" : ""}`,
-    // The core writes its reasons with plain percentages; the check shows them as the comment.
+    // As the comment shows them: a smell's evidence may still carry a percentage of 1,000 % or more.
     summary: tamePercents(report.reasons.join("\n")).slice(0, 60_000) || "No change.",
     text: checkText(causes, target.headSha, markdown),
   });

@@ -234,7 +234,9 @@ describe("high-variance", () => {
     const smells = warnings(suite);
     expect(kindsOf(smells)).toEqual(["high-variance"]);
     expect(smells[0]?.benchmarks).toEqual(["io/read"]);
-    expect(smells[0]?.evidence).toMatch(/^head: within-run spread .* above 20 %: io\/read \d\d %$/);
+    expect(smells[0]?.evidence).toMatch(
+      /^head: within-run spread .* above 20 %: io\/read \d\d\.\d %$/,
+    );
   });
 
   it.each([0.02, 0.15])("stays silent at a spread of %s", (spread) => {

@@ -2,6 +2,7 @@
 // benchmark's own samples: a robust spread above a limit, or two clearly separated modes
 // (Ashman's D on the log samples split where the between-group variance is largest).
 import { median } from "../core/statistics.ts";
+import { formatPercent } from "../number-text.ts";
 import type { Smell } from "../schemas/report.gen.ts";
 import { ascending, listIds, robustCv, shortId, withinRunCv, type SideData } from "./smell-data.ts";
 
@@ -150,7 +151,7 @@ export function varianceSmells(data: SideData, side: string): Smell[] {
       benchmarks: noisy.map((n) => n.id),
       evidence: `${side}: within-run spread (robust CV of the samples) above ${HIGH_CV * 100} %: ${listIds(
         noisy.map((n) => n.id),
-        (id) => `${shortId(id)} ${((noisy.find((n) => n.id === id)?.cv ?? 0) * 100).toFixed(0)} %`,
+        (id) => `${shortId(id)} ${formatPercent(noisy.find((n) => n.id === id)?.cv ?? 0)}`,
       )}`,
       hint: "unstable numbers: look for allocation, I/O, sleeping or background work inside the timed region, or a machine that is not pinned (docs/runner-host.md)",
     });
