@@ -40,6 +40,15 @@ describe(
       expect(result.stderr).toContain(
         "suite cli (hyperfine, pairs): one command per process; its own --warmup, --runs from the config kept",
       );
+      // The cost, said once the benchmarks are listed and before round 1 (never its numbers).
+      const lines = result.stderr.split("\n");
+      const plan = lines.findIndex((l) =>
+        /\] plan: 3 benchmarks in 2 suites, about \d+:\d\d a round: 2 rounds, about \d+:\d\d \(/.test(
+          l,
+        ),
+      );
+      expect(plan, result.stderr).toBeGreaterThan(0);
+      expect(lines.findIndex((l) => l.includes("round 1/2 · "))).toBeGreaterThan(plan);
       for (const side of ["base", "head"])
         for (const round of [1, 2]) {
           const s = read<BenchSummary>(path.join(out, "summaries", `${side}-${round}.json`));

@@ -27,6 +27,7 @@ import { critcmpTables } from "./critcmp-step.ts";
 import { listCriterionSuites } from "./criterion-listing.ts";
 import { splitSuites } from "./shard-plan.ts";
 import { preparePairs } from "./pair-setup.ts";
+import { describeCost, plannedCost } from "./cost-estimate.ts";
 import type { RoundPlan } from "./round-plan.ts";
 import type { ShardOutcome } from "./run-request.ts";
 import { plural } from "./rounds-state.ts";
@@ -154,12 +155,25 @@ async function runLocked(
     const listed =
       pairs || request.shard !== undefined ? await listSuites(request, sides, deps) : new Map();
     const shard = request.shard === undefined ? undefined : planShard(request, listed, deps);
+    const pairSetup = pairs ? await preparePairs(request, sides, listed, deps) : undefined;
+    // What the rounds will cost, before the first (a shard's part is said by planShard).
+    if (shard === undefined)
+      progress.line(
+        describeCost(
+          plannedCost(config, pairs ? listed : undefined, pairSetup?.wholeSeconds),
+          config,
+          {
+            elapsedMs: progress.elapsedMs(),
+            ...(request.aba === true ? { aba: true } : {}),
+          },
+        ),
+      );
     const measured =
       request.aba === true
         ? await runBaseHeadBase(request, sides, commits, deps)
         : await runRounds(request, sides, commits, deps, {
             ...(shard === undefined ? {} : { initial: shard.plan }),
-            ...(pairs ? { pairs: await preparePairs(request, sides, listed, deps) } : {}),
+            ...(pairSetup === undefined ? {} : { pairs: pairSetup }),
           });
     const suitesRun = shard?.plan.suites ?? config.suites;
     // Stopped by a signal: no more tools run; the completed rounds are returned as they are.

@@ -1,0 +1,174 @@
+// What a run will cost, said before its first round (docs/run.md, "Progress"): how many
+// benchmarks, and about how long a round and the whole run take, from the number of benchmarks
+// and each suite's settings alone (Criterion's warm-up and measurement time, hyperfine's runs, a
+// load suite's duration). It is a first guess; round 1's line replaces it with measured time.
+// Suites whose benchmarks or times are known only once they run (custom, divan, gungraun) are
+// named, not guessed. Pure.
+import type { RunConfig, SuitePlan } from "../config/run-config.ts";
+import { processTime } from "../config/suites/criterion/criterion-suite.ts";
+import { effectiveTime } from "../config/suites/criterion/process-time.ts";
+import { PAIR_RUNS } from "../config/suites/hyperfine/hyperfine-suite.ts";
+import { setsOption } from "../config/suites/harness-flags.ts";
+import { listedIds } from "./bench-units.ts";
+import { formatDuration } from "./progress.ts";
+import { plural } from "./rounds-state.ts";
+
+/**
+ * A process's start, Criterion's analysis and the odd burst: a short process of 0.2 s + 0.5 s
+ * took 0.7–0.9 s on a 2-core VM (docs/run.md).
+ */
+const PROCESS_MS = 300;
+/** Criterion's own defaults, when a whole-suite process's args set no time. */
+const CRITERION_DEFAULT = { warmUpMs: 3000, measurementMs: 5000 };
+/** One run of a hyperfine command, not known before it runs: a short command's guess. */
+const HYPERFINE_RUN_MS = 50;
+/** hyperfine's own minimum when the number of runs is not set: at least three seconds. */
+const HYPERFINE_MIN_MS = 3000;
+/** One command under Valgrind: a slow start. */
+const INSTRUCTIONS_MS = 2000;
+/** Each side's fingerprint and summary, per round. */
+const ROUND_OVERHEAD_MS = 1000;
+
+export interface PlannedCost {
+  /** Benchmarks known before they run (Criterion listed, hyperfine and instructions commands). */
+  readonly benchmarks: number;
+  readonly suites: number;
+  /** Suites whose benchmarks are known only once they run, with their kind. */
+  readonly unknown: readonly string[];
+  /** One round, both sides, of what is known. */
+  readonly roundMs: number;
+}
+
+/** `--flag 0.5` or `--flag=0.5` in seconds, in ms; undefined when absent or not a number. */
+function secondsFlag(args: readonly string[], flag: string): number | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const raw =
+      a === flag ? args[i + 1] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
+    if (raw === undefined) continue;
+    const seconds = Number(raw);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  }
+  return undefined;
+}
+
+/** One side's time for a suite of `count` benchmarks; undefined: not known before it runs. */
+function suiteMs(
+  suite: SuitePlan,
+  count: number,
+  pairs: boolean,
+  wholeSeconds: boolean,
+): number | undefined {
+  switch (suite.kind) {
+    case "criterion": {
+      const short = effectiveTime(processTime(suite), wholeSeconds);
+      const base = pairs ? short : CRITERION_DEFAULT;
+      const warm = secondsFlag(suite.args, "--warm-up-time") ?? base.warmUpMs;
+      const measure = secondsFlag(suite.args, "--measurement-time") ?? base.measurementMs;
+      // Under pairs one process per benchmark; else one process for the whole suite.
+      return count * (warm + measure) + (pairs ? count : 1) * PROCESS_MS;
+    }
+    case "hyperfine": {
+      const ownRuns =
+        suite.runs !== undefined ||
+        setsOption(suite.args, "--runs", "-r") ||
+        setsOption(suite.args, "--min-runs", "-m") ||
+        setsOption(suite.args, "--max-runs", "-M");
+      const runs = suite.runs ?? (pairs && !ownRuns ? PAIR_RUNS.runs : undefined);
+      const warmup = suite.warmup ?? (pairs ? PAIR_RUNS.warmup : 0);
+      const perCommand =
+        runs === undefined
+          ? Math.max(HYPERFINE_MIN_MS, 10 * HYPERFINE_RUN_MS)
+          : (runs + warmup) * HYPERFINE_RUN_MS;
+      return count * (perCommand + (pairs ? PROCESS_MS : 0)) + PROCESS_MS;
+    }
+    case "instructions":
+      return count * INSTRUCTIONS_MS;
+    case "load":
+      return suite.endpoints.length * suite.durationMs + PROCESS_MS;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The cost of one round from the config and, under pairs, each Criterion suite's listing
+ * (`listed`; without it a Criterion suite's benchmarks are not known before it runs).
+ */
+export function plannedCost(
+  config: RunConfig,
+  listed: ReadonlyMap<string, readonly string[]> | undefined,
+  wholeSeconds: ReadonlySet<string> = new Set(),
+): PlannedCost {
+  const pairs = config.schedule === "pairs";
+  let benchmarks = 0;
+  let sideMs = 0;
+  const unknown: string[] = [];
+  for (const suite of config.suites) {
+    const ids =
+      suite.kind === "criterion" && listed === undefined
+        ? undefined
+        : listedIds(suite, listed ?? new Map());
+    const count = ids?.length ?? 0;
+    const ms =
+      ids === undefined && suite.kind !== "load"
+        ? undefined
+        : suiteMs(suite, count, pairs, wholeSeconds.has(suite.name));
+    if (ms === undefined || (suite.kind === "criterion" && count === 0)) {
+      unknown.push(`${suite.name} (${suite.kind})`);
+      continue;
+    }
+    benchmarks += count;
+    sideMs += ms;
+  }
+  return {
+    benchmarks,
+    suites: config.suites.length,
+    unknown,
+    roundMs: 2 * sideMs + ROUND_OVERHEAD_MS,
+  };
+}
+
+/** A few parts joined by commas and a final "and". */
+function listed(parts: readonly string[]): string {
+  return parts.length <= 1
+    ? (parts[0] ?? "")
+    : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1) ?? ""}`;
+}
+
+/**
+ * The run's first line after planning, e.g. "plan: 22 benchmarks in 3 suites, about 0:40 a
+ * round: 5 rounds, about 3:20 (…)". `elapsedMs`: what the run has taken so far, which the time
+ * budget counts; `aba`: base, head, base, three runs of one side each.
+ */
+export function describeCost(
+  cost: PlannedCost,
+  config: RunConfig,
+  at: { readonly elapsedMs: number; readonly aba?: boolean },
+): string {
+  const what =
+    cost.benchmarks > 0 || cost.unknown.length < cost.suites
+      ? `${plural(cost.benchmarks, "benchmark")} in ${plural(cost.suites, "suite")}`
+      : plural(cost.suites, "suite");
+  const round = cost.roundMs;
+  const { sequential } = config;
+  let rounds: string;
+  if (at.aba === true) rounds = `base, head, base, about ${formatDuration(1.5 * round)}`;
+  else if (sequential === undefined)
+    rounds = `${plural(config.rounds, "round")}, about ${formatDuration(config.rounds * round)}`;
+  else {
+    const low = sequential.minRounds * round;
+    const budget = sequential.timeBudgetMs;
+    // The first min-rounds rounds always run; after them no round starts beyond the budget.
+    const left = budget === undefined ? Infinity : Math.max(low, budget - at.elapsedMs);
+    const high = Math.min(config.rounds * round, left);
+    const capped = high < config.rounds * round ? ", which caps the rounds" : "";
+    const used = at.elapsedMs >= 1000 ? `, ${formatDuration(at.elapsedMs)} of it used` : "";
+    rounds = `${sequential.minRounds} to ${config.rounds} rounds, about ${formatDuration(low)} to ${formatDuration(high)}${budget === undefined ? "" : ` (time budget ${formatDuration(budget)}${used}${capped})`}`;
+  }
+  const unknown =
+    cost.unknown.length === 0
+      ? ""
+      : `; not counted: ${listed(cost.unknown)}, whose benchmarks and times are known once they run`;
+  return `plan: ${what}, about ${formatDuration(round)} a round: ${rounds}${unknown} (estimated from the suites' settings; round 1 measures it)`;
+}
