@@ -96,3 +96,31 @@ describe("benchgate validate refuses what run refuses in benchgate.yml", () => {
     expect(runCli(["validate", ends])).toMatchObject({ status: 0, stderr: "" });
   });
 });
+
+describe("max-regression's old spelling", () => {
+  const budget = (keys: string): string =>
+    `version: 1\nbudgets:\n  - benchmark: "parse/*"\n${keys}`;
+
+  it("is still read, with one warning line naming the rule and the new key", () => {
+    const result = runCli(["validate", configFile(budget("    max_regression: 5%\n"))]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^benchgate: warning: .*: budget rule 1 \("parse\/\*"\): max_regression is max-regression's old spelling, still read; write max-regression$/u,
+      ),
+    ]);
+  });
+
+  it("gives no warning for the new key, and refuses both in one rule", () => {
+    const fresh = runCli(["validate", configFile(budget('    max-regression: "5%"\n'))]);
+    expect(fresh.status, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toBe("");
+    const both = runCli([
+      "validate",
+      configFile(budget('    max-regression: "5%"\n    max_regression: "5%"\n')),
+    ]);
+    expect(expectInputError(both)).toContain(
+      "max-regression and its old spelling max_regression in one rule: keep max-regression",
+    );
+  });
+});

@@ -160,13 +160,13 @@ describe("limits in %", () => {
     expect(check(2)).toMatchObject({ ok: false });
   });
 
-  it("refuses a percentage on a metric that is not measured in %: a relative change is max_regression", () => {
+  it("refuses a percentage on a metric that is not measured in %: a relative change is max-regression", () => {
     const rules = parseBudgets([{ benchmark: "sum", instructions: "< 5%" }]);
     const e = entry("sum", 4, { unit: "instructions", metric: "instructions" });
     const [r] = evaluateBudgets(rules, { benchmarks: [e] });
     expect(r).toMatchObject({ ok: false, actual: null });
     expect(r?.message).toBe(
-      `budget rule 1 ("sum"): cannot check: instructions is counted in instructions, and a limit in % is for a metric measured in % (such as error_rate); a relative change is max_regression's`,
+      `budget rule 1 ("sum"): cannot check: instructions is counted in instructions, and a limit in % is for a metric measured in % (such as error_rate); a relative change is max-regression's`,
     );
     // and a count limit without % on a metric in %: the units disagree
     const plain = parseBudgets([{ benchmark: "api*", error_rate: "< 1 errors" }]);

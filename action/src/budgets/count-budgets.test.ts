@@ -290,7 +290,7 @@ describe("budgets on counts", () => {
     const [result] = evaluate([{ benchmark: `${COLLECT} [total_bytes]`, max_regression: "5%" }]);
     expect(result?.ok).toBe(false);
     expect(result?.message).toBe(
-      `budget rule 1 ("${COLLECT} [total_bytes]"): max_regression: the 1 benchmark it matches is a secondary count (total_bytes), which max_regression does not check: give it a limit under its metric`,
+      `budget rule 1 ("${COLLECT} [total_bytes]"): max-regression: the 1 benchmark it matches is a secondary count (total_bytes), which max-regression does not check: give it a limit under its metric`,
     );
   });
 

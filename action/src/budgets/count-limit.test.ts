@@ -5,7 +5,7 @@ import { TOOLS } from "../ingest/gungraun/gungraun-metrics.ts";
 import { BUDGET_STATISTICS } from "./parse-budget.ts";
 import { COUNT_KEY, formatCount, misspeltKey, parseCountLimit, unitsAgree } from "./count-limit.ts";
 
-const FIXED = ["benchmark", ...BUDGET_STATISTICS, "max_regression", "warn"];
+const FIXED = ["benchmark", ...BUDGET_STATISTICS, "max-regression", "warn"];
 
 describe("parseCountLimit", () => {
   it.each([
@@ -122,8 +122,8 @@ describe("misspeltKey", () => {
     ["p90", "p50 p95 p99"],
     ["p999", "p99"],
     ["p5", "p50 p95"],
-    ["max-regression", "max_regression"],
-    ["max_regresion", "max_regression"],
+    ["max_regresion", "max-regression"],
+    ["maxregression", "max-regression"],
     ["benchmarks", "benchmark"],
   ])("%s → %s", (key, fixed) => {
     expect(misspeltKey(key, FIXED)).toEqual(fixed.split(" "));

@@ -219,7 +219,7 @@ export function checkCount(
   if (entry.head === null) return cannot("no head measurement (the benchmark is missing on head)");
   if (limit.unit === "%" && !unitsAgree(limit.unit, entry.unit))
     return cannot(
-      `${limit.metric} is counted in ${entry.unit}, and a limit in % is for a metric measured in % (such as error_rate); a relative change is max_regression's`,
+      `${limit.metric} is counted in ${entry.unit}, and a limit in % is for a metric measured in % (such as error_rate); a relative change is max-regression's`,
     );
   if (limit.unit !== undefined && !unitsAgree(limit.unit, entry.unit))
     return cannot(`${limit.metric} is counted in ${entry.unit}, the limit in ${limit.unit}`);

@@ -276,9 +276,14 @@ function checksOf(
       applies: (e) => e.secondary !== true,
       check: (e) => checkRegression(rule, allowed, e),
       none: (matched) =>
-        `the ${plural(matched.length, "benchmark")} it matches ${matched.length === 1 ? "is a secondary count" : "are secondary counts"} (${metricsOf(matched)}), which max_regression does not check: give ${matched.length === 1 ? "it" : "them"} a limit under ${matched.length === 1 ? "its" : "their"} metric`,
+        `the ${plural(matched.length, "benchmark")} it matches ${matched.length === 1 ? "is a secondary count" : "are secondary counts"} (${metricsOf(matched)}), which max-regression does not check: give ${matched.length === 1 ? "it" : "them"} a limit under ${matched.length === 1 ? "its" : "their"} metric`,
     });
   return checks;
+}
+
+/** The benchgate.yml key a check's messages name; report.json keeps "max_regression" as its statistic. */
+function keyOf(statistic: string): string {
+  return statistic === "max_regression" ? "max-regression" : statistic;
 }
 
 /**
@@ -330,8 +335,8 @@ export function evaluateBudgets(rules: readonly BudgetRule[], input: BudgetInput
           unmatched(
             check,
             filtered
-              ? `: ${check.statistic} not checked: this run was filtered and measured none of the benchmarks it is for`
-              : `: ${check.statistic}: ${check.none(matched)}`,
+              ? `: ${keyOf(check.statistic)} not checked: this run was filtered and measured none of the benchmarks it is for`
+              : `: ${keyOf(check.statistic)}: ${check.none(matched)}`,
           ),
         );
   }

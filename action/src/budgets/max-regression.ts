@@ -1,4 +1,4 @@
-// `max_regression` (docs/budgets-and-golden.md): the largest regression a benchmark may show,
+// `max-regression` (docs/budgets-and-golden.md): the largest regression a benchmark may show,
 // checked against the *confirmed* change. For a measured change it fails only when the lower
 // bound of the benchmark's confidence interval (report `ci`) is above the allowed regression, so
 // noise alone cannot trip it. For bigger-is-better metrics the regression is the slowdown
@@ -18,9 +18,9 @@ export function percent(x: number): string {
   return `${Number((x * 100).toPrecision(3))} %`;
 }
 
-/** The rule text of a max_regression result, e.g. "max_regression 5%". */
+/** The rule text of a max-regression result, e.g. "max-regression 5%". */
 export function maxRegressionRule(rule: BudgetRule, allowed: number): string {
-  return `max_regression ${rule.maxRegressionText ?? percent(allowed)}`;
+  return `max-regression ${rule.maxRegressionText ?? percent(allowed)}`;
 }
 
 /** Decided on its count threshold: the change is exact, its interval a point. */

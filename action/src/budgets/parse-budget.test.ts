@@ -44,12 +44,18 @@ describe("parseLimit", () => {
 describe("parseBudgetRule", () => {
   it("parses a full rule", () => {
     const rule = parseBudgetRule(
-      { benchmark: "archive/*", p95: "< 25ms", p99: "< 30ms", max_regression: "5%" },
+      { benchmark: "archive/*", p95: "< 25ms", p99: "< 30ms", "max-regression": "5%" },
       0,
     );
     expect(rule.limits.map((l) => l.statistic)).toEqual(["p95", "p99"]);
     expect(rule.maxRegression).toBeCloseTo(0.05);
-    expect(parseBudgetRule({ benchmark: "x", max_regression: 0.1 }, 0).maxRegression).toBe(0.1);
+    expect(parseBudgetRule({ benchmark: "x", "max-regression": 0.1 }, 0).maxRegression).toBe(0.1);
+  });
+
+  it("still reads max-regression's old spelling, max_regression, the same way", () => {
+    const rule = parseBudgetRule({ benchmark: "x", max_regression: "5%" }, 0);
+    expect(rule.maxRegression).toBeCloseTo(0.05);
+    expect(rule.maxRegressionText).toBe("5%");
   });
 
   it.each([
@@ -130,13 +136,18 @@ describe("parseBudgetRule", () => {
       "/budgets/2/p90",
     ],
     [
-      { benchmark: "sum::*", "max-regression": "5%" },
-      "max-regression: unknown key (did you mean max_regression?)",
-      "/budgets/2/max-regression",
+      { benchmark: "sum::*", max_regresion: "5%" },
+      "max_regresion: unknown key (did you mean max-regression?)",
+      "/budgets/2/max_regresion",
+    ],
+    [
+      { benchmark: "sum::*", "max-regression": "5%", max_regression: "5%" },
+      "max_regression: max-regression and its old spelling max_regression in one rule: keep max-regression",
+      "/budgets/2/max_regression",
     ],
     [
       { benchmark: "sum::*", "total-bytes": "< 1M" },
-      "total-bytes: unknown key (expected benchmark, median, mean, p50, p95, p99, max_regression, warn or a count metric as report.json names it (instructions, total_bytes, …)); count metrics are written as in report.json: total_bytes",
+      "total-bytes: unknown key (expected benchmark, median, mean, p50, p95, p99, max-regression, warn or a count metric as report.json names it (instructions, total_bytes, …)); count metrics are written as in report.json: total_bytes",
       "/budgets/2/total-bytes",
     ],
     [

@@ -7,7 +7,7 @@
 //       p99: "< 30ms"
 //     - benchmark: "format_resolution/explicit"
 //       median: "< 100ns"
-//       max_regression: "5%"           # fails only when the CI's lower bound is above 5 %
+//       max-regression: "5%"           # fails only when the CI's lower bound is above 5 %
 //     - benchmark: "throughput/parse"
 //       median: "> 200 MiB/s"          # rates are bigger-is-better: `>` / `>=`
 //     - benchmark: "sum::*"
@@ -52,7 +52,7 @@ export interface BudgetRule {
   readonly counts: readonly CountLimit[];
   /** Allowed confirmed regression as a fraction (0.05 = 5 %). */
   readonly maxRegression?: number;
-  /** The max_regression text as written. */
+  /** The max-regression text as written. */
   readonly maxRegressionText?: string;
   /**
    * The close band of the time, rate and count limits as a fraction (0.2 = 20 %): a head value
@@ -68,9 +68,23 @@ export interface BudgetRule {
   readonly origin?: string;
 }
 
-const FIXED_KEYS: readonly string[] = ["benchmark", ...BUDGET_STATISTICS, "max_regression", "warn"];
+/**
+ * max-regression's first spelling, from before the config's keys were all kebab-case: still read
+ * (config/deprecated-keys.ts warns), never together with the new one.
+ */
+export const OLD_MAX_REGRESSION_KEY = "max_regression";
+const MAX_REGRESSION_KEY = "max-regression";
+const FIXED_KEYS: readonly string[] = [
+  "benchmark",
+  ...BUDGET_STATISTICS,
+  MAX_REGRESSION_KEY,
+  OLD_MAX_REGRESSION_KEY,
+  "warn",
+];
 const KEYS: ReadonlySet<string> = new Set(FIXED_KEYS);
-const EXPECTED_KEYS = `benchmark, ${BUDGET_STATISTICS.join(", ")}, max_regression, warn or a count metric as report.json names it (instructions, total_bytes, …)`;
+/** What a misspelt key is told to write: never the old spelling. */
+const SUGGESTED_KEYS = FIXED_KEYS.filter((key) => key !== OLD_MAX_REGRESSION_KEY);
+const EXPECTED_KEYS = `benchmark, ${BUDGET_STATISTICS.join(", ")}, max-regression, warn or a count metric as report.json names it (instructions, total_bytes, …)`;
 const MAX_GLOB_LENGTH = 512;
 
 /** "a", "a or b", "a, b or c". */
@@ -192,7 +206,7 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
   const counts: CountLimit[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (KEYS.has(key)) continue;
-    const fixed = misspeltKey(key, FIXED_KEYS);
+    const fixed = misspeltKey(key, SUGGESTED_KEYS);
     if (fixed.length > 0)
       throw ruleError(index, glob, key, `unknown key (did you mean ${orList(fixed)}?)`);
     if (!COUNT_KEY.test(key)) {
@@ -219,7 +233,16 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
     }
   }
   let rule: BudgetRule = { index, benchmark: glob, limits, counts };
-  const max = raw["max_regression"];
+  if (raw[MAX_REGRESSION_KEY] !== undefined && raw[OLD_MAX_REGRESSION_KEY] !== undefined)
+    throw ruleError(
+      index,
+      glob,
+      OLD_MAX_REGRESSION_KEY,
+      `${MAX_REGRESSION_KEY} and its old spelling ${OLD_MAX_REGRESSION_KEY} in one rule: keep ${MAX_REGRESSION_KEY}`,
+    );
+  const maxKey =
+    raw[MAX_REGRESSION_KEY] !== undefined ? MAX_REGRESSION_KEY : OLD_MAX_REGRESSION_KEY;
+  const max = raw[maxKey];
   if (max !== undefined) {
     try {
       rule = {
@@ -228,7 +251,7 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
         maxRegressionText: typeof max === "number" ? `${max * 100}%` : (max as string).trim(),
       };
     } catch (error) {
-      throw ruleError(index, glob, "max_regression", (error as Error).message);
+      throw ruleError(index, glob, maxKey, (error as Error).message);
     }
   }
   const warn = raw["warn"];
@@ -247,7 +270,7 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
         index,
         glob,
         "warn",
-        `a close band widens the rule's limits (${BUDGET_STATISTICS.join(", ")} or a count metric), and this rule has none; max_regression is already judged on its interval`,
+        `a close band widens the rule's limits (${BUDGET_STATISTICS.join(", ")} or a count metric), and this rule has none; max-regression is already judged on its interval`,
       );
   }
   if (limits.length === 0 && counts.length === 0 && rule.maxRegression === undefined)
@@ -255,7 +278,7 @@ export function parseBudgetRule(raw: unknown, index: number): BudgetRule {
       index,
       glob,
       undefined,
-      `no limit: give at least one of ${BUDGET_STATISTICS.join(", ")}, max_regression or a count metric such as instructions`,
+      `no limit: give at least one of ${BUDGET_STATISTICS.join(", ")}, max-regression or a count metric such as instructions`,
     );
   return rule;
 }
@@ -268,6 +291,21 @@ export function parseBudgets(raw: unknown): BudgetRule[] {
       jsonPath: "/budgets",
     });
   return raw.map((item, index) => parseBudgetRule(item, index));
+}
+
+/**
+ * The rules of a validated `budgets:` list that use a key's old spelling, as warnings the
+ * caller prints: `budget rule 3 ("parse"): max_regression is max-regression's old spelling …`.
+ */
+export function budgetDeprecations(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item: unknown, index) =>
+    isRecord(item) && item[OLD_MAX_REGRESSION_KEY] !== undefined
+      ? [
+          `${describeRule(index, typeof item["benchmark"] === "string" ? item["benchmark"] : undefined)}: ${OLD_MAX_REGRESSION_KEY} is ${MAX_REGRESSION_KEY}'s old spelling, still read; write ${MAX_REGRESSION_KEY}`,
+        ]
+      : [],
+  );
 }
 
 export { globMatch } from "../glob-match.ts";

@@ -5,6 +5,8 @@ import { InputError } from "../errors.ts";
 import type { Machine } from "../ports/machine.ts";
 import { fileAtCommit, resolveCommit } from "../exec/git.ts";
 import { MAX_BYTES, parseYamlText, readConfigFile } from "../ingest/read-document.ts";
+import { budgetDeprecations } from "../budgets/parse-budget.ts";
+import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import { validateConfig } from "../schemas/validate.ts";
 import { gatePlanFrom, type GatePlan, type PlanOverrides } from "./plan.ts";
 
@@ -25,8 +27,11 @@ export async function loadGatePlan(
   overrides: PlanOverrides,
   machine: Machine,
 ): Promise<GatePlan> {
-  if (source.kind === "file")
-    return gatePlanFrom(await readConfigFile(machine.reader, source.file), source.file, overrides);
+  if (source.kind === "file") {
+    const config = await readConfigFile(machine.reader, source.file);
+    warnDeprecated(config, source.file, machine);
+    return gatePlanFrom(config, source.file, overrides);
+  }
   const configPath = source.path ?? DEFAULT_CONFIG_PATH;
   const git = { proc: machine.proc, dirs: machine.dirs, env: machine.env };
   const sha = await resolveCommit(source.repo, source.ref, git);
@@ -36,5 +41,13 @@ export async function loadGatePlan(
     throw new InputError(
       `the base commit ${source.ref} (${sha.slice(0, 12)}) has no ${configPath}; commit one (benchgate init), or point to another file (the CLI's --config, the action's config input)`,
     );
-  return gatePlanFrom(validateConfig(parseYamlText(text, where), where), where, overrides);
+  const config = validateConfig(parseYamlText(text, where), where);
+  warnDeprecated(config, where, machine);
+  return gatePlanFrom(config, where, overrides);
+}
+
+/** Old spellings still read: said once, where the config is read, so the user can rename them. */
+export function warnDeprecated(config: BenchgateConfig, where: string, machine: Machine): void {
+  for (const warning of budgetDeprecations(config.budgets))
+    machine.err(`benchgate: warning: ${where}: ${warning}\n`);
 }

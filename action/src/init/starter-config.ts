@@ -132,7 +132,7 @@ const OTHER_EXAMPLES = [
   "# budgets:",
   '#   - benchmark: "parse/*"',
   '#     median: "< 2ms"',
-  "#     max_regression: 5%",
+  "#     max-regression: 5%",
   "",
   "# The decision rule (benchgate's docs/statistics.md); these are the defaults:",
   "# statistics:",

@@ -206,7 +206,7 @@ export interface BenchgateConfig {
     missing?: "fail" | "warn";
   };
   /**
-   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: "< 2.5M"), a close band for those limits (warn: "20%"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
+   * Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: "< 2.5M"), a close band for those limits (warn: "20%"), and max-regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).
    *
    * @maxItems 1000
    */
@@ -221,6 +221,13 @@ export interface BenchgateConfig {
      * A close band for the rule's time, rate and count limits ("20%"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.
      */
     warn?: number | string;
+    /**
+     * The largest confirmed regression allowed ("5%" or 0.05), checked against the lower end of the change's confidence interval; on an exact count, against the change itself.
+     */
+    "max-regression"?: number | string;
+    /**
+     * The old spelling of max-regression: still read, with a warning. Not both in one rule.
+     */
     max_regression?: number | string;
     [k: string]: CountLimit | number | undefined;
   }[];

@@ -9916,7 +9916,7 @@ return errors === 0;
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const config = validate65;
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"schedule":{"description":"How a round runs base and head (docs/run.md, \"Schedules\"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.","enum":["pairs","suite"]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the whole run may take (\"15m\"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the time goes first to the open benchmarks that could fail the gate and can still be settled, then to others that can be settled, then to one more round of the rest (docs/run.md). The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max_regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"schedule":{"description":"How a round runs base and head (docs/run.md, \"Schedules\"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.","enum":["pairs","suite"]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the whole run may take (\"15m\"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the time goes first to the open benchmarks that could fail the gate and can still be settled, then to others that can be settled, then to one more round of the rest (docs/run.md). The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max-regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max-regression":{"description":"The largest confirmed regression allowed (\"5%\" or 0.05), checked against the lower end of the change's confidence interval; on an exact count, against the change itself.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"description":"The old spelling of max-regression: still read, with a warning. Not both in one rule.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
 const schema152 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
 const schema153 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
 const schema203 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
@@ -15592,7 +15592,7 @@ return false;
 else {
 const _errs146 = errors;
 for(const key5 in data40){
-if(!(((((((((key5 === "benchmark") || (key5 === "median")) || (key5 === "mean")) || (key5 === "p50")) || (key5 === "p95")) || (key5 === "p99")) || (key5 === "warn")) || (key5 === "max_regression")) || (pattern91.test(key5)))){
+if(!((func1.call(schema151.properties.budgets.items.properties, key5)) || (pattern91.test(key5)))){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15891,8 +15891,8 @@ else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.max_regression !== undefined){
-let data48 = data40.max_regression;
+if(data40["max-regression"] !== undefined){
+let data48 = data40["max-regression"];
 const _errs170 = errors;
 const _errs171 = errors;
 let valid53 = false;
@@ -15901,7 +15901,7 @@ const _errs172 = errors;
 if(errors === _errs172){
 if((typeof data48 == "number") && (isFinite(data48))){
 if(data48 > 10 || isNaN(data48)){
-const err60 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+const err60 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -15912,7 +15912,7 @@ errors++;
 }
 else {
 if(data48 < 0 || isNaN(data48)){
-const err61 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err61 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -15924,7 +15924,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err62 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -15943,7 +15943,7 @@ const _errs174 = errors;
 if(errors === _errs174){
 if(typeof data48 === "string"){
 if(func2(data48) > 32){
-const err63 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err63 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -15954,7 +15954,7 @@ errors++;
 }
 else {
 if(func2(data48) < 1){
-const err64 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err64 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -15966,7 +15966,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err65 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -15988,7 +15988,7 @@ passing9 = 1;
 }
 }
 if(!valid53){
-const err66 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing9},message:"must match exactly one schema in oneOf"};
+const err66 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing9},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -16016,20 +16016,145 @@ else {
 var valid46 = true;
 }
 if(valid46){
-var valid54 = true;
-for(const key6 in data40){
-if(pattern91.test(key6)){
-let data49 = data40[key6];
+if(data40.max_regression !== undefined){
+let data49 = data40.max_regression;
 const _errs176 = errors;
 const _errs177 = errors;
-if(errors === _errs177){
+let valid54 = false;
+let passing10 = null;
+const _errs178 = errors;
+if(errors === _errs178){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 10 || isNaN(data49)){
+const err67 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+if(data49 < 0 || isNaN(data49)){
+const err68 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+var _valid11 = _errs178 === errors;
+if(_valid11){
+valid54 = true;
+passing10 = 0;
+}
+const _errs180 = errors;
+if(errors === _errs180){
 if(typeof data49 === "string"){
-if(func2(data49) > 64){
+if(func2(data49) > 32){
+const err70 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+else {
+if(func2(data49) < 1){
+const err71 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+var _valid11 = _errs180 === errors;
+if(_valid11 && valid54){
+valid54 = false;
+passing10 = [passing10, 1];
+}
+else {
+if(_valid11){
+valid54 = true;
+passing10 = 1;
+}
+}
+if(!valid54){
+const err73 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf",keyword:"oneOf",params:{passingSchemas: passing10},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+validate65.errors = vErrors;
+return false;
+}
+else {
+errors = _errs177;
+if(vErrors !== null){
+if(_errs177){
+vErrors.length = _errs177;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid46 = _errs176 === errors;
+}
+else {
+var valid46 = true;
+}
+if(valid46){
+var valid55 = true;
+for(const key6 in data40){
+if(pattern91.test(key6)){
+let data50 = data40[key6];
+const _errs182 = errors;
+const _errs183 = errors;
+if(errors === _errs183){
+if(typeof data50 === "string"){
+if(func2(data50) > 64){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data49) < 1){
+if(func2(data50) < 1){
 validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -16040,9 +16165,10 @@ validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.repl
 return false;
 }
 }
-var valid54 = _errs176 === errors;
-if(!valid54){
+var valid55 = _errs182 === errors;
+if(!valid55){
 break;
+}
 }
 }
 }
@@ -16081,49 +16207,49 @@ var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data50 = data.claims;
-const _errs179 = errors;
-if(errors === _errs179){
-if(Array.isArray(data50)){
-if(data50.length > 100){
+let data51 = data.claims;
+const _errs185 = errors;
+if(errors === _errs185){
+if(Array.isArray(data51)){
+if(data51.length > 100){
 validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-var valid56 = true;
-const len6 = data50.length;
+var valid57 = true;
+const len6 = data51.length;
 for(let i6=0; i6<len6; i6++){
-let data51 = data50[i6];
-const _errs181 = errors;
-if(errors === _errs181){
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+let data52 = data51[i6];
+const _errs187 = errors;
+if(errors === _errs187){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 let missing4;
-if((((data51.faster === undefined) && (missing4 = "faster")) || ((data51.than === undefined) && (missing4 = "than"))) || ((data51.by === undefined) && (missing4 = "by"))){
+if((((data52.faster === undefined) && (missing4 = "faster")) || ((data52.than === undefined) && (missing4 = "than"))) || ((data52.by === undefined) && (missing4 = "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs183 = errors;
-for(const key7 in data51){
+const _errs189 = errors;
+for(const key7 in data52){
 if(!(((key7 === "faster") || (key7 === "than")) || (key7 === "by"))){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs183 === errors){
-if(data51.faster !== undefined){
-let data52 = data51.faster;
-const _errs184 = errors;
-const _errs185 = errors;
-if(errors === _errs185){
-if(typeof data52 === "string"){
-if(func2(data52) > 1024){
+if(_errs189 === errors){
+if(data52.faster !== undefined){
+let data53 = data52.faster;
+const _errs190 = errors;
+const _errs191 = errors;
+if(errors === _errs191){
+if(typeof data53 === "string"){
+if(func2(data53) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data52) < 1){
+if(func2(data53) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -16134,24 +16260,24 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schema
 return false;
 }
 }
-var valid57 = _errs184 === errors;
+var valid58 = _errs190 === errors;
 }
 else {
-var valid57 = true;
+var valid58 = true;
 }
-if(valid57){
-if(data51.than !== undefined){
-let data53 = data51.than;
-const _errs187 = errors;
-const _errs188 = errors;
-if(errors === _errs188){
-if(typeof data53 === "string"){
-if(func2(data53) > 1024){
+if(valid58){
+if(data52.than !== undefined){
+let data54 = data52.than;
+const _errs193 = errors;
+const _errs194 = errors;
+if(errors === _errs194){
+if(typeof data54 === "string"){
+if(func2(data54) > 1024){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(func2(data53) < 1){
+if(func2(data54) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -16162,23 +16288,23 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPa
 return false;
 }
 }
-var valid57 = _errs187 === errors;
+var valid58 = _errs193 === errors;
 }
 else {
-var valid57 = true;
+var valid58 = true;
 }
-if(valid57){
-if(data51.by !== undefined){
-let data54 = data51.by;
-const _errs190 = errors;
-if(errors === _errs190){
-if(typeof data54 === "string"){
-if(func2(data54) > 64){
+if(valid58){
+if(data52.by !== undefined){
+let data55 = data52.by;
+const _errs196 = errors;
+if(errors === _errs196){
+if(typeof data55 === "string"){
+if(func2(data55) > 64){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data54) < 1){
+if(func2(data55) < 1){
 validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -16189,10 +16315,10 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath
 return false;
 }
 }
-var valid57 = _errs190 === errors;
+var valid58 = _errs196 === errors;
 }
 else {
-var valid57 = true;
+var valid58 = true;
 }
 }
 }
@@ -16204,8 +16330,8 @@ validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/pr
 return false;
 }
 }
-var valid56 = _errs181 === errors;
-if(!valid56){
+var valid57 = _errs187 === errors;
+if(!valid57){
 break;
 }
 }
@@ -16216,48 +16342,48 @@ validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs179 === errors;
+var valid0 = _errs185 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data55 = data.smells;
-const _errs192 = errors;
-if(errors === _errs192){
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-const _errs194 = errors;
-for(const key8 in data55){
+let data56 = data.smells;
+const _errs198 = errors;
+if(errors === _errs198){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+const _errs200 = errors;
+for(const key8 in data56){
 if(!(((key8 === "ignore") || (key8 === "fail-on")) || (key8 === "suites"))){
 validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs194 === errors){
-if(data55.ignore !== undefined){
-let data56 = data55.ignore;
-const _errs195 = errors;
-const _errs196 = errors;
-if(errors === _errs196){
-if(Array.isArray(data56)){
-if(data56.length > 20){
+if(_errs200 === errors){
+if(data56.ignore !== undefined){
+let data57 = data56.ignore;
+const _errs201 = errors;
+const _errs202 = errors;
+if(errors === _errs202){
+if(Array.isArray(data57)){
+if(data57.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid62 = true;
-const len7 = data56.length;
+var valid63 = true;
+const len7 = data57.length;
 for(let i7=0; i7<len7; i7++){
-let data57 = data56[i7];
-const _errs198 = errors;
-if(!(((((((data57 === "identical-timings") || (data57 === "flat-scaling")) || (data57 === "complexity-change")) || (data57 === "high-variance")) || (data57 === "bimodal")) || (data57 === "underpowered")) || (data57 === "timer-resolution"))){
+let data58 = data57[i7];
+const _errs204 = errors;
+if(!(((((((data58 === "identical-timings") || (data58 === "flat-scaling")) || (data58 === "complexity-change")) || (data58 === "high-variance")) || (data58 === "bimodal")) || (data58 === "underpowered")) || (data58 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid62 = _errs198 === errors;
-if(!valid62){
+var valid63 = _errs204 === errors;
+if(!valid63){
 break;
 }
 }
@@ -16268,34 +16394,34 @@ validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$
 return false;
 }
 }
-var valid60 = _errs195 === errors;
+var valid61 = _errs201 === errors;
 }
 else {
-var valid60 = true;
+var valid61 = true;
 }
-if(valid60){
-if(data55["fail-on"] !== undefined){
-let data58 = data55["fail-on"];
-const _errs199 = errors;
-const _errs200 = errors;
-if(errors === _errs200){
-if(Array.isArray(data58)){
-if(data58.length > 20){
+if(valid61){
+if(data56["fail-on"] !== undefined){
+let data59 = data56["fail-on"];
+const _errs205 = errors;
+const _errs206 = errors;
+if(errors === _errs206){
+if(Array.isArray(data59)){
+if(data59.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid64 = true;
-const len8 = data58.length;
+var valid65 = true;
+const len8 = data59.length;
 for(let i8=0; i8<len8; i8++){
-let data59 = data58[i8];
-const _errs202 = errors;
-if(!(((((((data59 === "identical-timings") || (data59 === "flat-scaling")) || (data59 === "complexity-change")) || (data59 === "high-variance")) || (data59 === "bimodal")) || (data59 === "underpowered")) || (data59 === "timer-resolution"))){
+let data60 = data59[i8];
+const _errs208 = errors;
+if(!(((((((data60 === "identical-timings") || (data60 === "flat-scaling")) || (data60 === "complexity-change")) || (data60 === "high-variance")) || (data60 === "bimodal")) || (data60 === "underpowered")) || (data60 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid64 = _errs202 === errors;
-if(!valid64){
+var valid65 = _errs208 === errors;
+if(!valid65){
 break;
 }
 }
@@ -16306,57 +16432,57 @@ validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/
 return false;
 }
 }
-var valid60 = _errs199 === errors;
+var valid61 = _errs205 === errors;
 }
 else {
-var valid60 = true;
+var valid61 = true;
 }
-if(valid60){
-if(data55.suites !== undefined){
-let data60 = data55.suites;
-const _errs203 = errors;
-if(errors === _errs203){
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(Object.keys(data60).length > 100){
+if(valid61){
+if(data56.suites !== undefined){
+let data61 = data56.suites;
+const _errs209 = errors;
+if(errors === _errs209){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(Object.keys(data61).length > 100){
 validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
 return false;
 }
 else {
-for(const key9 in data60){
-const _errs205 = errors;
-const _errs206 = errors;
-if(errors === _errs206){
+for(const key9 in data61){
+const _errs211 = errors;
+const _errs212 = errors;
+if(errors === _errs212){
 if(typeof key9 === "string"){
 if(!pattern26.test(key9)){
-const err67 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
+const err74 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
 if(vErrors === null){
-vErrors = [err67];
+vErrors = [err74];
 }
 else {
-vErrors.push(err67);
+vErrors.push(err74);
 }
 errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
+const err75 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key9};
 if(vErrors === null){
-vErrors = [err68];
+vErrors = [err75];
 }
 else {
-vErrors.push(err68);
+vErrors.push(err75);
 }
 errors++;
 }
 }
-var valid65 = _errs205 === errors;
-if(!valid65){
-const err69 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
+var valid66 = _errs211 === errors;
+if(!valid66){
+const err76 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
-vErrors = [err69];
+vErrors = [err76];
 }
 else {
-vErrors.push(err69);
+vErrors.push(err76);
 }
 errors++;
 validate65.errors = vErrors;
@@ -16364,43 +16490,43 @@ return false;
 break;
 }
 }
-if(valid65){
-for(const key10 in data60){
-let data61 = data60[key10];
-const _errs209 = errors;
-if(errors === _errs209){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-const _errs211 = errors;
-for(const key11 in data61){
+if(valid66){
+for(const key10 in data61){
+let data62 = data61[key10];
+const _errs215 = errors;
+if(errors === _errs215){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+const _errs217 = errors;
+for(const key11 in data62){
 if(!((key11 === "ignore") || (key11 === "fail-on"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs211 === errors){
-if(data61.ignore !== undefined){
-let data62 = data61.ignore;
-const _errs212 = errors;
-const _errs213 = errors;
-if(errors === _errs213){
-if(Array.isArray(data62)){
-if(data62.length > 20){
+if(_errs217 === errors){
+if(data62.ignore !== undefined){
+let data63 = data62.ignore;
+const _errs218 = errors;
+const _errs219 = errors;
+if(errors === _errs219){
+if(Array.isArray(data63)){
+if(data63.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid70 = true;
-const len9 = data62.length;
+var valid71 = true;
+const len9 = data63.length;
 for(let i9=0; i9<len9; i9++){
-let data63 = data62[i9];
-const _errs215 = errors;
-if(!(((((((data63 === "identical-timings") || (data63 === "flat-scaling")) || (data63 === "complexity-change")) || (data63 === "high-variance")) || (data63 === "bimodal")) || (data63 === "underpowered")) || (data63 === "timer-resolution"))){
+let data64 = data63[i9];
+const _errs221 = errors;
+if(!(((((((data64 === "identical-timings") || (data64 === "flat-scaling")) || (data64 === "complexity-change")) || (data64 === "high-variance")) || (data64 === "bimodal")) || (data64 === "underpowered")) || (data64 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid70 = _errs215 === errors;
-if(!valid70){
+var valid71 = _errs221 === errors;
+if(!valid71){
 break;
 }
 }
@@ -16411,34 +16537,34 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs212 === errors;
+var valid69 = _errs218 === errors;
 }
 else {
-var valid68 = true;
+var valid69 = true;
 }
-if(valid68){
-if(data61["fail-on"] !== undefined){
-let data64 = data61["fail-on"];
-const _errs216 = errors;
-const _errs217 = errors;
-if(errors === _errs217){
-if(Array.isArray(data64)){
-if(data64.length > 20){
+if(valid69){
+if(data62["fail-on"] !== undefined){
+let data65 = data62["fail-on"];
+const _errs222 = errors;
+const _errs223 = errors;
+if(errors === _errs223){
+if(Array.isArray(data65)){
+if(data65.length > 20){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
-var valid72 = true;
-const len10 = data64.length;
+var valid73 = true;
+const len10 = data65.length;
 for(let i10=0; i10<len10; i10++){
-let data65 = data64[i10];
-const _errs219 = errors;
-if(!(((((((data65 === "identical-timings") || (data65 === "flat-scaling")) || (data65 === "complexity-change")) || (data65 === "high-variance")) || (data65 === "bimodal")) || (data65 === "underpowered")) || (data65 === "timer-resolution"))){
+let data66 = data65[i10];
+const _errs225 = errors;
+if(!(((((((data66 === "identical-timings") || (data66 === "flat-scaling")) || (data66 === "complexity-change")) || (data66 === "high-variance")) || (data66 === "bimodal")) || (data66 === "underpowered")) || (data66 === "timer-resolution"))){
 validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid72 = _errs219 === errors;
-if(!valid72){
+var valid73 = _errs225 === errors;
+if(!valid73){
 break;
 }
 }
@@ -16449,10 +16575,10 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid68 = _errs216 === errors;
+var valid69 = _errs222 === errors;
 }
 else {
-var valid68 = true;
+var valid69 = true;
 }
 }
 }
@@ -16462,8 +16588,8 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replac
 return false;
 }
 }
-var valid67 = _errs209 === errors;
-if(!valid67){
+var valid68 = _errs215 === errors;
+if(!valid68){
 break;
 }
 }
@@ -16475,10 +16601,10 @@ validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/p
 return false;
 }
 }
-var valid60 = _errs203 === errors;
+var valid61 = _errs209 === errors;
 }
 else {
-var valid60 = true;
+var valid61 = true;
 }
 }
 }
@@ -16489,7 +16615,7 @@ validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs192 === errors;
+var valid0 = _errs198 === errors;
 }
 else {
 var valid0 = true;

@@ -1,6 +1,7 @@
 // benchgate compare --base FILE... --head FILE... : the decision rule on summaries → report.
 import { InputError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
+import { warnDeprecated } from "../../gate/load-plan.ts";
 import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readHistoryFile, readSummaryFile } from "../../ingest/read-document.ts";
@@ -54,7 +55,7 @@ Budgets (benchgate.yml, checked on the head side):
   budgets:
     - benchmark: "archive_write/*"    # glob over the full id; * also matches "/"
       p95: "< 25ms"
-      max_regression: 5%              # fails only when the CI's lower end is above it
+      max-regression: 5%              # fails only when the CI's lower end is above it
 
 Benchmark smells are reported as warnings; benchgate.yml's smells: block can ignore kinds or
 make them fail the gate (smells: {fail-on: [flat-scaling]}).
@@ -144,6 +145,7 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   const configFile = stringFlag(args, "config");
   const config =
     configFile === undefined ? undefined : await readConfigFile(deps.reader, configFile);
+  if (config !== undefined && configFile !== undefined) warnDeprecated(config, configFile, deps);
   const judgement = judgementFrom(config, configFile, { statistics });
 
   const load = async (files: readonly string[]): Promise<SourcedSummary[]> => {

@@ -9,6 +9,7 @@ import {
   type DocumentKind,
 } from "../../schemas/validate.ts";
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
+import { warnDeprecated } from "../../gate/load-plan.ts";
 import { checkConfigDocument } from "../../gate/plan.ts";
 import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -37,9 +38,10 @@ function isDocumentKind(value: string): value is DocumentKind {
 }
 
 /** The schema, then what `run` refuses in the file itself (gate/plan.ts). */
-function runnableConfig(data: unknown, file: string): BenchgateConfig {
+function runnableConfig(data: unknown, file: string, deps: Machine): BenchgateConfig {
   const config = validateConfig(data, file);
   checkConfigDocument(config, file);
+  warnDeprecated(config, file, deps);
   return config;
 }
 
@@ -74,7 +76,8 @@ export async function validateCommand(argv: readonly string[], deps: Machine): P
         else if ("split" in data) kind = "shard";
       }
     }
-    const doc = kind === "config" ? runnableConfig(data, file) : validateDocument(kind, data, file);
+    const doc =
+      kind === "config" ? runnableConfig(data, file, deps) : validateDocument(kind, data, file);
     const detail =
       "benchmarks" in doc
         ? ` (${doc.benchmarks.length} benchmarks)`
