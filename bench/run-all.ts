@@ -29,6 +29,7 @@ const steps: [string, string[]][] = [
   ],
   ["benchgate run overhead on the demo (about 2 minutes)", ["bench/run-overhead.ts"]],
   ["history page, 200 benchmarks × 1,000 commits, headless Chromium", ["bench/history-page.ts"]],
+  ["the PR comment on real reports: visible lines, bytes, red markers", ["bench/comment-size.ts"]],
   [
     "instruction counts: 20 A/A runs of the demo's count suites, +1 % injected (about 15 minutes)",
     ["bench/instruction-counts.ts"],

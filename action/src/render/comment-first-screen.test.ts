@@ -3,61 +3,23 @@
 // A/A recording) with ×2 injected into five benchmarks' head. Each rule below was broken
 // before: 72+ visible lines, a headline naming nothing, `445 → 683 ns` shown as +70.5 %,
 // "+575577 %", 🔴 on secondary counts that cannot fail.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadAaSuite, scaleBenchmark } from "../../../bench/aa-data.ts";
-import { compare } from "../core/compare.ts";
-import { resolveSettings } from "../core/settings.ts";
+import {
+  demoCritcmpTable,
+  demoReport,
+  HEAD_SHA,
+  injectedReport,
+  visibleLines,
+} from "../../test/support/comment-reports.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { renderComment } from "./comment.ts";
 
-const HEAD_SHA = "0d6ab695fde9c1b2a3f4e5d6c7b8a9f0e1d2c3b4";
-const fixture = (name: string): string =>
-  readFileSync(new URL(`__fixtures__/${name}`, import.meta.url), "utf8");
-
-const demo = JSON.parse(fixture("demo-report.json")) as BenchReport;
-const critcmpTable = fixture("demo-critcmp.txt");
-
-/** Five benchmarks of the recorded bs58 suite, slowed ×2 in every head round. */
-const INJECTED = [
-  "1_byte/decode_base58",
-  "10_bytes/decode_base58",
-  "10_bytes_max/decode_rust_base58",
-  "256_bytes/encode_bs58_noalloc",
-  "5_bytes/decode_bs58_noalloc_slice",
-];
-
-async function injectedReport(): Promise<BenchReport> {
-  const suite = await loadAaSuite(
-    new URL("../../../bench/data/aa-bs58-0.5.1", import.meta.url).pathname,
-  );
-  if (suite === undefined) throw new Error("bench/data/aa-bs58-0.5.1 is missing");
-  const head = suite.head.map((s) => ({
-    ...s,
-    summary: {
-      ...s.summary,
-      benchmarks: s.summary.benchmarks.map((b) =>
-        INJECTED.includes(b.id) ? scaleBenchmark(b, 2) : b,
-      ),
-    },
-  }));
-  return compare(suite.base, head, { settings: resolveSettings() });
-}
+const demo = demoReport();
+const critcmpTable = demoCritcmpTable();
 
 /** The text without the empty comments the escaper puts between "::" and the rest of a name. */
 function unsplit(markdown: string): string {
   return markdown.replaceAll("<!-- -->", "");
-}
-
-/** Lines a reader sees without opening anything: not blank, not a comment, not inside <details>. */
-function visibleLines(body: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  for (const line of body.split("\n")) {
-    if (depth === 0 && line.trim() !== "" && !/^<!--.*-->$/u.test(line.trim())) out.push(line);
-    depth += (line.match(/<details/gu) ?? []).length - (line.match(/<\/details>/gu) ?? []).length;
-  }
-  return out;
 }
 
 const UNIT_NS: Readonly<Record<string, number>> = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 };

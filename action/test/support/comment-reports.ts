@@ -66,3 +66,17 @@ export async function injectedReport(): Promise<BenchReport> {
   }));
   return compare(base, injected, { settings: resolveSettings() });
 }
+
+/**
+ * The comment's lines a reader sees without opening anything: not blank, not an HTML comment,
+ * not inside a <details> block.
+ */
+export function visibleLines(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const line of body.split("\n")) {
+    if (depth === 0 && line.trim() !== "" && !/^<!--.*-->$/u.test(line.trim())) out.push(line);
+    depth += (line.match(/<details/gu) ?? []).length - (line.match(/<\/details>/gu) ?? []).length;
+  }
+  return out;
+}
