@@ -18,6 +18,34 @@ import {
 
 const scene = sceneMaker("benchgate-run-rounds-");
 
+describe("runRounds stopped by a signal (fake tools)", () => {
+  it("returns the rounds both sides completed; a side's summary of the cut-short round is removed", async () => {
+    // schedule: suite, round 4 runs head first: head-4 is written, then base's cli is stopped.
+    const s = scene("stopped", { interruptAt: "cli-base-4" });
+    const result = await s.run(config({ rounds: 5 }));
+    expect(result.stopped?.signal).toBe("SIGTERM");
+    expect(result.stopped?.error.message).toMatch(
+      /^interrupted during suite cli \(base, round 4\)/,
+    );
+    expect(result.rounds).toBe(3);
+    expect(result.fullRound).toBe(3);
+    for (const side of ["base", "head"] as const)
+      expect(result.summaries[side].map((x) => x.summary.round)).toEqual([1, 2, 3]);
+    expect(s.calls.some((c) => c.round === "cli-head-4")).toBe(true);
+    expect(readdirSync(path.join(s.out, "summaries")).sort()).toEqual(
+      ["base", "head"].flatMap((side) => [1, 2, 3].map((r) => `${side}-${r}.json`)),
+    );
+  });
+
+  it("stopped in round 1: no complete round, nothing kept", async () => {
+    const s = scene("stopped-early", { interruptAt: "micro-base-1" });
+    const result = await s.run(config({ rounds: 5 }));
+    expect(result.stopped?.signal).toBe("SIGTERM");
+    expect(result.rounds).toBe(0);
+    expect(result.summaries).toEqual({ base: [], head: [] });
+  });
+});
+
 describe("runRounds with rounds: auto (fake tools and planner)", () => {
   it("after min-rounds runs only the open benchmarks, and stops when the look settles all", async () => {
     const s = scene("settles");

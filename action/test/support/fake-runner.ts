@@ -157,6 +157,8 @@ export interface FakeTools {
   readonly startMs?: number;
   /** Each process's CPU time as this share of its wall time (as a cgroup tells); none without. */
   readonly cpuShare?: (argv: readonly string[]) => number;
+  /** SIGTERM arrives while this process runs (its log's name, e.g. `cli-head-3`). */
+  readonly interruptAt?: string;
 }
 
 /** A scene: the fake tools, clock and planner, and what they saw. */
@@ -249,12 +251,17 @@ export function scene(scratch: string, name: string, tools: FakeTools = {}) {
     const round = path.basename(options.logFile ?? "").replace(/\.log$/, "");
     const { cwd, env } = options;
     calls.push({ round, tool: argv[0] ?? "", argv, cwd, env, at: now });
+    if (round === tools.interruptAt) {
+      interrupts.abort("SIGTERM");
+      return Promise.resolve({ ...done(1), exitCode: null, signal: "SIGTERM", aborted: true });
+    }
     if (argv.includes("--list")) return Promise.resolve(list(argv));
     if (argv.includes("--save-baseline")) return Promise.resolve(criterion(argv, options));
     if (argv[0] === "hyperfine") return Promise.resolve(hyperfine(argv));
     return Promise.resolve(harness(argv));
   };
   const progress = new Progress((text) => lines.push(text), clock);
+  const interrupts = new AbortController();
   now = tools.startMs ?? 0;
   // Every file the ingest reads, in order: how often an output was read.
   const reader: FileReader = {
@@ -273,7 +280,7 @@ export function scene(scratch: string, name: string, tools: FakeTools = {}) {
     clock,
     sha256: () => "0".repeat(64),
     env: {},
-    signal: new AbortController().signal,
+    signal: interrupts.signal,
     progress,
     environment: () => Promise.resolve({ fingerprint: "0123456789abcdef" }),
   };
