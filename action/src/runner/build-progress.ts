@@ -5,7 +5,8 @@
 // that prints nothing): "building base: 0:45 elapsed, 120 crates compiled (now syn v2.0.87)".
 // On an interactive terminal the same text is the status line, updated as crates start.
 import type { Clock } from "../ports/clock.ts";
-import { formatDuration } from "./progress.ts";
+import type { ProcessOptions } from "../ports/process.ts";
+import { formatDuration, type Progress } from "./progress.ts";
 
 /** A changed count at most this often, in a CI log. */
 const EVERY_MS = 10_000;
@@ -104,4 +105,27 @@ export class BuildProgress {
     const current = this.#current === undefined ? "" : ` (now ${this.#current})`;
     return `${this.#options.label}: ${elapsed}, ${crates}${current}`;
   }
+}
+
+/**
+ * A cargo step's progress on the run's lines (or status line): `onLine` for the step's process
+ * options, `stop` once it ended.
+ */
+export function watchCargo(
+  label: string,
+  deps: { readonly progress: Progress; readonly clock: Clock },
+): { readonly onLine: NonNullable<ProcessOptions["onLine"]>; readonly stop: () => void } {
+  const { progress } = deps;
+  const watch = new BuildProgress({
+    label,
+    clock: deps.clock,
+    write: (text) => progress.line(text),
+    ...(progress.live ? { status: (text: string) => progress.status(text) } : {}),
+  }).start();
+  return {
+    onLine: (line, stream) => {
+      if (stream === "stderr") watch.line(line);
+    },
+    stop: () => watch.stop(),
+  };
 }

@@ -11,6 +11,7 @@ import type { GungraunSuitePlan } from "../config/suites/gungraun/gungraun-suite
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { RunDeps } from "./run-request.ts";
 import { findLock, lockPackages, MAX_LOCK_BYTES } from "./cargo-lock.ts";
+import { watchCargo } from "./build-progress.ts";
 
 /** The harness library a lock file names, and its runner's crate. */
 export interface Harness {
@@ -64,6 +65,8 @@ async function installRunner(harness: Harness, tools: string, deps: RunDeps): Pr
         const env = Object.fromEntries(
           Object.entries(deps.env).filter(([k]) => k !== "CARGO_TARGET_DIR"),
         );
+        // A few silent minutes otherwise: cargo's Compiling lines, and a heartbeat.
+        const watch = watchCargo(`installing ${crate}`, deps);
         await runStep(
           deps.proc,
           `installing ${crate} ${harness.version}`,
@@ -77,8 +80,14 @@ async function installRunner(harness: Harness, tools: string, deps: RunDeps): Pr
             "--root",
             root,
           ],
-          { cwd: tools, env, timeoutMs: INSTALL_TIMEOUT_MS, signal: deps.signal },
-        );
+          {
+            cwd: tools,
+            env,
+            timeoutMs: INSTALL_TIMEOUT_MS,
+            signal: deps.signal,
+            onLine: watch.onLine,
+          },
+        ).finally(watch.stop);
         return root;
       } finally {
         await lock.release();

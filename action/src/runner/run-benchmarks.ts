@@ -28,7 +28,7 @@ import { listCriterionSuites } from "./criterion-listing.ts";
 import { splitSuites } from "./shard-plan.ts";
 import { preparePairs } from "./pair-setup.ts";
 import { describeCost, plannedCost } from "./cost-estimate.ts";
-import { BuildProgress } from "./build-progress.ts";
+import { watchCargo } from "./build-progress.ts";
 import type { RoundPlan } from "./round-plan.ts";
 import type { ShardOutcome } from "./run-request.ts";
 import { plural } from "./rounds-state.ts";
@@ -279,21 +279,14 @@ async function buildSide(
   for (const step of steps) {
     deps.progress.line(`${step.label}`);
     // Cargo's "Compiling …" lines, counted, and a heartbeat: a cold build is never 30 s of silence.
-    const watch = new BuildProgress({
-      label: `building ${side}`,
-      clock: deps.clock,
-      write: (text) => deps.progress.line(text),
-      ...(deps.progress.live ? { status: (text: string) => deps.progress.status(text) } : {}),
-    }).start();
+    const watch = watchCargo(`building ${side}`, deps);
     const options: ProcessOptions = {
       cwd: paths.worktree,
       env,
       timeoutMs: step.timeoutMs,
       signal: deps.signal,
       logFile,
-      onLine: (line, stream) => {
-        if (stream === "stderr") watch.line(line);
-      },
+      onLine: watch.onLine,
       ...(step.binaryOf === undefined ? {} : { keepStdoutBytes: MAX_MESSAGES_BYTES }),
     };
     try {
