@@ -37,6 +37,8 @@ export interface PlannedCost {
   readonly unknown: readonly string[];
   /** One round, both sides, of what is known. */
   readonly roundMs: number;
+  /** Each suite's part of it, both sides (suites not known before they run are absent). */
+  readonly suiteMs: ReadonlyMap<string, number>;
 }
 
 /** `--flag 0.5` or `--flag=0.5` in seconds, in ms; undefined when absent or not a number. */
@@ -53,7 +55,7 @@ function secondsFlag(args: readonly string[], flag: string): number | undefined 
 }
 
 /** One side's time for a suite of `count` benchmarks; undefined: not known before it runs. */
-function suiteMs(
+function sideSuiteMs(
   suite: SuitePlan,
   count: number,
   pairs: boolean,
@@ -104,6 +106,7 @@ export function plannedCost(
   let benchmarks = 0;
   let sideMs = 0;
   const unknown: string[] = [];
+  const suiteMs = new Map<string, number>();
   for (const suite of config.suites) {
     const ids =
       suite.kind === "criterion" && listed === undefined
@@ -113,19 +116,21 @@ export function plannedCost(
     const ms =
       ids === undefined && suite.kind !== "load"
         ? undefined
-        : suiteMs(suite, count, pairs, wholeSeconds.has(suite.name));
+        : sideSuiteMs(suite, count, pairs, wholeSeconds.has(suite.name));
     if (ms === undefined || (suite.kind === "criterion" && count === 0)) {
       unknown.push(`${suite.name} (${suite.kind})`);
       continue;
     }
     benchmarks += count;
     sideMs += ms;
+    suiteMs.set(suite.name, 2 * ms);
   }
   return {
     benchmarks,
     suites: config.suites.length,
     unknown,
     roundMs: 2 * sideMs + ROUND_OVERHEAD_MS,
+    suiteMs,
   };
 }
 
@@ -144,7 +149,12 @@ function listed(parts: readonly string[]): string {
 export function describeCost(
   cost: PlannedCost,
   config: RunConfig,
-  at: { readonly elapsedMs: number; readonly aba?: boolean },
+  at: {
+    readonly elapsedMs: number;
+    readonly aba?: boolean;
+    /** Where the round's time comes from; default: the suites' settings. */
+    readonly from?: string;
+  },
 ): string {
   const what =
     cost.benchmarks > 0 || cost.unknown.length < cost.suites
@@ -162,13 +172,68 @@ export function describeCost(
     // The first min-rounds rounds always run; after them no round starts beyond the budget.
     const left = budget === undefined ? Infinity : Math.max(low, budget - at.elapsedMs);
     const high = Math.min(config.rounds * round, left);
-    const capped = high < config.rounds * round ? ", which caps the rounds" : "";
+    const capped =
+      budget !== undefined && low > budget - at.elapsedMs
+        ? `: the ${sequential.minRounds} rounds every benchmark runs overrun it`
+        : high < config.rounds * round
+          ? ", which caps the rounds"
+          : "";
     const used = at.elapsedMs >= 1000 ? `, ${formatDuration(at.elapsedMs)} of it used` : "";
-    rounds = `${sequential.minRounds} to ${config.rounds} rounds, about ${formatDuration(low)} to ${formatDuration(high)}${budget === undefined ? "" : ` (time budget ${formatDuration(budget)}${used}${capped})`}`;
+    const span =
+      formatDuration(low) === formatDuration(high)
+        ? formatDuration(low)
+        : `${formatDuration(low)} to ${formatDuration(high)}`;
+    rounds = `${sequential.minRounds} to ${config.rounds} rounds, about ${span}${budget === undefined ? "" : ` (time budget ${formatDuration(budget)}${used}${capped})`}`;
   }
   const unknown =
     cost.unknown.length === 0
       ? ""
       : `; not counted: ${listed(cost.unknown)}, whose benchmarks and times are known once they run`;
-  return `plan: ${what}, about ${formatDuration(round)} a round: ${rounds}${unknown} (estimated from the suites' settings; round 1 measures it)`;
+  const from = at.from ?? "estimated from the suites' settings; round 1 measures it";
+  return `plan: ${what}, about ${formatDuration(round)} a round: ${rounds}${unknown} (${from})`;
+}
+
+/** How long into round 1 its pace is worth a line, and how many pairs it needs. */
+const PACE_AFTER_MS = 60_000;
+const PACE_PAIRS = 2;
+
+/**
+ * Round 1's pace, said once under pairs when round 1 is long: after a minute, from the pairs of
+ * the suite it is in (and the settings' guess for the suites after it), the plan line again with
+ * measured time, so a run whose benchmarks take longer than their settings say (times set in
+ * code) says so long before round 1 ends.
+ */
+export class PaceWatch {
+  readonly #cost: PlannedCost;
+  readonly #config: RunConfig;
+  #said = false;
+
+  constructor(cost: PlannedCost, config: RunConfig) {
+    this.#cost = cost;
+    this.#config = config;
+  }
+
+  /**
+   * After a pair of round 1: `suite` has `done` of `expected` pairs in `suiteMs`; the round
+   * started `roundMs` ago, the run `elapsedMs` ago. A line once, else undefined.
+   */
+  pace(
+    suite: string,
+    pairs: { readonly done: number; readonly expected: number },
+    times: { readonly suiteMs: number; readonly roundMs: number; readonly elapsedMs: number },
+  ): string | undefined {
+    const { done, expected } = pairs;
+    if (this.#said || times.roundMs < PACE_AFTER_MS || done < PACE_PAIRS || done >= expected)
+      return undefined;
+    this.#said = true;
+    const names = this.#config.suites.map((s) => s.name);
+    const later = names.slice(names.indexOf(suite) + 1);
+    const rest = later.reduce((sum, name) => sum + (this.#cost.suiteMs.get(name) ?? 0), 0);
+    const roundMs =
+      times.roundMs + (times.suiteMs / done) * (expected - done) + rest + ROUND_OVERHEAD_MS;
+    return describeCost({ ...this.#cost, roundMs }, this.#config, {
+      elapsedMs: times.elapsedMs - times.roundMs,
+      from: `at round 1's pace: ${suite} ${done} of ${expected} pairs in ${formatDuration(times.suiteMs)}; the settings said about ${formatDuration(this.#cost.roundMs)} a round`,
+    });
+  }
 }

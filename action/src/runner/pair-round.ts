@@ -94,6 +94,7 @@ async function runSuitePairs(
   // Which process measured each benchmark read later (one unit's ids, one process per side).
   const measured: Record<Side, Map<string, ProcessTime>> = { base: new Map(), head: new Map() };
   const times: UnitTime[] = [];
+  const suiteStarted = deps.clock.now();
   const watch = new SuiteProgress({
     label: `${deps.progress.roundLabel(round)} · ${suite.name} (base and head)`,
     expected: units.length,
@@ -121,6 +122,8 @@ async function runSuitePairs(
     }
     // A suite of one unit (one that cannot be cut) needs no count of its pairs.
     if (units.length > 1) watch.unitDone();
+    const pairs = { done: i + 1, expected: units.length };
+    deps.progress.pairDone(round, suite.name, pairs, deps.clock.now() - suiteStarted);
     if (unit.ids === undefined) continue;
     // What the next round's estimate takes for each benchmark: this pair's real cost.
     for (const id of unit.ids) ledger.idMs.set(id, (took.base + took.head) / unit.ids.length);

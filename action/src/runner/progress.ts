@@ -16,6 +16,13 @@ export function formatDuration(ms: number): string {
   return h > 0 ? `${h}:${mmss}` : mmss;
 }
 
+/** A line about round 1's pace after one of its pairs, or undefined. */
+export type PaceLine = (
+  suite: string,
+  pairs: { readonly done: number; readonly expected: number },
+  times: { readonly suiteMs: number; readonly roundMs: number; readonly elapsedMs: number },
+) => string | undefined;
+
 export class Progress {
   readonly #write: (text: string) => void;
   readonly #clock: Clock;
@@ -28,6 +35,7 @@ export class Progress {
   #steps: readonly string[] | undefined;
   readonly #status: ((text: string) => void) | undefined;
   #statusShown = false;
+  #pace: PaceLine | undefined;
 
   constructor(write: (text: string) => void, clock: Clock, status?: (text: string) => void) {
     this.#write = write;
@@ -96,6 +104,24 @@ export class Progress {
 
   startRound(): void {
     this.#roundStarted = this.#clock.now();
+  }
+
+  /** What round 1's pace says under pairs (cost-estimate.ts PaceWatch), once the plan is said. */
+  watchPace(pace: PaceLine): void {
+    this.#pace = pace;
+  }
+
+  /** After a pair of a suite in round `round`: the pace's line, when it has one. */
+  pairDone(
+    round: number,
+    suite: string,
+    pairs: { readonly done: number; readonly expected: number },
+    suiteMs: number,
+  ): void {
+    if (round !== 1 || this.#pace === undefined) return;
+    const roundMs = this.#clock.now() - this.#roundStarted;
+    const text = this.#pace(suite, pairs, { suiteMs, roundMs, elapsedMs: this.elapsedMs() });
+    if (text !== undefined) this.line(text);
   }
 
   /**

@@ -27,7 +27,7 @@ import { critcmpTables } from "./critcmp-step.ts";
 import { listCriterionSuites } from "./criterion-listing.ts";
 import { splitSuites } from "./shard-plan.ts";
 import { preparePairs } from "./pair-setup.ts";
-import { describeCost, plannedCost } from "./cost-estimate.ts";
+import { describeCost, PaceWatch, plannedCost } from "./cost-estimate.ts";
 import { watchCargo } from "./build-progress.ts";
 import type { RoundPlan } from "./round-plan.ts";
 import type { ShardOutcome } from "./run-request.ts";
@@ -157,18 +157,21 @@ async function runLocked(
       pairs || request.shard !== undefined ? await listSuites(request, sides, deps) : new Map();
     const shard = request.shard === undefined ? undefined : planShard(request, listed, deps);
     const pairSetup = pairs ? await preparePairs(request, sides, listed, deps) : undefined;
-    // What the rounds will cost, before the first (a shard's part is said by planShard).
-    if (shard === undefined)
+    // What the rounds will cost, before the first (a shard's part is said by planShard), and
+    // under pairs once more at round 1's pace when round 1 is long.
+    if (shard === undefined) {
+      const cost = plannedCost(config, pairs ? listed : undefined, pairSetup?.wholeSeconds);
       progress.line(
-        describeCost(
-          plannedCost(config, pairs ? listed : undefined, pairSetup?.wholeSeconds),
-          config,
-          {
-            elapsedMs: progress.elapsedMs(),
-            ...(request.aba === true ? { aba: true } : {}),
-          },
-        ),
+        describeCost(cost, config, {
+          elapsedMs: progress.elapsedMs(),
+          ...(request.aba === true ? { aba: true } : {}),
+        }),
       );
+      if (pairSetup !== undefined) {
+        const watch = new PaceWatch(cost, config);
+        progress.watchPace((...args) => watch.pace(...args));
+      }
+    }
     const measured =
       request.aba === true
         ? await runBaseHeadBase(request, sides, commits, deps)
