@@ -25,20 +25,33 @@ function show(value: unknown): string {
   return value === undefined ? "unknown" : JSON.stringify(value);
 }
 
-/** Warnings for one machine that is visibly not pinned; empty when nothing says it is noisy. */
+/**
+ * Warnings for one machine that is visibly not pinned, each a fact and what it means for the
+ * timings ("load average 0.86 at start on 2 CPUs" alone reads like an alarm when it means "this
+ * runner is not dedicated"); empty when nothing says it is noisy.
+ */
 export function pinningWarnings(env: Environment): string[] {
   const warnings: string[] = [];
   if (env.governor !== undefined && env.governor !== "performance") {
-    warnings.push(`CPU governor is ${JSON.stringify(env.governor)}, not "performance"`);
+    warnings.push(
+      `CPU governor is ${JSON.stringify(env.governor)}, not "performance": the clock speed follows the load, so timings drift (a dedicated runner sets the performance governor)`,
+    );
   }
-  if (env.turbo === true) warnings.push("turbo/boost is on");
+  if (env.turbo === true)
+    warnings.push(
+      "turbo/boost is on: the clock speed depends on heat and on what the other cores do, so timings drift (a dedicated runner turns it off)",
+    );
   if (env.smt === "on" || env.smt === "forceon") {
-    warnings.push("SMT (hyper-threading) is on: sibling threads share a core's caches and ports");
+    warnings.push(
+      "SMT (hyper-threading) is on: work on a benchmark's sibling thread slows it, so timings are noisier (a dedicated runner turns SMT off or keeps the siblings idle)",
+    );
   }
   const cpus = env.logical_cpus;
   const load = env.load_average?.[0];
   if (cpus !== undefined && load !== undefined && load > Math.max(0.5, 0.25 * cpus)) {
-    warnings.push(`load average ${load.toFixed(2)} at start on ${cpus} CPUs`);
+    warnings.push(
+      `load average ${load.toFixed(2)} at start on ${cpus} CPUs: other work is running on this machine, so timings are noisier (a dedicated, pinned runner avoids it)`,
+    );
   }
   return warnings;
 }

@@ -234,39 +234,13 @@ async function writeSummary(
   return { source, summary };
 }
 
-/** What each of the machine's pinning warnings means for the timings, by how it starts. */
-const MEANINGS: readonly (readonly [string, string])[] = [
-  [
-    "load average",
-    "other work is running on this machine, so timings are noisier (a dedicated, pinned runner avoids it)",
-  ],
-  [
-    "CPU governor",
-    "the clock speed follows the load, so timings drift (a dedicated runner sets the performance governor)",
-  ],
-  [
-    "turbo/boost",
-    "the clock speed depends on heat and on what the other cores do, so timings drift (a dedicated runner turns it off)",
-  ],
-  [
-    "SMT",
-    "work on a benchmark's sibling thread slows it, so timings are noisier (a dedicated runner turns SMT off or keeps the siblings idle)",
-  ],
-];
-
-/** One pinning warning with what it means: "load average 0.86 at start on 2 CPUs: other work …". */
-export function explainPinning(warning: string): string {
-  const meaning = MEANINGS.find(([start]) => warning.startsWith(start))?.[1];
-  return meaning === undefined ? warning : `${warning.split(":")[0] ?? warning}: ${meaning}`;
-}
-
 /**
  * Said once, at the start, where someone watching can still stop and fix the machine, each with
  * what it means for the timings; the report and comment repeat it for every side.
  */
 export function warnIfUnpinned(environment: Environment, progress: Progress): void {
   for (const warning of pinningWarnings(environment))
-    progress.warn(`${explainPinning(warning)} (see ${docsUrl("docs/runner-host.md")})`);
+    progress.warn(`${warning} (see ${docsUrl("docs/runner-host.md")})`);
 }
 
 /** Runs one side of one round and writes its summary; the ledger learns the side's ids. */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pinningWarnings } from "../core/environment.ts";
 import type { Environment } from "../schemas/summary.gen.ts";
-import { explainPinning } from "./round-side.ts";
+import { pinningWarnings } from "./environment.ts";
 
-describe("explainPinning", () => {
+describe("pinningWarnings", () => {
   it("says what each of the machine's warnings means for the timings", () => {
     const noisy = {
       logical_cpus: 2,
@@ -12,7 +11,7 @@ describe("explainPinning", () => {
       turbo: true,
       smt: "on",
     } as unknown as Environment;
-    expect(pinningWarnings(noisy).map(explainPinning)).toEqual([
+    expect(pinningWarnings(noisy)).toEqual([
       'CPU governor is "powersave", not "performance": the clock speed follows the load, so timings drift (a dedicated runner sets the performance governor)',
       "turbo/boost is on: the clock speed depends on heat and on what the other cores do, so timings drift (a dedicated runner turns it off)",
       "SMT (hyper-threading) is on: work on a benchmark's sibling thread slows it, so timings are noisier (a dedicated runner turns SMT off or keeps the siblings idle)",
@@ -20,7 +19,14 @@ describe("explainPinning", () => {
     ]);
   });
 
-  it("leaves a warning it does not know as it is", () => {
-    expect(explainPinning("something new: with a colon")).toBe("something new: with a colon");
+  it("says nothing of a pinned, idle machine", () => {
+    const pinned = {
+      logical_cpus: 2,
+      load_average: [0.1, 0.1, 0.1],
+      governor: "performance",
+      turbo: false,
+      smt: "off",
+    } as unknown as Environment;
+    expect(pinningWarnings(pinned)).toEqual([]);
   });
 });
