@@ -101,6 +101,16 @@ describe("publishVerdict and acceptances (C7)", () => {
     });
   });
 
+  it("keeps the whole comment in the check's text: the marker does not push its end past the cut", async () => {
+    const gh = setup();
+    // Enough failing benchmarks that the comment is cut to its own limit, with its closing note.
+    const many = Array.from({ length: 1500 }, (_, i) => `suite/benchmark-number-${String(i)}`);
+    const { check } = await gateRun(gh, failing(many));
+    const comment = sticky(gh);
+    expect(comment.length).toBeGreaterThan(60_000);
+    expect(check?.text?.endsWith(comment)).toBe(true);
+  });
+
   it("writes the reasons in the check's summary as the comment does: from +1,000 % on a ratio", async () => {
     const gh = setup();
     const reasons = [

@@ -17,6 +17,7 @@ import { GATE_MARKER, upsertSticky } from "../github/sticky-comment.ts";
 import { errorBlock, errorComment } from "../render/error-comment.ts";
 import { renderComment, type CommentCommands, type CommentOptions } from "../render/comment.ts";
 import { tamePercents } from "../render/format.ts";
+import { capLength } from "../render/sanitize-text.ts";
 import { checkConclusion, failureCauses, type FailureCauses } from "../core/gate-verdict.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { StepIO } from "../ports/step-io.ts";
@@ -194,13 +195,19 @@ function acceptable(report: BenchReport, { regressions, other }: FailureCauses):
   );
 }
 
+/** GitHub's limit on a check run's output text and summary, in characters. */
+const CHECK_OUTPUT_MAX = 65_535;
+/** The check's summary holds the report's reasons; far less than the limit is worth reading. */
+const CHECK_SUMMARY_MAX = 60_000;
+
 /**
  * The check run's output text: the result marker first (the authorizer reads the regressions
- * a maintainer may accept from it), then the comment, cut to GitHub's limit.
+ * a maintainer may accept from it), then the comment (already within MAX_COMMENT_CHARS), cut to
+ * GitHub's limit without splitting a surrogate pair.
  */
 function checkText(causes: FailureCauses, headSha: string, markdown: string): string {
   const marker = resultMarker(headSha, causes.regressions, causes.other);
-  return `${marker}\n${markdown}`.slice(0, 65_000);
+  return capLength(`${marker}\n${markdown}`, CHECK_OUTPUT_MAX);
 }
 
 /**
@@ -256,7 +263,7 @@ export async function publishVerdict(
   await finishCheck(ctx, checkId, conclusion, {
     title: `${report.verdict}${accepted !== undefined ? " (accepted)" : ""}`,
     // As the comment shows them: a smell's evidence may still carry a percentage of 1,000 % or more.
-    summary: tamePercents(report.reasons.join("\n")).slice(0, 60_000) || "No change.",
+    summary: capLength(tamePercents(report.reasons.join("\n")), CHECK_SUMMARY_MAX) || "No change.",
     text: checkText(causes, target.headSha, markdown),
   });
   await react(ctx, conclusion === "failure");

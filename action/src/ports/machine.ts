@@ -40,7 +40,7 @@ export interface Machine {
   /** The environment child processes start from. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
-  /** This machine's fingerprint as seen from `cwd` (docs/formats.md, "environment"). */
+  /** This machine's fingerprint as seen from `cwd` (docs/runner-host.md, "What benchgate records"). */
   readonly environment: (cwd: string) => Promise<Environment>;
   /** Starts listening for Ctrl-C and SIGTERM. */
   readonly interrupts: () => Interrupts;
