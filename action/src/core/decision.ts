@@ -105,8 +105,12 @@ function tested(
   // this look's share of it), large enough that the estimate also clears the fail threshold.
   const zAlpha = tQuantile(1 - (settings.q * f.weight) / m, t.df);
   const zBeta = tQuantile(settings.power, t.df);
-  const mde = Math.max(c.L + (zAlpha + zBeta) * t.se, c.F + zBeta * t.se, t.mdeFloor ?? 0);
-  const verdict = VERDICT[judge({ estimate: t.estimate, upper: hi }, q, settings, c.F)];
+  const mde = Math.max(
+    c.logFloor + (zAlpha + zBeta) * t.se,
+    c.logFail + zBeta * t.se,
+    t.mdeFloor ?? 0,
+  );
+  const verdict = VERDICT[judge({ estimate: t.estimate, upper: hi }, q, settings, c.logFail)];
   return {
     series: t.series,
     verdict,
@@ -146,10 +150,10 @@ export function singleRun(
   const seB = withinRunSe(series.base.get(rounds.base) as Observation, c.zCi);
   const seH = withinRunSe(series.head.get(rounds.head) as Observation, c.zCi);
   const se = seB !== undefined && seH !== undefined ? Math.hypot(seB, seH) : undefined;
-  const clearsNoise = (x: number): boolean => se === undefined || x - c.zCi * se > c.L;
+  const clearsNoise = (x: number): boolean => se === undefined || x - c.zCi * se > c.logFloor;
   let verdict: Verdict = "unchanged";
-  if (mu >= c.U && clearsNoise(mu)) verdict = "regressed";
-  else if (-mu >= c.U && clearsNoise(-mu)) verdict = "improved";
+  if (mu >= c.logUnverified && clearsNoise(mu)) verdict = "regressed";
+  else if (-mu >= c.logUnverified && clearsNoise(-mu)) verdict = "improved";
   return {
     series,
     verdict,
@@ -235,7 +239,9 @@ export function decide(
     const h = halfWidth(settings, s.weight, shift.df, shift.se);
     const interval = [shift.estimate - h, shift.estimate + h] as const;
     const verdict =
-      VERDICT[judge({ estimate: shift.estimate, upper: interval[1] }, { up, down }, settings, c.F)];
+      VERDICT[
+        judge({ estimate: shift.estimate, upper: interval[1] }, { up, down }, settings, c.logFail)
+      ];
     const positive = shift.estimate >= 0;
     return {
       look: s.look,

@@ -37,19 +37,19 @@ export interface FinalSuite {
 /** The settings' thresholds on the log scale, and the two-sided z of the confidence level. */
 export interface Thresholds {
   /** δ0, the noise floor. */
-  readonly L: number;
+  readonly logFloor: number;
   /** The fail threshold. */
-  readonly F: number;
+  readonly logFail: number;
   /** The unverified threshold (one run per side). */
-  readonly U: number;
+  readonly logUnverified: number;
   readonly zCi: number;
 }
 
 export function thresholds(settings: CompareSettings): Thresholds {
   return {
-    L: Math.log1p(settings.noiseFloor),
-    F: Math.log1p(settings.failThreshold),
-    U: Math.log1p(settings.unverifiedThreshold),
+    logFloor: Math.log1p(settings.noiseFloor),
+    logFail: Math.log1p(settings.failThreshold),
+    logUnverified: Math.log1p(settings.unverifiedThreshold),
     zCi: tQuantile(1 - (1 - settings.confidence) / 2, Infinity),
   };
 }

@@ -82,7 +82,7 @@ interface LookContext extends Omit<OutlookContext, "weight"> {
 
 /** Could max rounds still settle this benchmark, judged at its current estimate? */
 function futile(t: TestedLook, x: LookContext): boolean {
-  const { design, settings, L, F } = x;
+  const { design, settings, logFloor: floor, logFail: fail } = x;
   const more = design.maxRounds - x.k;
   if (more <= 0) return false;
   const n = t.rounds;
@@ -104,8 +104,8 @@ function futile(t: TestedLook, x: LookContext): boolean {
   const c = tQuantile(1 - level, dfN);
   const tau = (t.se * Math.sqrt(n * more)) / N;
   if (!(tau > 0)) return false;
-  const ruleOut = normalCdf((F - h - t.estimate) / tau);
-  const confirm = 1 - normalCdf((Math.max(F, L + c * seN) - t.estimate) / tau);
+  const ruleOut = normalCdf((fail - h - t.estimate) / tau);
+  const confirm = 1 - normalCdf((Math.max(fail, floor + c * seN) - t.estimate) / tau);
   return ruleOut + confirm < FUTILITY;
 }
 
@@ -114,9 +114,9 @@ function settle(
   q: { up: number; down: number },
   x: LookContext,
 ): StopReason | undefined {
-  const { settings, F } = x;
+  const { settings, logFail: fail } = x;
   const upper = t.estimate + halfWidth(settings, x.weight, t.df, t.se);
-  const outcome = judge({ estimate: t.estimate, upper }, q, settings, F);
+  const outcome = judge({ estimate: t.estimate, upper }, q, settings, fail);
   if (outcome !== "open") return outcome;
   if (x.k >= x.design.maxRounds) return "max-rounds";
   // A load that cannot be confirmed yet keeps running until it can; a design that never gets it
@@ -204,14 +204,14 @@ function settleLook(
   const { k, firstLook } = step;
   const list = [...state.finals.values()];
   const q = adjustAll(list, [...state.suites.values()]);
-  const { L, F } = thresholds(settings);
+  const { logFloor, logFail } = thresholds(settings);
   const context: LookContext = {
     k,
     weight: step.weight,
     design,
     settings,
-    L,
-    F,
+    logFloor,
+    logFail,
     rejected: q.up.filter((x) => x <= settings.q).length,
     tests: q.up.length,
   };

@@ -44,8 +44,8 @@ export interface OutlookContext {
   readonly design: SequentialDesign;
   readonly settings: CompareSettings;
   /** The noise floor and the fail threshold, log scale. */
-  readonly L: number;
-  readonly F: number;
+  readonly logFloor: number;
+  readonly logFail: number;
   /** Benjamini–Hochberg at this look: rejections so far and hypotheses. */
   readonly rejected: number;
   readonly tests: number;
@@ -76,7 +76,7 @@ function projection(
 
 /** Would the benchmark be settled after `n` rounds, its estimate and spread holding? */
 function settledAt(t: TestedLook, n: number, x: OutlookContext): boolean {
-  const { settings, L, F } = x;
+  const { settings, logFloor: floor, logFail: fail } = x;
   const p = projection(t, n, settings.robust);
   const se = p.sd / Math.sqrt(n);
   const weight = x.weight(n);
@@ -87,8 +87,8 @@ function settledAt(t: TestedLook, n: number, x: OutlookContext): boolean {
   const signs = !p.median || 2 ** -n <= level;
   const confirmable = signs && (t.waiting === undefined || n >= t.waiting);
   const magnitude = Math.abs(p.estimate);
-  if (confirmable && magnitude >= F && magnitude - c * se >= L) return true;
-  return p.estimate + halfWidth(settings, weight, p.df, se) <= F;
+  if (confirmable && magnitude >= fail && magnitude - c * se >= floor) return true;
+  return p.estimate + halfWidth(settings, weight, p.df, se) <= fail;
 }
 
 /** The benchmark's outlook at this look: when it would settle, and whether it could fail. */
@@ -99,5 +99,5 @@ export function outlookOf(t: TestedLook, x: OutlookContext): Outlook {
   // Whether it could fail is read from the estimate that will judge it: one far round lifts the
   // mean of six above the threshold, not the median of twelve.
   const judged = projection(t, settleAt ?? x.design.maxRounds, x.settings.robust);
-  return { rounds: t.rounds, settleAt, couldFail: judged.estimate >= x.F };
+  return { rounds: t.rounds, settleAt, couldFail: judged.estimate >= x.logFail };
 }
