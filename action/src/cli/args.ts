@@ -1,6 +1,8 @@
 // A small, strict argument parser: `--flag value`, `--flag=value`, boolean flags, and variadic
 // flags (`--base a.json b.json --head c.json`), the contract of docs/cli.md, "Arguments".
-// Unknown flags are errors.
+// Unknown flags are errors. Not node:util's parseArgs (and not named after it): that one has no
+// variadic flags, only repeated ones (`--base a.json --base b.json`), which would break the
+// documented `--base FILE...` form that users' scripts already call.
 import { InputError } from "../errors.ts";
 
 export type FlagKind = "string" | "boolean" | "variadic";
@@ -11,7 +13,7 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
+export function parseFlags(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const byShort = new Map<string, string>();
   for (const [name, s] of Object.entries(spec))
     if (s.short !== undefined) byShort.set(s.short, name);

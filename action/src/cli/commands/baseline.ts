@@ -2,7 +2,7 @@
 // baseline `baselines/<NAME>/`, for a reviewed pull request to carry (docs/baselines.md).
 import { InputError } from "../../errors.ts";
 import { storeBaseline, type StoredBaseline } from "../../gate/store-baseline.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -54,7 +54,7 @@ function printNextSteps(name: string, stored: StoredBaseline, machine: Machine):
 }
 
 export async function baselineCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     from: { kind: "string" },
     side: { kind: "string" },
     dir: { kind: "string" },

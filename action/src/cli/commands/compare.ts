@@ -8,7 +8,7 @@ import { readConfigFile, readHistoryFile, readSummaryFile } from "../../ingest/r
 import { noiseSource, unusedHistoryReason } from "../../gate/history-noise-source.ts";
 import { RUN_NOISE_DEFAULTS } from "../../history/run-to-run-noise.ts";
 import { renderText } from "../../render/text.ts";
-import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, listFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { ingestBaselines } from "../../ingest/index.ts";
 import { docsUrl, VERSION } from "../../version.ts";
@@ -93,7 +93,7 @@ async function criterionRounds(
 }
 
 export async function compareCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     base: { kind: "variadic" },
     head: { kind: "variadic" },
     json: { kind: "string" },

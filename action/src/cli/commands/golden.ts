@@ -4,7 +4,7 @@ import path from "node:path";
 import { InputError } from "../../errors.ts";
 import { checkGoldenOutputs, type GoldenCheck } from "../../gate/golden-check.ts";
 import { goldenHash } from "../../golden/check-golden.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -59,7 +59,7 @@ function printCheck(golden: GoldenCheck, machine: Machine): number {
 }
 
 export async function goldenCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     config: { kind: "string" },
     repo: { kind: "string" },
     "target-dir": { kind: "string" },

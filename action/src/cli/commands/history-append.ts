@@ -13,7 +13,7 @@ import {
 import type { Machine } from "../../ports/machine.ts";
 import { parseJsonText } from "../../schemas/parse-json.ts";
 import { SITE_FILES } from "../../site/site-files.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
+import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 
 export const HISTORY_APPEND_HELP = `Usage: benchgate history append --report FILE --remote URL|PATH [options]
@@ -156,7 +156,7 @@ export async function historyAppendCommand(
   argv: readonly string[],
   machine: Machine,
 ): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { kind: "string" } as const])),
     help: { kind: "boolean", short: "h" },
   });

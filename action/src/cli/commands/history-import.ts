@@ -7,7 +7,7 @@ import { MAX_GAB_DATA_BYTES } from "../../history/gab-data-js.ts";
 import { importGabDataText } from "../../history/gab-import.ts";
 import { serializeHistory } from "../../history/history-json.ts";
 import { readHistoryFile } from "../../ingest/read-document.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -39,7 +39,7 @@ export async function historyImportCommand(
   argv: readonly string[],
   deps: Machine,
 ): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     output: { kind: "string", short: "o" },
     into: { kind: "string" },
     strict: { kind: "boolean" },

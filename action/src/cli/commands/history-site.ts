@@ -5,7 +5,7 @@ import { InputError } from "../../errors.ts";
 import { readHistoryFile } from "../../ingest/read-document.ts";
 import { loadSiteAssets } from "../../site/site-assets.ts";
 import { DEFAULT_TITLE, SITE_FILES, renderSite } from "../../site/site-files.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -43,7 +43,7 @@ Exit codes: 0 written, 2 bad usage, an invalid history or a DIR that cannot be w
 page's script could not be built (running from sources without esbuild installed).`;
 
 export async function historySiteCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     history: { kind: "string" },
     out: { kind: "string" },
     title: { kind: "string" },

@@ -18,7 +18,7 @@ import {
   DEFAULT_PAGES_DIR,
 } from "../../history/pages-writer.ts";
 import type { Machine } from "../../ports/machine.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
+import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { readEventPayload, repositoryUrl } from "./history-append.ts";
 
@@ -113,7 +113,7 @@ export async function historySupersedeCommand(
   argv: readonly string[],
   machine: Machine,
 ): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { kind: "string" } as const])),
     list: { kind: "boolean" },
     help: { kind: "boolean", short: "h" },

@@ -16,7 +16,7 @@ import { FORMAT_KINDS } from "../../ingest/registry.ts";
 import { validateSummary } from "../../schemas/validate.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
 import { docsUrl, VERSION } from "../../version.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
+import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -146,7 +146,7 @@ async function ingestEveryBaseline(
 }
 
 export async function ingestCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     output: { kind: "string", short: "o" },
     baseline: { kind: "string" },
     baselines: { kind: "string" },

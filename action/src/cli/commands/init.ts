@@ -21,7 +21,7 @@ import {
   renderWorkflows,
   type WorkflowOptions,
 } from "../../init/workflows.ts";
-import { booleanFlag, integerFlag, listFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, listFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -212,7 +212,7 @@ function detectBenches(
 }
 
 export async function initCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     dir: { kind: "string" },
     "action-ref": { kind: "string" },
     runner: { kind: "string" },

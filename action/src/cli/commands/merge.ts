@@ -10,7 +10,7 @@ import type { Machine } from "../../ports/machine.ts";
 import { renderText } from "../../render/text.ts";
 import { MAX_SHARDS } from "../../core/shard-blocks.ts";
 import type { BenchShard } from "../../schemas/shard.gen.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, integerFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
@@ -51,7 +51,7 @@ function roundsRan(shards: readonly BenchShard[]): string {
 }
 
 export async function mergeCommand(argv: readonly string[], machine: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     config: { kind: "string" },
     repo: { kind: "string" },
     shards: { kind: "string" },

@@ -6,7 +6,7 @@ import { InputError } from "../../errors.ts";
 import { renderText } from "../../render/text.ts";
 import { formatDuration } from "../../runner/progress.ts";
 import { parseDuration, SCHEDULES, type Schedule } from "../../config/run-config.ts";
-import { booleanFlag, integerFlag, parseArgs, stringFlag, type ParsedArgs } from "../args.ts";
+import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { loadGatePlan } from "../../gate/load-plan.ts";
@@ -124,7 +124,7 @@ function durationFlag(args: ParsedArgs, name: string): number | undefined {
 }
 
 export async function runCommand(argv: readonly string[], machine: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     base: { kind: "string" },
     head: { kind: "string" },
     config: { kind: "string" },

@@ -5,7 +5,7 @@
 import { InputError } from "../../errors.ts";
 import { decideJob } from "../../runner-policy/job-policy.ts";
 import { parseJsonText } from "../../schemas/parse-json.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -31,7 +31,7 @@ Options:
 Exit codes: 0 the job may run, 1 refused, 2 bad usage or an unreadable event.`;
 
 export async function runnerHookCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     "default-branch": { kind: "string" },
     workflows: { kind: "string" },
     help: { kind: "boolean", short: "h" },

@@ -11,7 +11,7 @@ import {
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import { warnDeprecated } from "../../gate/load-plan.ts";
 import { checkConfigDocument } from "../../gate/plan.ts";
-import { booleanFlag, parseArgs, stringFlag } from "../args.ts";
+import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
@@ -46,7 +46,7 @@ function runnableConfig(data: unknown, file: string, deps: Machine): BenchgateCo
 }
 
 export async function validateCommand(argv: readonly string[], deps: Machine): Promise<number> {
-  const args = parseArgs(argv, {
+  const args = parseFlags(argv, {
     schema: { kind: "string" },
     help: { kind: "boolean", short: "h" },
   });
