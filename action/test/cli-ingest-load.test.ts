@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
 import { validateSummary } from "../src/schemas/validate.ts";
-import { MAX_LOAD_FILE_BYTES } from "../src/ingest/oha/load-entries.ts";
+import { MAX_LOAD_FILE_BYTES } from "../src/ingest/load-entries.ts";
 
 const LOAD = path.join(ROOT, "action/test/fixtures/load");
 const FIX = path.join(ROOT, "action/test/fixtures");

@@ -3,7 +3,7 @@
 // text kind is handed --name.
 import type { TextFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
-import { MAX_LOAD_FILE_BYTES } from "../oha/load-entries.ts";
+import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { parseUntrustedJson } from "../read-json.ts";
 import { parseK6 } from "./k6.ts";
 

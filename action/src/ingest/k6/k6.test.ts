@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
 import type { Benchmark } from "../../schemas/summary.gen.ts";
 import { guessFormat } from "../format-hint.ts";
-import { type LoadFileOptions, MAX_LOAD_FILE_BYTES } from "../oha/load-entries.ts";
+import { type LoadFileOptions, MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { k6Format } from "./k6-format.ts";
 import { K6_SUCCESS_DURATION, parseK6 } from "./k6.ts";
 

@@ -1,5 +1,5 @@
 // k6 `--summary-export` (k6 v1.8.1; docs/formats.md, "k6") → the entries of one endpoint
-// (../oha/load-entries.ts). The export holds one object per metric under "metrics":
+// (../load-entries.ts). The export holds one object per metric under "metrics":
 // `http_reqs` {count, rate}, `http_req_failed` {passes, fails} and the trend
 // `http_req_duration{expected_response:true}`, the duration of the responses the script's
 // response callback accepts, in ms, with only the statistics the run's summaryTrendStats named.
@@ -26,7 +26,7 @@ import {
   asCount,
   asNs,
   loadEntries,
-} from "../oha/load-entries.ts";
+} from "../load-entries.ts";
 
 const NS_PER_MS = 1e6;
 

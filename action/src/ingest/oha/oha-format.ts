@@ -4,7 +4,7 @@
 import type { TextFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
 import { parseUntrustedJson } from "../read-json.ts";
-import { MAX_LOAD_FILE_BYTES } from "./load-entries.ts";
+import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { parseOha } from "./oha.ts";
 
 export const ohaFormat: TextFormatKind<"oha"> = {

@@ -1,5 +1,5 @@
 // oha `--output-format json` (1.15 and 1.16; docs/formats.md, "oha") → the entries of one
-// endpoint (./load-entries.ts). oha sorts what came back into two places: every HTTP response,
+// endpoint (../load-entries.ts). oha sorts what came back into two places: every HTTP response,
 // whatever its status, is counted in `statusCodeDistribution` and timed; every request that got
 // none is counted under its error text in `errorDistribution`, untimed. Requests oha cancelled
 // itself when `-z` ran out are the error "aborted due to deadline": neither sent nor failed.
@@ -24,7 +24,7 @@ import {
   asCount,
   asNs,
   loadEntries,
-} from "./load-entries.ts";
+} from "../load-entries.ts";
 
 const NS_PER_S = 1e9;
 

@@ -3,7 +3,7 @@
 // (../oha/oha-format.ts): only a text kind is handed --name.
 import type { TextFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
-import { MAX_LOAD_FILE_BYTES } from "../oha/load-entries.ts";
+import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { parseUntrustedJson } from "../read-json.ts";
 import { parseVegeta } from "./vegeta.ts";
 

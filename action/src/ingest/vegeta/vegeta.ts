@@ -1,5 +1,5 @@
 // vegeta `report -type=json` (v12.13.0; docs/formats.md, "vegeta") → the entries of one endpoint
-// (../oha/load-entries.ts). `status_codes` counts every request by status, "0" for a request
+// (../load-entries.ts). `status_codes` counts every request by status, "0" for a request
 // that got no response (refused, reset, timed out); `requests` is their sum. `duration` (first to
 // last request sent) and `wait` (for the last response) are ns; `latencies` are ns, as t-digest
 // estimates over every request, failed ones included: the report has no per-status breakdown,
@@ -24,7 +24,7 @@ import {
   asCount,
   asNs,
   loadEntries,
-} from "../oha/load-entries.ts";
+} from "../load-entries.ts";
 
 const NS_PER_S = 1e9;
 

@@ -1,13 +1,13 @@
 // One load-generator run against one endpoint → its summary entries (docs/formats.md, "Load
 // generators"): `E req/s`, `E p50`, `E p95`, `E p99`, `E p99.9` and `E errors`. The oha, k6 and
 // vegeta adapters each turn their tool's file into a LoadRun; this makes the entries, so the
-// three give the same ids, units and flags. It lives beside the oha adapter, the load generator
-// benchgate runs itself (critcmp reads Criterion's files from ../criterion the same way). Pure.
-import type { Benchmark } from "../../schemas/summary.gen.ts";
-import { nameProblem } from "../benchmark-name.ts";
-import type { FormatGuess } from "../format-kind.ts";
-import { type At, MAX_VALUE, asNonNegative, fail, jsonType } from "../json-guards.ts";
-import { MiB } from "../read-json.ts";
+// three give the same ids, units and flags. It lives in ingest/ itself, beside the three
+// adapters that share it, not inside one of them. Pure.
+import type { Benchmark } from "../schemas/summary.gen.ts";
+import { nameProblem } from "./benchmark-name.ts";
+import type { FormatGuess } from "./format-kind.ts";
+import { type At, MAX_VALUE, asNonNegative, fail, jsonType } from "./json-guards.ts";
+import { MiB } from "./read-json.ts";
 
 /**
  * Largest load-generator file read. The summaries are a few KB, but their error lists are not
