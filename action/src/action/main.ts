@@ -10,9 +10,9 @@ import type { FileReader } from "../ports/files.ts";
 import { readActionConfig, type ActionConfig } from "./action-config.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import { parseEvent } from "../github/event.ts";
-import { runAuthorizeMode } from "./authorize.ts";
+import { runAuthorizeMode } from "./authorize-mode.ts";
 import { runGateMode } from "./gate.ts";
-import { runMeasureMode } from "./measure.ts";
+import { runMeasureMode } from "./measure-mode.ts";
 import { runReportMode } from "./report.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 

@@ -23,7 +23,7 @@ import type { GitHubPort } from "../ports/github.ts";
 import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
-import { appendHistory } from "./append-history.ts";
+import { recordHistory } from "./record-history.ts";
 import { readNoiseHistory, readsHistory } from "./noise-history.ts";
 import { publishContext } from "./gate.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
@@ -125,6 +125,6 @@ export async function runReportMode(
   // A pull request's run only read the history; a push records its commit. A history that
   // could not be written fails the step by itself (io.fail), after the verdict.
   if (!readsHistory(event))
-    await appendHistory(config, target, computed.reportFile, machine, io, event);
+    await recordHistory(config, target, computed.reportFile, machine, io, event);
   return outcome;
 }

@@ -6,7 +6,7 @@
 // action's inputs and the event main.ts already read.
 import path from "node:path";
 import { describeFailure } from "../errors.ts";
-import { appendHistory as appendToPages, type AppendRequest } from "../gate/append-history.ts";
+import { appendHistory, type AppendRequest } from "../gate/append-history.ts";
 import type { GateTarget } from "../gate/publish.ts";
 import type { GateEvent } from "../github/event.ts";
 import { headCommitOf, writeContextOf } from "../history/github-context.ts";
@@ -61,7 +61,7 @@ async function historyRequest(
 }
 
 /** Returns false, after failing the step, when the history could not be written. */
-export async function appendHistory(
+export async function recordHistory(
   config: ActionConfig,
   target: GateTarget,
   reportFile: string,
@@ -79,7 +79,7 @@ export async function appendHistory(
   };
   try {
     const request = await historyRequest(config, history, event, target, reportFile, machine);
-    await appendToPages(request, logged);
+    await appendHistory(request, logged);
     return true;
   } catch (error) {
     io.fail(
