@@ -9,17 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderComment } from "../src/render/comment.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import { launchChromium } from "./support/chromium.ts";
-import {
-  demoCritcmpTable,
-  demoReport,
-  HEAD_SHA,
-  inconclusiveReport,
-  injectedReport,
-  passReport,
-} from "./support/comment-reports.ts";
+import { COMMENT_CASES, HEAD_SHA, prComment } from "./support/comment-reports.ts";
 import { COMMENT_WIDTH, githubCommentPage } from "./support/github-markdown.ts";
 
 interface Seen {
@@ -84,63 +76,51 @@ async function show(markdown: string, shot: string): Promise<Seen> {
   }
 }
 
-function comment(report: BenchReport, critcmpTable?: string): string {
-  return renderComment(report, {
-    marker: "<!-- benchgate:gate -->",
-    commands: { headSha: HEAD_SHA },
-    ...(critcmpTable === undefined ? {} : { critcmpTable }),
-  });
-}
-
 const failing = (r: BenchReport): string[] =>
   r.benchmarks.filter((e) => e.verdict === "regressed" && e.secondary !== true).map((e) => e.id);
 
 // What a reader must never see: Markdown or HTML that did not render, or an entity escaped twice.
 const LEAKS = /\*\*|<\/?(?:code|details|summary|sub|br)\b|&(?:#\d+|amp|lt|gt|quot);|^\s*\|/mu;
 
-const cases = [
-  ["comment-fail-demo", () => Promise.resolve(demoReport()), demoCritcmpTable()],
-  ["comment-fail", injectedReport, undefined],
-  ["comment-inconclusive", inconclusiveReport, undefined],
-  ["comment-pass", passReport, undefined],
-] as const;
+describe.each(COMMENT_CASES)(
+  "$shot, rendered as GitHub renders it",
+  ({ shot, build, critcmpTable }) => {
+    it("shows the verdict, closed folds and no syntax leaking into the text", async () => {
+      const report = await build();
+      const seen = await show(prComment(report, critcmpTable), shot);
+      expect(seen.headline).toMatch(new RegExp(`^\\S+ benchgate: ${report.verdict}\\b`, "u"));
+      expect(seen.openDetails).toBe(0);
+      expect(seen.summaries).toContain("Diagnostics");
+      // The diagnostics' first line is folded away, not drawn.
+      expect(seen.text).not.toContain("How this run was judged");
+      expect(LEAKS.exec(seen.text)?.[0]).toBeUndefined();
+      // Lines a reader scrolls through before opening anything: table rows count one each.
+      const lines = seen.text.split("\n").filter((l) => l.trim() !== "");
+      expect(lines.length).toBeLessThanOrEqual(40);
+      // A non-pass verdict offers the re-run, as inline code a maintainer can copy.
+      if (report.verdict !== "pass") expect(seen.inlineCode).toContain(`/rebench ${HEAD_SHA}`);
+    }, 60_000);
 
-describe.each(cases)("%s, rendered as GitHub renders it", (shot, build, critcmpTable) => {
-  it("shows the verdict, closed folds and no syntax leaking into the text", async () => {
-    const report = await build();
-    const seen = await show(comment(report, critcmpTable), shot);
-    expect(seen.headline).toMatch(new RegExp(`^\\S+ benchgate: ${report.verdict}\\b`, "u"));
-    expect(seen.openDetails).toBe(0);
-    expect(seen.summaries).toContain("Diagnostics");
-    // The diagnostics' first line is folded away, not drawn.
-    expect(seen.text).not.toContain("How this run was judged");
-    expect(LEAKS.exec(seen.text)?.[0]).toBeUndefined();
-    // Lines a reader scrolls through before opening anything: table rows count one each.
-    const lines = seen.text.split("\n").filter((l) => l.trim() !== "");
-    expect(lines.length).toBeLessThanOrEqual(40);
-    // A non-pass verdict offers the re-run, as inline code a maintainer can copy.
-    if (report.verdict !== "pass") expect(seen.inlineCode).toContain(`/rebench ${HEAD_SHA}`);
-  }, 60_000);
-
-  it("names what fails in the headline and draws it as the first table's rows", async () => {
-    const report = await build();
-    const seen = await show(comment(report, critcmpTable), shot);
-    const regressed = failing(report);
-    if (report.verdict !== "fail") {
-      expect(regressed).toEqual([]);
-      return;
-    }
-    expect(regressed.length).toBeGreaterThan(0);
-    for (const id of regressed.slice(0, 3)) expect(seen.headline).toContain(id);
-    const [header, ...rows] = seen.tables[0] ?? [];
-    // "head (est.)": the column says head is base × (1 + change), not head's own median.
-    expect(header?.slice(0, 4).map((h) => h.split(" ")[0])).toEqual([
-      "benchmark",
-      "base",
-      "head",
-      "change",
-    ]);
-    const red = rows.filter((r) => r.some((c) => c.includes("🔴"))).map((r) => r[0]);
-    expect(new Set(red)).toEqual(new Set(regressed));
-  }, 60_000);
-});
+    it("names what fails in the headline and draws it as the first table's rows", async () => {
+      const report = await build();
+      const seen = await show(prComment(report, critcmpTable), shot);
+      const regressed = failing(report);
+      if (report.verdict !== "fail") {
+        expect(regressed).toEqual([]);
+        return;
+      }
+      expect(regressed.length).toBeGreaterThan(0);
+      for (const id of regressed.slice(0, 3)) expect(seen.headline).toContain(id);
+      const [header, ...rows] = seen.tables[0] ?? [];
+      // "head (est.)": the column says head is base × (1 + change), not head's own median.
+      expect(header?.slice(0, 4).map((h) => h.split(" ")[0])).toEqual([
+        "benchmark",
+        "base",
+        "head",
+        "change",
+      ]);
+      const red = rows.filter((r) => r.some((c) => c.includes("🔴"))).map((r) => r[0]);
+      expect(new Set(red)).toEqual(new Set(regressed));
+    }, 60_000);
+  },
+);

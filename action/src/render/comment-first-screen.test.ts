@@ -5,17 +5,18 @@
 // "+575577 %", 🔴 on secondary counts that cannot fail.
 import { describe, expect, it } from "vitest";
 import {
-  demoCritcmpTable,
+  bigPercentages,
+  COMMENT_CASES,
   demoReport,
   HEAD_SHA,
   injectedReport,
+  prComment,
   visibleLines,
 } from "../../test/support/comment-reports.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { renderComment } from "./comment.ts";
 
 const demo = demoReport();
-const critcmpTable = demoCritcmpTable();
 
 /** The text without the empty comments the escaper puts between "::" and the rest of a name. */
 function unsplit(markdown: string): string {
@@ -56,20 +57,13 @@ function benchmarkRows(body: string): string[][] {
   return rows;
 }
 
-const cases = [
-  ["the demo", () => Promise.resolve(demo), { critcmpTable }],
-  ["bs58 with ×2 in five benchmarks", injectedReport, {}],
-] as const;
+/** The two failing reports: the demo's and bs58 with ×2 injected. */
+const FAILS = COMMENT_CASES.filter((c) => c.shot.startsWith("comment-fail"));
 
-describe.each(cases)("the comment on %s", (_, build, extra) => {
+describe.each(FAILS)("the comment on $label", ({ build, critcmpTable }) => {
   async function render(): Promise<{ report: BenchReport; body: string }> {
     const report = await build();
-    const body = renderComment(report, {
-      marker: "<!-- benchgate:gate -->",
-      commands: { headSha: HEAD_SHA },
-      ...extra,
-    });
-    return { report, body };
+    return { report, body: prComment(report, critcmpTable) };
   }
 
   it("fits in 40 visible lines", async () => {
@@ -109,10 +103,7 @@ describe.each(cases)("the comment on %s", (_, build, extra) => {
 
   it("shows no percentage of 1,000 % or more anywhere", async () => {
     const { body } = await render();
-    const big = [...body.matchAll(/([\d,]+)(?:\.\d+)? ?%/gu)].filter(
-      (m) => Number((m[1] ?? "").replaceAll(",", "")) >= 1000,
-    );
-    expect(big.map((m) => m[0])).toEqual([]);
+    expect(bigPercentages(body)).toEqual([]);
   });
 
   it("puts red markers only on what fails the gate", async () => {

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { loadAaSuite, scaleBenchmark } from "../../../bench/aa-data.ts";
 import { compare } from "../../src/core/compare.ts";
+import { renderComment } from "../../src/render/comment.ts";
 import type { SourcedSummary } from "../../src/core/pairing.ts";
 import { resolveSettings } from "../../src/core/settings.ts";
 import type { BenchReport } from "../../src/schemas/report.gen.ts";
@@ -79,4 +80,44 @@ export function visibleLines(body: string): string[] {
     depth += (line.match(/<details/gu) ?? []).length - (line.match(/<\/details>/gu) ?? []).length;
   }
   return out;
+}
+
+/**
+ * The comment as the gate posts it on a pull request: its marker, the commands for HEAD_SHA, and
+ * critcmp's table when the run had one.
+ */
+export function prComment(report: BenchReport, critcmpTable?: string): string {
+  return renderComment(report, {
+    marker: "<!-- benchgate:gate -->",
+    commands: { headSha: HEAD_SHA },
+    ...(critcmpTable === undefined ? {} : { critcmpTable }),
+  });
+}
+
+export interface CommentCase {
+  /** The screenshot's name in docs/images. */
+  readonly shot: string;
+  readonly label: string;
+  readonly build: () => Promise<BenchReport>;
+  readonly critcmpTable?: string;
+}
+
+/** One real report of each verdict kind (two fails: the demo's and an injected one). */
+export const COMMENT_CASES: readonly CommentCase[] = [
+  {
+    shot: "comment-fail-demo",
+    label: "the demo",
+    build: () => Promise.resolve(demoReport()),
+    critcmpTable: demoCritcmpTable(),
+  },
+  { shot: "comment-fail", label: "bs58 with ×2 in five benchmarks", build: injectedReport },
+  { shot: "comment-inconclusive", label: "bs58 A/A, 5 rounds", build: inconclusiveReport },
+  { shot: "comment-pass", label: "tiny-bench A/A, 15 rounds", build: passReport },
+];
+
+/** Percentages of 1,000 % or more in `text`: each should have been written as a ratio. */
+export function bigPercentages(text: string): string[] {
+  return [...text.matchAll(/([\d,]+)(?:\.\d+)? ?%/gu)]
+    .filter((m) => Number((m[1] ?? "").replaceAll(",", "")) >= 1000)
+    .map((m) => m[0]);
 }
