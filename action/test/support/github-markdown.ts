@@ -44,10 +44,9 @@ sub { font-size: 75%; color: #59636e; }
 `;
 
 /** A whole HTML document showing the comment as one comment box on a PR page. */
-export function githubCommentPage(markdown: string, title = "benchgate comment"): string {
-  const escapedTitle = title.replace(/[&<>"]/gu, (c) => `&#${c.charCodeAt(0)};`);
+export function githubCommentPage(markdown: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapedTitle}</title>
+<html lang="en"><head><meta charset="utf-8"><title>benchgate comment</title>
 <style>${STYLE}</style></head>
 <body><div class="comment">${githubMarkdownHtml(markdown)}</div></body></html>
 `;
