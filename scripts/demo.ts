@@ -1,5 +1,6 @@
 // `npm run demo`: the whole gate locally, with real tools and no GitHub (README.md, "Two commands").
-// Makes a throw-away git repository of examples/demo-crate with a base commit and a head commit
+// Makes a throw-away git repository of examples/demo-crate and this repository's reviewed
+// baselines/ (its golden outputs; baselines/README.md), with a base commit and a head commit
 // (examples/demo-crate.head.patch: `normalize` does three passes instead of one, `fnv1a` hashes in
 // 128-byte blocks instead of 4 KiB ones — about 3 % more instructions and no change in time,
 // which only the counts see — and one line of `demo-cli --help` changes), then runs `benchgate run` on the two
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const crate = path.join(root, "examples/demo-crate");
 const patch = path.join(root, "examples/demo-crate.head.patch");
+const baselines = path.join(root, "baselines");
 const demo = path.join(root, ".benchgate/demo");
 const repo = path.join(demo, "repo");
 const out = path.join(demo, "out");
@@ -49,6 +51,9 @@ function makeRepository(): { base: string; head: string } {
   rmSync(repo, { recursive: true, force: true });
   mkdirSync(repo, { recursive: true });
   cpSync(crate, repo, { recursive: true, filter: (src) => path.basename(src) !== "target" });
+  // The crate's benchgate.yml reads baselines/ at the root of the repository it runs in: here,
+  // a copy of benchgate's own reviewed baselines/.
+  cpSync(baselines, path.join(repo, "baselines"), { recursive: true });
   git(["init", "--quiet", "--initial-branch=main"]);
   git(["add", "--all"]);
   git(["commit", "--quiet", "--no-gpg-sign", "-m", "base: the demo crate"]);
@@ -159,8 +164,8 @@ async function historyPage(
 }
 
 try {
-  if (!existsSync(crate) || !existsSync(patch))
-    throw new Error("examples/demo-crate is missing: run from a benchgate checkout");
+  if (!existsSync(crate) || !existsSync(patch) || !existsSync(baselines))
+    throw new Error("examples/demo-crate or baselines/ is missing: run from a benchgate checkout");
   say(`throw-away repository: ${path.relative(root, repo)}`);
   const commits = makeRepository();
   const { base, head } = commits;

@@ -1,11 +1,12 @@
-// `benchgate golden check|update` on a copy of examples/demo-crate with the real cargo build.
+// `benchgate golden check|update` on a copy of examples/demo-crate (with this repository's
+// baselines/ beside it) with the real cargo build.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_SOURCE, ROOT } from "./support/cli.ts";
-import { copyCrate, DEMO_CRATE, replaceOnce } from "./support/git-repo.ts";
+import { copyDemoCrate, replaceOnce } from "./support/git-repo.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "benchgate-golden-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ function golden(dir: string, args: readonly string[]): { status: number | null; 
 describe("benchgate golden", { timeout: 300_000 }, () => {
   it("check passes, a changed output fails with a diff, update records it, check passes again", () => {
     const dir = path.join(scratch, "crate");
-    copyCrate(DEMO_CRATE, dir);
+    copyDemoCrate(dir);
     const checksums = path.join(dir, "baselines/checksums.sha256");
     const before = readFileSync(checksums, "utf8");
 
@@ -60,7 +61,7 @@ describe("benchgate golden", { timeout: 300_000 }, () => {
 
   it("bad usage and a config without golden: exit 2", () => {
     const dir = path.join(scratch, "bare");
-    copyCrate(DEMO_CRATE, dir);
+    copyDemoCrate(dir);
     expect(golden(dir, ["verify"]).status).toBe(2);
     writeFileSync(path.join(dir, "benchgate.yml"), "version: 1\n");
     const none = golden(dir, ["check"]);

@@ -1,5 +1,6 @@
 // Throw-away git repositories for end-to-end tests of `benchgate run`: a copy of an example crate
-// (without its target/), a base commit, optionally edits or the demo's head patch, a head commit.
+// (without its target/; the demo crate with this repository's baselines/ beside it), a base
+// commit, optionally edits or the demo's head patch, a head commit.
 // Git runs with a fixed identity and no signing, so the user's git config cannot get in the way.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +9,8 @@ import { ROOT } from "./cli.ts";
 
 export const DEMO_CRATE = path.join(ROOT, "examples/demo-crate");
 export const DEMO_HEAD_PATCH = path.join(ROOT, "examples/demo-crate.head.patch");
+/** This repository's reviewed baselines/, whose golden outputs the demo crate's config reads. */
+export const BASELINES = path.join(ROOT, "baselines");
 
 /**
  * File edits, by path relative to the repository root: new contents, a function of the old
@@ -108,6 +111,16 @@ export function copyCrate(from: string, to: string): void {
   });
 }
 
+/**
+ * The demo's repository in `to`: examples/demo-crate (without target/) and, beside it, a copy of
+ * this repository's baselines/, where the crate's benchgate.yml finds its golden outputs
+ * (`baselines/checksums.sha256`), as in `npm run demo`.
+ */
+export function copyDemoCrate(to: string): void {
+  copyCrate(DEMO_CRATE, to);
+  cpSync(BASELINES, path.join(to, "baselines"), { recursive: true });
+}
+
 /** Stages everything and commits (empty commits allowed); returns the new commit's SHA. */
 export function commitAll(dir: string, message: string): string {
   git(dir, ["add", "--all"]);
@@ -122,7 +135,7 @@ export interface ThrowAwayRepo {
 }
 
 export interface RepoOptions {
-  /** The crate to copy (default: examples/demo-crate). */
+  /** The crate to copy (default: examples/demo-crate, with baselines/ as copyDemoCrate does). */
   readonly crate?: string;
   /** Edits made before the base commit. */
   readonly base?: Edits;
@@ -135,7 +148,9 @@ export interface RepoOptions {
 /** A new repository in `dir` (which must not exist yet) with a base and a head commit. */
 export function throwAwayRepo(dir: string, options: RepoOptions = {}): ThrowAwayRepo {
   if (existsSync(dir)) throw new Error(`${dir} already exists`);
-  copyCrate(options.crate ?? DEMO_CRATE, dir);
+  const crate = options.crate ?? DEMO_CRATE;
+  if (crate === DEMO_CRATE) copyDemoCrate(dir);
+  else copyCrate(crate, dir);
   git(dir, ["init", "--quiet"]);
   applyEdits(dir, options.base ?? {});
   const base = commitAll(dir, "base");
