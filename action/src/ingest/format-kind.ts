@@ -38,10 +38,12 @@ interface FormatKindBase<Name extends string> {
   readonly nameOption?: string;
 }
 
-/** What a file format's adapter is given besides the parsed JSON. */
+/** What an adapter is given besides the parsed JSON or the text. */
 export interface ParseContext {
   /** --suite, when given; a format picks its own default otherwise. */
   readonly suite: string | undefined;
+  /** --name, when given (only to a kind with `nameOption`). */
+  readonly name: string | undefined;
   /** What another format would call this file: for errors on a file given to the wrong kind. */
   readonly guess: FormatGuess;
 }
@@ -60,6 +62,8 @@ export interface FormatRead {
  */
 export interface FileFormatKind<Name extends string = string> extends FormatKindBase<Name> {
   readonly input: "file";
+  /** Largest file read, in bytes, when not the cap of every input file (ingest's MAX_INPUT_BYTES). */
+  readonly maxBytes?: number;
   parse(data: unknown, source: string, context: ParseContext): FormatRead;
 }
 
@@ -100,12 +104,6 @@ export interface DirectoryFormatKind<Name extends string = string> extends Forma
   ): Promise<readonly BaselineRead[]>;
 }
 
-/** What a text format's adapter is given besides the text. */
-export interface TextParseContext extends ParseContext {
-  /** --name, when given (only to a kind with `nameOption`). */
-  readonly name: string | undefined;
-}
-
 /**
  * One text file in (a tool's own line format, not JSON). `ingest` reads it with the kind's byte
  * cap and checks that ids are unique; the adapter is pure and checks every line it uses.
@@ -114,7 +112,7 @@ export interface TextFormatKind<Name extends string = string> extends FormatKind
   readonly input: "text";
   /** Largest file read, in bytes. */
   readonly maxBytes: number;
-  parseText(text: string, source: string, context: TextParseContext): FormatRead;
+  parseText(text: string, source: string, context: ParseContext): FormatRead;
 }
 
 export type FormatKind<Name extends string = string> =

@@ -36,7 +36,7 @@ export interface IngestOptions {
   readonly version?: string;
 }
 
-/** Largest single input file of a file format read. */
+/** Largest single input file of a file format read, unless the kind sets its own `maxBytes`. */
 export const MAX_INPUT_BYTES = 64 * MiB;
 
 export function isIngestKind(value: string): value is IngestKind {
@@ -160,16 +160,15 @@ export async function ingest(
       },
       reader,
     );
-  } else if (format.input === "text") {
-    const text = await reader.readText(inputPath, format.maxBytes);
-    read = format.parseText(text, inputPath, {
-      suite: options.suite,
-      name: options.name,
-      guess: guessFormat,
-    });
   } else {
-    const data = await readJson(reader, inputPath, MAX_INPUT_BYTES);
-    read = format.parse(data, inputPath, { suite: options.suite, guess: guessFormat });
+    const context = { suite: options.suite, name: options.name, guess: guessFormat };
+    if (format.input === "text") {
+      const text = await reader.readText(inputPath, format.maxBytes);
+      read = format.parseText(text, inputPath, context);
+    } else {
+      const data = await readJson(reader, inputPath, format.maxBytes ?? MAX_INPUT_BYTES);
+      read = format.parse(data, inputPath, context);
+    }
   }
   const summary = toSummary(read, inputPath, options);
   if (summary.benchmarks.length === 0)

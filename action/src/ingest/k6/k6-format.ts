@@ -1,15 +1,13 @@
-// `ingest k6 FILE [--name E]`: k6's --summary-export of one endpoint (./k6.ts). Declared "text"
-// and parsed here with the caps of every JSON input, as oha's (../oha/oha-format.ts): only a
-// text kind is handed --name.
-import type { TextFormatKind } from "../format-kind.ts";
+// `ingest k6 FILE [--name E]`: k6's --summary-export of one endpoint (./k6.ts), read with the
+// load tools' byte cap, as oha's (../oha/oha-format.ts).
+import type { FileFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
 import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
-import { parseUntrustedJson } from "../read-json.ts";
 import { parseK6 } from "./k6.ts";
 
-export const k6Format: TextFormatKind<"k6"> = {
+export const k6Format: FileFormatKind<"k6"> = {
   name: "k6",
-  input: "text",
+  input: "file",
   maxBytes: MAX_LOAD_FILE_BYTES,
   help: [
     "k6 run --summary-export of one endpoint, with p(99) in",
@@ -25,11 +23,5 @@ export const k6Format: TextFormatKind<"k6"> = {
         isObject(data) && isObject(field(data, "root_group")) && hasField(data, "metrics"),
     },
   ],
-  parseText: (text, source, { suite, name, guess }) => ({
-    benchmarks: parseK6(parseUntrustedJson(text, source, MAX_LOAD_FILE_BYTES), source, {
-      suite,
-      name,
-      guess,
-    }),
-  }),
+  parse: (data, source, context) => ({ benchmarks: parseK6(data, source, context) }),
 };

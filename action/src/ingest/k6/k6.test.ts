@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
+import {
+  FIXTURES,
+  asyncInputErrorOf,
+  inputErrorOf,
+  textReader,
+} from "../../../test/support/fixtures.ts";
 import type { Benchmark } from "../../schemas/summary.gen.ts";
 import { guessFormat } from "../format-hint.ts";
+import { ingest } from "../index.ts";
 import { type LoadFileOptions, MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { k6Format } from "./k6-format.ts";
 import { K6_SUCCESS_DURATION, parseK6 } from "./k6.ts";
@@ -111,8 +117,8 @@ describe("parseK6 on real k6 v1.8.1 output", () => {
     ]);
   });
 
-  it("the kind parses the file's text with --name and is recognized by its marker", () => {
-    const { benchmarks } = k6Format.parseText(text("errors"), "k6.json", {
+  it("the kind parses the file with --name and is recognized by its marker", () => {
+    const { benchmarks } = k6Format.parse(json("errors"), "k6.json", {
       suite: undefined,
       name: "python/users",
       guess: guessFormat,
@@ -205,16 +211,12 @@ describe("parseK6 rejects what it cannot read", () => {
     expect(inputErrorOf(() => parse(data()))).toBe(message);
   });
 
-  it("an over-size file is refused before it is parsed", () => {
+  it("an over-size file is refused before it is parsed", async () => {
     const real = text("normal");
     const padded = real + "\n".repeat(MAX_LOAD_FILE_BYTES + 1 - real.length);
     expect(
-      inputErrorOf(() =>
-        k6Format.parseText(padded, "k6.json", {
-          suite: undefined,
-          name: undefined,
-          guess: guessFormat,
-        }),
+      await asyncInputErrorOf(() =>
+        ingest("k6", "k6.json", { side: "head", round: 1 }, textReader(padded)),
       ),
     ).toBe(
       `k6.json: file is too large (${MAX_LOAD_FILE_BYTES + 1} characters, limit ${MAX_LOAD_FILE_BYTES})`,

@@ -1,15 +1,13 @@
-// `ingest oha FILE [--name E]`: oha's --output-format json of one endpoint (./oha.ts). The file
-// is JSON, but the kind is declared "text" and parses it itself with the caps of every JSON
-// input: only a text kind is handed --name, the endpoint's name that the file does not carry.
-import type { TextFormatKind } from "../format-kind.ts";
+// `ingest oha FILE [--name E]`: oha's --output-format json of one endpoint (./oha.ts), read with
+// the load tools' byte cap; --name is the endpoint's name, which the file does not carry.
+import type { FileFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
-import { parseUntrustedJson } from "../read-json.ts";
 import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { parseOha } from "./oha.ts";
 
-export const ohaFormat: TextFormatKind<"oha"> = {
+export const ohaFormat: FileFormatKind<"oha"> = {
   name: "oha",
-  input: "text",
+  input: "file",
   maxBytes: MAX_LOAD_FILE_BYTES,
   help: [
     "oha --output-format json (1.15+) of one endpoint: req/s,",
@@ -33,11 +31,5 @@ export const ohaFormat: TextFormatKind<"oha"> = {
       },
     },
   ],
-  parseText: (text, source, { suite, name, guess }) => ({
-    benchmarks: parseOha(parseUntrustedJson(text, source, MAX_LOAD_FILE_BYTES), source, {
-      suite,
-      name,
-      guess,
-    }),
-  }),
+  parse: (data, source, context) => ({ benchmarks: parseOha(data, source, context) }),
 };

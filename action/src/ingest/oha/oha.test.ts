@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
+import {
+  FIXTURES,
+  asyncInputErrorOf,
+  inputErrorOf,
+  textReader,
+} from "../../../test/support/fixtures.ts";
 import type { Benchmark } from "../../schemas/summary.gen.ts";
 import { guessFormat } from "../format-hint.ts";
+import { ingest } from "../index.ts";
 import { type LoadFileOptions, MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { ohaFormat } from "./oha-format.ts";
 import { parseOha } from "./oha.ts";
@@ -157,8 +163,8 @@ describe("parseOha on real oha 1.16.0 output", () => {
     });
   });
 
-  it("the kind parses the file's text with --name and --suite, and is recognized by its marker", () => {
-    const { benchmarks } = ohaFormat.parseText(text("normal"), "oha.json", {
+  it("the kind parses the file with --name and --suite, and is recognized by its marker", () => {
+    const { benchmarks } = ohaFormat.parse(json("normal"), "oha.json", {
       suite: "web",
       name: "rust/health",
       guess: guessFormat,
@@ -257,27 +263,23 @@ describe("parseOha rejects what oha does not write", () => {
     );
   });
 
-  it("rejects in the text what JSON.parse would let through, and an over-size file", () => {
-    const read =
-      (source: string): (() => unknown) =>
-      () =>
-        ohaFormat.parseText(source, "oha.json", {
-          suite: undefined,
-          name: undefined,
-          guess: guessFormat,
-        });
+  it("rejects in the text what JSON.parse would let through, and an over-size file", async () => {
+    const read = (source: string): Promise<string> =>
+      asyncInputErrorOf(() =>
+        ingest("oha", "oha.json", { side: "head", round: 1 }, textReader(source)),
+      );
     const real = text("normal");
-    expect(inputErrorOf(read(real.replace('"p99": 0.000321524', '"p99": 1e400')))).toBe(
+    expect(await read(real.replace('"p99": 0.000321524', '"p99": 1e400'))).toBe(
       "oha.json: /latencyPercentiles/p99: number is out of range (Infinity)",
     );
-    expect(inputErrorOf(read(real.replace('"p10":', '"p50": 1, "p10":')))).toMatch(
+    expect(await read(real.replace('"p10":', '"p50": 1, "p10":'))).toMatch(
       /^oha\.json: \/latencyPercentiles\/p50: duplicate key "p50"/,
     );
-    expect(inputErrorOf(read(real.replace('"metrics":', '"__proto__": {}, "metrics":')))).toMatch(
+    expect(await read(real.replace('"metrics":', '"__proto__": {}, "metrics":'))).toMatch(
       /__proto__/,
     );
     const padded = real + " ".repeat(MAX_LOAD_FILE_BYTES + 1 - real.length);
-    expect(inputErrorOf(read(padded))).toBe(
+    expect(await read(padded)).toBe(
       `oha.json: file is too large (${MAX_LOAD_FILE_BYTES + 1} characters, limit ${MAX_LOAD_FILE_BYTES})`,
     );
   });

@@ -1,15 +1,13 @@
-// `ingest vegeta FILE [--name E]`: vegeta's report -type=json of one endpoint (./vegeta.ts).
-// Declared "text" and parsed here with the caps of every JSON input, as oha's
-// (../oha/oha-format.ts): only a text kind is handed --name.
-import type { TextFormatKind } from "../format-kind.ts";
+// `ingest vegeta FILE [--name E]`: vegeta's report -type=json of one endpoint (./vegeta.ts),
+// read with the load tools' byte cap, as oha's (../oha/oha-format.ts).
+import type { FileFormatKind } from "../format-kind.ts";
 import { field, hasField, isObject } from "../json-guards.ts";
 import { MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
-import { parseUntrustedJson } from "../read-json.ts";
 import { parseVegeta } from "./vegeta.ts";
 
-export const vegetaFormat: TextFormatKind<"vegeta"> = {
+export const vegetaFormat: FileFormatKind<"vegeta"> = {
   name: "vegeta",
-  input: "text",
+  input: "file",
   maxBytes: MAX_LOAD_FILE_BYTES,
   help: [
     "vegeta report -type=json of one endpoint's attack; the same",
@@ -27,11 +25,5 @@ export const vegetaFormat: TextFormatKind<"vegeta"> = {
       },
     },
   ],
-  parseText: (text, source, { suite, name, guess }) => ({
-    benchmarks: parseVegeta(parseUntrustedJson(text, source, MAX_LOAD_FILE_BYTES), source, {
-      suite,
-      name,
-      guess,
-    }),
-  }),
+  parse: (data, source, context) => ({ benchmarks: parseVegeta(data, source, context) }),
 };

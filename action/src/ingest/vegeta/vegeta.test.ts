@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
+import {
+  FIXTURES,
+  asyncInputErrorOf,
+  inputErrorOf,
+  textReader,
+} from "../../../test/support/fixtures.ts";
 import type { Benchmark } from "../../schemas/summary.gen.ts";
 import { guessFormat } from "../format-hint.ts";
+import { ingest } from "../index.ts";
 import { type LoadFileOptions, MAX_LOAD_FILE_BYTES } from "../load-entries.ts";
 import { vegetaFormat } from "./vegeta-format.ts";
 import { parseVegeta } from "./vegeta.ts";
@@ -90,8 +96,8 @@ describe("parseVegeta on real vegeta v12.13.0 output", () => {
     expect(entries[0]?.metadata).toMatchObject({ successes: 300, non_2xx: 100 });
   });
 
-  it("the kind parses the file's text with --name and is recognized by its marker", () => {
-    const { benchmarks } = vegetaFormat.parseText(text("normal"), "vegeta.json", {
+  it("the kind parses the file with --name and is recognized by its marker", () => {
+    const { benchmarks } = vegetaFormat.parse(json("normal"), "vegeta.json", {
       suite: undefined,
       name: "health",
       guess: guessFormat,
@@ -173,16 +179,12 @@ describe("parseVegeta rejects what vegeta does not write", () => {
     expect(inputErrorOf(() => parse(data()))).toBe(message);
   });
 
-  it("an over-size file is refused before it is parsed", () => {
+  it("an over-size file is refused before it is parsed", async () => {
     const real = text("normal");
     const padded = real + " ".repeat(MAX_LOAD_FILE_BYTES + 1 - real.length);
     expect(
-      inputErrorOf(() =>
-        vegetaFormat.parseText(padded, "vegeta.json", {
-          suite: undefined,
-          name: undefined,
-          guess: guessFormat,
-        }),
+      await asyncInputErrorOf(() =>
+        ingest("vegeta", "vegeta.json", { side: "head", round: 1 }, textReader(padded)),
       ),
     ).toBe(
       `vegeta.json: file is too large (${MAX_LOAD_FILE_BYTES + 1} characters, limit ${MAX_LOAD_FILE_BYTES})`,
