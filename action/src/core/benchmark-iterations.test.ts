@@ -1,12 +1,8 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES } from "../../test/support/fixtures.ts";
-import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
+import { callgrindFixture as load } from "../../test/support/callgrind-fixtures.ts";
 import type { InstructionProfile } from "../schemas/instruction-profile.ts";
 import { isCriterionLoop, iterationCount, withoutGenerics } from "./benchmark-iterations.ts";
 
-const load = (name: string): InstructionProfile =>
-  parseCallgrind(readFileSync(`${FIXTURES}/callgrind-3.19/callgrind.out.${name}`, "utf8"), name);
 const NORMALIZE_BASE = load("normalize.base");
 const NORMALIZE_HEAD = load("normalize.head");
 const FNV_BASE = load("fnv1a.base");

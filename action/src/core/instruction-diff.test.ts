@@ -1,12 +1,7 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES } from "../../test/support/fixtures.ts";
-import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
-import type { InstructionProfile } from "../schemas/instruction-profile.ts";
+import { callgrindFixture as load } from "../../test/support/callgrind-fixtures.ts";
 import { diffProfiles, UNCHANGED_BELOW } from "./instruction-diff.ts";
 
-const load = (name: string): InstructionProfile =>
-  parseCallgrind(readFileSync(`${FIXTURES}/callgrind-3.19/callgrind.out.${name}`, "utf8"), name);
 const NORMALIZE_BASE = load("normalize.base");
 const NORMALIZE_BASE2 = load("normalize.base2");
 const NORMALIZE_HEAD = load("normalize.head");

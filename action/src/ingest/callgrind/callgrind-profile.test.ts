@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
+import { callgrindFixture } from "../../../test/support/callgrind-fixtures.ts";
+import { inputErrorOf } from "../../../test/support/fixtures.ts";
 import type { FunctionCost, InstructionProfile } from "../../schemas/instruction-profile.ts";
 import { displayName, functionKey, parseCallgrind } from "./callgrind-profile.ts";
 
-const DIR = `${FIXTURES}/callgrind-3.19`;
-const load = (name: string): InstructionProfile =>
-  parseCallgrind(readFileSync(`${DIR}/callgrind.out.${name}`, "utf8"), name);
+const load = callgrindFixture;
 
 function fn(profile: InstructionProfile, name: string, object = "demo"): FunctionCost {
   const f = profile.functions.get(functionKey(object, name));
