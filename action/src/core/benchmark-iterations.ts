@@ -6,8 +6,8 @@
 // 1. A routine named by the caller (an instruction-count suite's benchmark function, called once
 //    per run): the calls into it are the iterations.
 // 2. Criterion's loop (`Bencher::iter` and its siblings): under `--profile-time 1` Criterion
-//    0.3–0.8 only warms up (routine.rs, `profile`: the warm-up lasts one second, and no
-//    measurement follows when the profile time is not longer). The warm-up calls the loop with
+//    only warms up (0.8.2's src/routine.rs, `profile`: the warm-up lasts one second, and no
+//    measurement follows when the profile time is not longer; older versions not checked). The warm-up calls the loop with
 //    1, 2, 4, … iterations until a second has passed, so n calls of the loop are 2^n − 1
 //    iterations. The benchmark routine is the loop's callee with the largest inclusive cost;
 //    when the calls into it are exactly 2^n − 1 it is named ("routine").
