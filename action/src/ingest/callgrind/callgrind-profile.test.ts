@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../errors.ts";
 import { callgrindFixture } from "../../../test/support/callgrind-fixtures.ts";
-import { inputErrorOf } from "../../../test/support/fixtures.ts";
+import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
 import type { FunctionCost, InstructionProfile } from "../../schemas/instruction-profile.ts";
 import { displayName, functionKey, parseCallgrind } from "./callgrind-profile.ts";
 
@@ -131,5 +134,51 @@ describe("parseCallgrind on hand-made files", () => {
     expect([...p.functions.values()].map((f) => [f.name, f.file])).toEqual([
       ["<script>|x", "../../etc/passwd"],
     ]);
+  });
+});
+
+describe("parseCallgrind on damaged files", () => {
+  // A real file's lines, some dropped, duplicated or swapped for fragments of the format:
+  // whatever comes out is a profile of finite counts, or an InputError, never another failure.
+  const real = readFileSync(`${FIXTURES}/callgrind-3.19/callgrind.out.fnv1a.base`, "utf8")
+    .split("\n")
+    .slice(0, 400);
+  const fragment = fc.constantFrom(
+    "fn=(99999)",
+    "calls=3 +1",
+    "cfn=(1) x",
+    "* 5",
+    "+1 2 3",
+    "-99999999999999999999 1",
+    "fl=(0)",
+    "totals: 5",
+    "events: Ir",
+    "positions: instr line",
+    "jump=1 2",
+    "fi=(2) z",
+    "0x1F 4",
+    "",
+    "\r",
+  );
+  const edit = fc.tuple(fc.nat({ max: 399 }), fc.oneof(fragment, fc.constant(undefined)));
+
+  it("property: a profile of finite counts, or an InputError", () => {
+    fc.assert(
+      fc.property(fc.array(edit, { maxLength: 6 }), (edits) => {
+        const lines = [...real];
+        for (const [at, line] of edits)
+          if (line === undefined) lines.splice(at, 1);
+          else lines.splice(at, 0, line);
+        try {
+          const p = parseCallgrind(lines.join("\n"), "damaged");
+          expect(Number.isFinite(p.total)).toBe(true);
+          for (const f of p.functions.values())
+            expect(Number.isFinite(f.inclusive) && f.inclusive >= f.self).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(InputError);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
