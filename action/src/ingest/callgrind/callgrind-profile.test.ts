@@ -84,13 +84,13 @@ describe("parseCallgrind on hand-made files", () => {
     const p = parseCallgrind(
       `${HEADER}ob=(1) /bin/prog\nfl=(1) a.rs\nfn=(1) main\n10 5 1\n+2 3\n` +
         `cfn=(2) work::h0123456789abcdef\ncalls=2 20\n* 100 7\n` +
-        `fn=(2)\n20 60\ncfn=(2)\ncalls=1 +1\n-1 30\n` +
+        `fl=(2) b.rs\nfn=(2)\n20 60\ncfn=(2)\ncalls=1 +1\n-1 30\n` +
         `totals: 168 8\n`,
       "hand",
     );
     expect(p.total).toBe(168);
     const work = p.functions.get(functionKey("prog", "work"));
-    expect(work).toMatchObject({ self: 60, inclusive: 60, calls: 3 });
+    expect(work).toMatchObject({ self: 60, inclusive: 60, calls: 3, file: "b.rs" });
     expect(p.functions.get(functionKey("prog", "main"))).toMatchObject({
       self: 8,
       inclusive: 108,

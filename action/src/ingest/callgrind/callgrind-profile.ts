@@ -58,6 +58,8 @@ interface Building {
   self: number;
   outgoing: number;
   calls: number;
+  /** Whether its own fn= was read (else it is only known as a callee, and `file` is a guess). */
+  defined: boolean;
 }
 
 /** Parser state: the names in effect and the call being read. */
@@ -102,7 +104,7 @@ export function parseCallgrind(text: string, source: string): InstructionProfile
     const key = functionKey(object, name);
     let f = functions.get(key);
     if (f === undefined) {
-      f = { name, object, file, self: 0, outgoing: 0, calls: 0 };
+      f = { name, object, file, self: 0, outgoing: 0, calls: 0, defined: false };
       functions.set(key, f);
     }
     return f;
@@ -152,6 +154,8 @@ export function parseCallgrind(text: string, source: string): InstructionProfile
           break;
         case "fn":
           s.fn = functionAt(s.object, displayName(spec.name), s.file);
+          if (!s.fn.defined) s.fn.file = s.file; // its own fl=, not a caller's guess
+          s.fn.defined = true;
           break;
         case "cob":
           s.callObject = baseName(spec.name);
@@ -187,8 +191,8 @@ export function parseCallgrind(text: string, source: string): InstructionProfile
       fn.self += ir;
       continue;
     }
-    // The call's cost: inclusive of the callee. The callee's file, when not given, is the file
-    // in effect; its object, when not given, the caller's.
+    // The call's cost: inclusive of the callee. The callee's object, when not given, is the
+    // caller's; its file (display only, replaced by its own fl= when its fn= comes) the caller's.
     const callee = functionAt(s.callObject ?? s.object, s.callee as string, s.callFile ?? s.file);
     const callerKey = functionKey(fn.object, fn.name);
     const calleeKey = functionKey(callee.object, callee.name);
