@@ -18,6 +18,7 @@ import { InputError } from "../errors.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardOutcome, StoppedRun } from "../runner/run-request.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import type { NoiseSource } from "../core/compare.ts";
 
 /** Which commits, in which repository, and where the files go. */
@@ -98,20 +99,21 @@ export function defaultToolsDir(env: Readonly<Record<string, string>>): string {
 function warnAboutRounds(plan: GatePlan, progress: Progress): void {
   const { run } = plan;
   // Counts need no noise estimate: two rounds already check that they are deterministic.
-  const counted = (kind: string): boolean => kind === "gungraun" || kind === "instructions";
+  const counted = (suite: { readonly kind: string }): boolean =>
+    suiteKind(suite).deterministicCounts !== undefined;
   if (plan.aba) {
     // The timings' noise is the two base runs'; a count's determinism needs two runs per side.
-    if (run.suites.some((s) => counted(s.kind)))
+    if (run.suites.some(counted))
       progress.warn(
         "base, head, base: head runs once, so whether its instruction counts are deterministic is not checked (rounds check it)",
       );
     return;
   }
-  if (run.suites.some((s) => counted(s.kind)) && run.sequential === undefined && run.rounds < 2)
+  if (run.suites.some(counted) && run.sequential === undefined && run.rounds < 2)
     progress.warn(
       "1 round: whether the instruction counts are deterministic is not checked (2 rounds or more check it)",
     );
-  if (run.suites.every((s) => counted(s.kind))) return;
+  if (run.suites.every(counted)) return;
   if (run.sequential === undefined && run.rounds < 3)
     progress.warn(
       `${run.rounds} round(s): too few to estimate noise; changes are only flagged beyond the unverified threshold`,

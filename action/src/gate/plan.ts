@@ -24,7 +24,7 @@ import {
 import { InputError } from "../errors.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 import type { CountThresholds } from "../core/counts.ts";
-import { ownCountThresholds } from "../config/suites/count-thresholds.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import type { SmellConfig } from "../smells/detect-smells.ts";
 
 /** Statistics settings a caller sets over benchgate.yml's statistics: block. */
@@ -75,8 +75,9 @@ function suiteCountThresholds(
 ): ReadonlyMap<string, CountThresholds> {
   const own = new Map<string, CountThresholds>();
   for (const [i, suite] of (document?.suites ?? []).entries()) {
-    if (suite.kind !== "gungraun" && suite.kind !== "instructions") continue;
-    const t = ownCountThresholds(suite, { key: `/suites/${i}`, source: source ?? "benchgate.yml" });
+    const counts = suiteKind(suite).deterministicCounts;
+    if (counts === undefined) continue;
+    const t = counts.thresholds(suite, { key: `/suites/${i}`, source: source ?? "benchgate.yml" });
     if (t.threshold === undefined && t.noiseFloor === undefined) continue;
     own.set(suite.name, {
       threshold: t.threshold ?? settings.countThreshold,

@@ -1,68 +1,19 @@
-// The limits a load suite sets on itself (docs/load-tests.md, "What fails the gate"), as budget
-// rules beside the ones under `budgets:`: every endpoint's error rate (max-error-rate, default
-// 0.1 %), the server's file-descriptor growth (max-fd-growth, default 16) and, when set, its
-// memory growth. They are checked on head like any budget, so they show in the comment's budget
-// table, and they come from the same (base's) benchgate.yml as the suites.
+// The limits suites set on themselves (a load suite's error rate and server growth, its kind's
+// `budgetRules`), as budget rules beside the ones under `budgets:`. They are checked on head
+// like any budget, so they show in the comment's budget table, and they come from the same
+// (base's) benchgate.yml as the suites.
 import { parseBudgetRule, type BudgetRule } from "../budgets/parse-budget.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
 
-type RawSuite = NonNullable<BenchgateConfig["suites"]>[number];
-type LoadSuite = Extract<RawSuite, { kind: "load" }>;
-
-const DEFAULT_MAX_ERROR_RATE = "0.1%";
-const DEFAULT_MAX_FD_GROWTH = 16;
-
-/** "0.5%" as written, or a fraction 0.005 → "0.5%". */
-function percentText(value: string | number): string {
-  return typeof value === "number" ? `${value * 100}%` : value.trim().replace(/\s+/g, "");
-}
-
-/** The variants' names, or one unnamed server. */
-function variantsOf(suite: LoadSuite): (string | undefined)[] {
-  return suite.variants === undefined ? [undefined] : suite.variants.map((v) => v.name);
-}
-
-interface SuiteRule {
-  readonly rule: Record<string, unknown>;
-  /** Which key of which suite sets it, for the rule's messages. */
-  readonly origin: string;
-}
-
-function loadRules(suite: LoadSuite): SuiteRule[] {
-  const rules: SuiteRule[] = [];
-  const errors = percentText(suite["max-error-rate"] ?? DEFAULT_MAX_ERROR_RATE);
-  const fds = suite["max-fd-growth"] ?? DEFAULT_MAX_FD_GROWTH;
-  const rss = suite["max-rss-growth"];
-  const origin = (key: string): string => `suite ${suite.name}'s ${key}`;
-  for (const variant of variantsOf(suite)) {
-    const prefix = variant === undefined ? "" : `${variant}/`;
-    for (const endpoint of suite.endpoints)
-      rules.push({
-        rule: { benchmark: `${prefix}${endpoint.name} errors`, error_rate: `<= ${errors}` },
-        origin: origin("max-error-rate"),
-      });
-    const server = `${suite.name}/${prefix}server`;
-    rules.push({
-      rule: { benchmark: `${server} [fd_growth]`, fd_growth: `<= ${fds}` },
-      origin: origin("max-fd-growth"),
-    });
-    if (rss !== undefined)
-      rules.push({
-        rule: { benchmark: `${server} [rss_growth]`, rss_growth: `<= ${rss.trim()}` },
-        origin: origin("max-rss-growth"),
-      });
-  }
-  return rules;
-}
-
 /**
- * The rules of every load suite, numbered after the `budgets:` list's `count` rules (so a rule's
- * number still names one rule), each saying which suite key sets it.
+ * The rules every suite sets on itself, numbered after the `budgets:` list's `count` rules (so a
+ * rule's number still names one rule), each saying which suite key sets it.
  */
 export function suiteBudgetRules(
   document: BenchgateConfig | undefined,
   count: number,
 ): BudgetRule[] {
-  const rules = (document?.suites ?? []).flatMap((s) => (s.kind === "load" ? loadRules(s) : []));
+  const rules = (document?.suites ?? []).flatMap((s) => suiteKind(s).budgetRules?.(s) ?? []);
   return rules.map(({ rule, origin }, k) => ({ ...parseBudgetRule(rule, count + k), origin }));
 }

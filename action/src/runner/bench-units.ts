@@ -5,16 +5,17 @@
 // needs one process or one machine. Shards deal units out (shard-plan.ts); `schedule: pairs`
 // runs each unit's base and head processes back to back (pair-units.ts). Pure.
 import type { SuitePlan } from "../config/run-config.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 
-/** Suites whose benchmarks are known before they run, and can be run one by one. */
+/**
+ * Suites whose benchmarks are known before they run, and can be run one by one (a listing
+ * kind's from `listed`, each listed suite's ids by name): their ids (SuiteKind.idsBeforeRun).
+ */
 export function listedIds(
   suite: SuitePlan,
   listed: ReadonlyMap<string, readonly string[]>,
 ): readonly string[] | undefined {
-  if (suite.kind === "criterion") return listed.get(suite.name) ?? [];
-  if (suite.kind === "hyperfine" || suite.kind === "instructions")
-    return suite.commands.map((c) => c.name);
-  return undefined;
+  return suiteKind(suite).idsBeforeRun?.(suite, listed.get(suite.name));
 }
 
 /** Union–find over unit keys: the units a pair of ids joins. */

@@ -1,31 +1,15 @@
 // What a run will cost, said before its first round (docs/run.md, "Progress"): how many
 // benchmarks, and about how long a round and the whole run take, from the number of benchmarks
-// and each suite's settings alone (Criterion's warm-up and measurement time, hyperfine's runs, a
-// load suite's duration). It is a first guess; round 1's line replaces it with measured time.
+// and each suite's settings alone (its kind's guess, SuiteKind.estimateSideMs: Criterion's
+// warm-up and measurement time, hyperfine's runs, a load suite's duration). It is a first guess; round 1's line replaces it with measured time.
 // Suites whose benchmarks or times are known only once they run (custom, divan, gungraun) are
 // named, not guessed. Pure.
-import type { RunConfig, SuitePlan } from "../config/run-config.ts";
-import { processTime } from "../config/suites/criterion/criterion-suite.ts";
-import { effectiveTime } from "../config/suites/criterion/process-time.ts";
-import { PAIR_RUNS } from "../config/suites/hyperfine/hyperfine-suite.ts";
-import { setsOption } from "../config/suites/harness-flags.ts";
+import type { RunConfig } from "../config/run-config.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import { listedIds } from "./bench-units.ts";
 import { formatDuration } from "./progress.ts";
 import { plural } from "./rounds-state.ts";
 
-/**
- * A process's start, Criterion's analysis and the odd burst: a short process of 0.2 s + 0.5 s
- * took 0.7–0.9 s on a 2-core VM (docs/run.md).
- */
-const PROCESS_MS = 300;
-/** Criterion's own defaults, when a whole-suite process's args set no time. */
-const CRITERION_DEFAULT = { warmUpMs: 3000, measurementMs: 5000 };
-/** One run of a hyperfine command, not known before it runs: a short command's guess. */
-const HYPERFINE_RUN_MS = 50;
-/** hyperfine's own minimum when the number of runs is not set: at least three seconds. */
-const HYPERFINE_MIN_MS = 3000;
-/** One command under Valgrind: a slow start. */
-const INSTRUCTIONS_MS = 2000;
 /** Each side's fingerprint and summary, per round. */
 const ROUND_OVERHEAD_MS = 1000;
 
@@ -39,58 +23,6 @@ export interface PlannedCost {
   readonly roundMs: number;
   /** Each suite's part of it, both sides (suites not known before they run are absent). */
   readonly suiteMs: ReadonlyMap<string, number>;
-}
-
-/** `--flag 0.5` or `--flag=0.5` in seconds, in ms; undefined when absent or not a number. */
-function secondsFlag(args: readonly string[], flag: string): number | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    const raw =
-      a === flag ? args[i + 1] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
-    if (raw === undefined) continue;
-    const seconds = Number(raw);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  }
-  return undefined;
-}
-
-/** One side's time for a suite of `count` benchmarks; undefined: not known before it runs. */
-function sideSuiteMs(
-  suite: SuitePlan,
-  count: number,
-  pairs: boolean,
-  wholeSeconds: boolean,
-): number | undefined {
-  switch (suite.kind) {
-    case "criterion": {
-      const short = effectiveTime(processTime(suite), wholeSeconds);
-      const base = pairs ? short : CRITERION_DEFAULT;
-      const warm = secondsFlag(suite.args, "--warm-up-time") ?? base.warmUpMs;
-      const measure = secondsFlag(suite.args, "--measurement-time") ?? base.measurementMs;
-      // Under pairs one process per benchmark; else one process for the whole suite.
-      return count * (warm + measure) + (pairs ? count : 1) * PROCESS_MS;
-    }
-    case "hyperfine": {
-      const ownRuns =
-        suite.runs !== undefined ||
-        setsOption(suite.args, "--runs", "-r") ||
-        setsOption(suite.args, "--min-runs", "-m") ||
-        setsOption(suite.args, "--max-runs", "-M");
-      const runs = suite.runs ?? (pairs && !ownRuns ? PAIR_RUNS.runs : undefined);
-      const warmup = suite.warmup ?? (pairs ? PAIR_RUNS.warmup : 0);
-      const perCommand =
-        runs === undefined
-          ? Math.max(HYPERFINE_MIN_MS, 10 * HYPERFINE_RUN_MS)
-          : (runs + warmup) * HYPERFINE_RUN_MS;
-      return count * (perCommand + (pairs ? PROCESS_MS : 0)) + PROCESS_MS;
-    }
-    case "instructions":
-      return count * INSTRUCTIONS_MS;
-    case "load":
-      return suite.endpoints.length * suite.durationMs + PROCESS_MS;
-    default:
-      return undefined;
-  }
 }
 
 /**
@@ -108,20 +40,19 @@ export function plannedCost(
   const unknown: string[] = [];
   const suiteMs = new Map<string, number>();
   for (const suite of config.suites) {
+    const kind = suiteKind(suite);
+    // A listing kind's benchmarks are not known without its listing.
     const ids =
-      suite.kind === "criterion" && listed === undefined
+      kind.listArgv !== undefined && listed === undefined
         ? undefined
         : listedIds(suite, listed ?? new Map());
-    const count = ids?.length ?? 0;
-    const ms =
-      ids === undefined && suite.kind !== "load"
-        ? undefined
-        : sideSuiteMs(suite, count, pairs, wholeSeconds.has(suite.name));
-    if (ms === undefined || (suite.kind === "criterion" && count === 0)) {
+    const harness = { wholeSeconds: wholeSeconds.has(suite.name) };
+    const ms = kind.estimateSideMs?.(suite, ids?.length, pairs, harness);
+    if (ms === undefined) {
       unknown.push(`${suite.name} (${suite.kind})`);
       continue;
     }
-    benchmarks += count;
+    benchmarks += ids?.length ?? 0;
     sideMs += ms;
     suiteMs.set(suite.name, 2 * ms);
   }

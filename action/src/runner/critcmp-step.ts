@@ -4,6 +4,7 @@ import path from "node:path";
 import type { SuitePlan } from "../config/run-config.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { baselineName } from "../config/suites/criterion/criterion-suite.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import { suiteDir } from "./run-suite.ts";
 
 const MAX_TABLE_BYTES = 512 * 1024;
@@ -18,7 +19,7 @@ export async function critcmpTables(
   round: number,
   deps: { readonly proc: ProcessPort; readonly env: Readonly<Record<string, string>> },
 ): Promise<{ table?: string; note?: string }> {
-  const criterion = suites.filter((s) => s.kind === "criterion");
+  const criterion = suites.filter((s) => suiteKind(s).critcmpTable === true);
   if (criterion.length === 0) return { note: "no Criterion suite" };
   const tables: string[] = [];
   for (const suite of criterion) {

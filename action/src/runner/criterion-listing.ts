@@ -5,10 +5,8 @@
 // are listed, so a benchmark that only head has is assigned like any other. The bench binary is
 // already built, so listing takes a second or two.
 import path from "node:path";
-import {
-  criterionListArgv,
-  type CriterionSuitePlan,
-} from "../config/suites/criterion/criterion-suite.ts";
+import type { SuitePlan } from "../config/run-config.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { ToolError } from "../errors.ts";
 import { runStep } from "../exec/run-step.ts";
@@ -30,19 +28,24 @@ export function parseCriterionList(stdout: string): string[] {
   return [...ids];
 }
 
-/** Every Criterion suite's ids on both sides together (base's order, then head's new ones). */
+/**
+ * Every listing suite's ids (SuiteKind.listArgv: Criterion's) on both sides together (base's
+ * order, then head's new ones).
+ */
 export async function listCriterionSuites(
-  suites: readonly CriterionSuitePlan[],
+  suites: readonly SuitePlan[],
   sides: Readonly<Record<Side, SidePaths>>,
   out: string,
   deps: RunDeps,
 ): Promise<Map<string, string[]>> {
   const listed = new Map<string, string[]>();
   for (const suite of suites) {
+    const argv = suiteKind(suite).listArgv?.(suite);
+    if (argv === undefined) continue;
     const ids = new Set<string>();
     for (const side of ["base", "head"] as const) {
       const label = `suite ${suite.name} (${side}): listing its benchmarks`;
-      const result = await runStep(deps.proc, label, criterionListArgv(suite), {
+      const result = await runStep(deps.proc, label, argv, {
         cwd: sides[side].worktree,
         env: sideEnv(deps.env, sides[side]),
         timeoutMs: Math.min(suite.timeoutMs, LIST_TIMEOUT_MS),

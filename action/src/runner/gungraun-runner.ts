@@ -7,7 +7,6 @@
 import path from "node:path";
 import { InputError, ToolError } from "../errors.ts";
 import { runStep } from "../exec/run-step.ts";
-import type { GungraunSuitePlan } from "../config/suites/gungraun/gungraun-suite.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { RunDeps } from "./run-request.ts";
 import { findLock, lockPackages, MAX_LOCK_BYTES } from "./cargo-lock.ts";
@@ -102,11 +101,11 @@ async function installRunner(harness: Harness, tools: string, deps: RunDeps): Pr
 }
 
 /**
- * For one side's gungraun suite, after its bench target is built: the variables its commands
- * need (PATH with the matching runner first).
+ * For one side's gungraun suite (its name and bench target), after its bench target is built:
+ * the variables its commands need (PATH with the matching runner first).
  */
 export async function prepareGungraun(
-  suite: GungraunSuitePlan,
+  suite: { readonly name: string; readonly manifestPath?: string },
   side: Side,
   paths: SidePaths,
   tools: string,

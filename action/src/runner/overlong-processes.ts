@@ -4,7 +4,7 @@
 // the time budget then plans with what they really took, and the run says once which benchmarks
 // those are. A benchmark whose one iteration is slow takes long whatever the flags say (Criterion
 // needs its samples); that is expected, not flagged. Pure.
-import type { ProcessTime } from "../config/suites/criterion/process-time.ts";
+import type { ProcessTime } from "../config/suites/suite-kind.ts";
 
 /** A unit's benchmarks and its faster process (contention only ever adds time). */
 export interface UnitTime {

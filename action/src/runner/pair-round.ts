@@ -9,8 +9,6 @@
 // summaries a round of `schedule: suite` writes, started_at in the round's order, so compare,
 // critcmp and everything after them read it as before.
 import type { SuitePlan } from "../config/run-config.ts";
-import { effectiveTime } from "../config/suites/criterion/process-time.ts";
-import { processTime } from "../config/suites/criterion/criterion-suite.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import { estimatePoint, type SourcedSummary } from "../core/pairing.ts";
@@ -143,8 +141,8 @@ async function runSuitePairs(
 }
 
 /**
- * Criterion benchmarks whose processes took far longer than the short times allow (their code
- * sets its own), of a suite where benchgate set both times.
+ * Benchmarks whose processes took far longer than the short times allow (their code sets its
+ * own), of a suite where benchgate set the times (SuiteKind.shortProcessTime: Criterion's).
  */
 function overlong(
   suite: SuitePlan,
@@ -152,15 +150,13 @@ function overlong(
   benchmarks: readonly Benchmark[],
   setup: PairSetup,
 ): string[] {
-  if (suite.kind !== "criterion") return [];
-  const kind = suiteKind(suite);
-  const whole = setup.wholeSeconds.has(suite.name);
-  const kept = kind.shorten?.(suite, { wholeSeconds: whole }).kept ?? [];
-  if (kept.includes("--warm-up-time") || kept.includes("--measurement-time")) return [];
+  const harness = { wholeSeconds: setup.wholeSeconds.has(suite.name) };
+  const time = suiteKind(suite).shortProcessTime?.(suite, harness);
+  if (time === undefined) return [];
   const ns = new Map<string, number>();
   for (const b of benchmarks)
     if (b.suite === suite.name) ns.set(b.id, estimatePoint(b.estimates.median) ?? 0);
-  return overlongIds(times, ns, effectiveTime(processTime(suite), whole));
+  return overlongIds(times, ns, time);
 }
 
 /** Said once per run: which benchmarks ignore the short times, and what to do about it. */

@@ -3,25 +3,24 @@
 // Criterion version each side links (before 0.4 the time flags take whole seconds), and a line per
 // suite saying how its processes run, with the flags the suite's own args keep.
 import type { SuitePlan } from "../config/run-config.ts";
-import type { CriterionSuitePlan } from "../config/suites/criterion/criterion-suite.ts";
-import { takesWholeSeconds } from "../config/suites/criterion/process-time.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { Side, SidePaths } from "../config/suites/suite-kind.ts";
 import { findLock, lockPackages, MAX_LOCK_BYTES } from "./cargo-lock.ts";
 import type { PairSetup } from "./pair-units.ts";
 import type { RunDeps, RunRequest } from "./run-request.ts";
 
-/** The Criterion versions a side's lock names (none: no lock, or no criterion in it). */
-async function criterionVersions(
-  suite: CriterionSuitePlan,
+/** The versions of `crate` a side's lock names (none: no lock, or no such crate in it). */
+async function crateVersions(
+  crate: string,
+  manifestPath: string | undefined,
   paths: SidePaths,
   deps: RunDeps,
 ): Promise<string[]> {
-  const lock = await findLock(paths.worktree, suite.manifestPath, deps);
+  const lock = await findLock(paths.worktree, manifestPath, deps);
   if (lock === undefined) return [];
   const text = await deps.reader.readText(lock, MAX_LOCK_BYTES);
   return lockPackages(text).flatMap((p) =>
-    p.name === "criterion" && p.version !== undefined ? [p.version] : [],
+    p.name === crate && p.version !== undefined ? [p.version] : [],
   );
 }
 
@@ -30,12 +29,12 @@ function describe(suite: SuitePlan, listed: PairSetup["listed"], whole: boolean)
   const kind = suiteKind(suite);
   const ids = listed.get(suite.name);
   const per =
-    suite.kind === "criterion"
+    kind.listArgv !== undefined
       ? (ids?.length ?? 0) === 0
         ? "--list named no benchmark on either side: the whole suite per process"
         : `${ids?.length ?? 0} benchmarks listed, one per process`
-      : suite.kind === "hyperfine"
-        ? "one command per process"
+      : kind.pairUnit !== undefined
+        ? `one ${kind.pairUnit} per process`
         : "the whole suite per process";
   const short = kind.shorten?.(suite, { wholeSeconds: whole });
   const added =
@@ -59,12 +58,15 @@ export async function preparePairs(
 ): Promise<PairSetup> {
   const wholeSeconds = new Set<string>();
   for (const suite of request.config.suites) {
-    if (suite.kind !== "criterion") continue;
+    const kind = suiteKind(suite);
+    const { harness } = kind;
+    if (harness === undefined) continue;
+    const manifest = kind.build?.target(suite).manifestPath;
     const versions = [
-      ...(await criterionVersions(suite, sides.base, deps)),
-      ...(await criterionVersions(suite, sides.head, deps)),
+      ...(await crateVersions(harness.crate, manifest, sides.base, deps)),
+      ...(await crateVersions(harness.crate, manifest, sides.head, deps)),
     ];
-    if (takesWholeSeconds(versions)) wholeSeconds.add(suite.name);
+    if (harness.facts(versions).wholeSeconds) wholeSeconds.add(suite.name);
   }
   for (const suite of request.config.suites)
     deps.progress.line(describe(suite, listed, wholeSeconds.has(suite.name)));

@@ -62,11 +62,12 @@ function suiteUnits(
 export function pairUnits(round: RoundPlan, setup: PairSetup): PairUnit[] {
   const units: PairUnit[] = [];
   for (const suite of round.suites) {
-    const whole = round.whole?.has(suite.name) === true || suite.kind === "instructions";
+    const kind = suiteKind(suite);
+    const whole = round.whole?.has(suite.name) === true || kind.pairUnit === undefined;
     const listed = whole ? undefined : listedIds(suite, setup.listed);
-    // A Criterion suite whose `--list` named nothing runs whole, with its own filter: what it
-    // measures then shows in its output, instead of the suite not running at all.
-    const ids = listed?.length === 0 && suite.kind === "criterion" ? undefined : listed;
+    // A suite whose `--list` named nothing runs whole, with its own filter: what it measures
+    // then shows in its output, instead of the suite not running at all.
+    const ids = listed?.length === 0 && kind.listArgv !== undefined ? undefined : listed;
     if (ids === undefined) {
       units.push({ plan: suite });
       continue;

@@ -20,7 +20,8 @@ import { expandArgv } from "../config/placeholders.ts";
 import { cargoBenchBuildArgv } from "../config/suites/cargo-bench-target.ts";
 import { prepareGungraun } from "./gungraun-runner.ts";
 import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
-import type { CriterionSuitePlan } from "../config/suites/criterion/criterion-suite.ts";
+import { suiteKind } from "../config/suites/registry.ts";
+import type { SuitePlan } from "../config/run-config.ts";
 import { benchBinaryOf, JSON_MESSAGES, MAX_MESSAGES_BYTES } from "./bench-binary.ts";
 import { sideEnv } from "./suite-commands.ts";
 import { critcmpTables } from "./critcmp-step.ts";
@@ -234,20 +235,20 @@ function planShard(
   };
 }
 
-/** Every Criterion suite's ids, both sides' lists together (criterion-listing.ts). */
+/** Every listing suite's ids, both sides' lists together (criterion-listing.ts). */
 async function listSuites(
   request: RunRequest,
   sides: Readonly<Record<Side, SidePaths>>,
   deps: RunDeps,
 ): Promise<Map<string, string[]>> {
-  const criterion = request.config.suites.filter((s) => s.kind === "criterion");
+  const listing = request.config.suites.filter((s) => suiteKind(s).listArgv !== undefined);
   const { shard } = request;
   const who = shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `;
-  if (criterion.length > 0)
+  if (listing.length > 0)
     deps.progress.line(
-      `${who}listing the benchmarks of ${criterion.map((s) => s.name).join(", ")} on both sides`,
+      `${who}listing the benchmarks of ${listing.map((s) => s.name).join(", ")} on both sides`,
     );
-  return listCriterionSuites(criterion, sides, request.out, deps);
+  return listCriterionSuites(listing, sides, request.out, deps);
 }
 
 /** Builds one side; returns its paths with what its gungraun suites need to run. */
@@ -265,18 +266,20 @@ async function buildSide(
     const argv = expandArgv(b.command, paths);
     return { argv, timeoutMs: b.timeoutMs, label: `build (${side}): ${argv.join(" ")}` };
   });
-  // Under pairs each Criterion process runs the built executable itself (bench-binary.ts).
+  // Under pairs a kind's process may run the built executable itself (bench-binary.ts).
   const direct = config.schedule === "pairs" && request.aba !== true;
-  for (const suite of config.suites)
-    if (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan") {
-      const json = direct && suite.kind === "criterion";
-      steps.push({
-        argv: [...cargoBenchBuildArgv(suite), ...(json ? [JSON_MESSAGES] : [])],
-        timeoutMs: config.buildTimeoutMs,
-        label: `suite ${suite.name} (${side}): building bench target ${suite.bench}`,
-        ...(json ? { binaryOf: suite } : {}),
-      });
-    }
+  for (const suite of config.suites) {
+    const build = suiteKind(suite).build;
+    if (build === undefined) continue;
+    const target = build.target(suite);
+    const json = direct && build.runsExecutable === true;
+    steps.push({
+      argv: [...cargoBenchBuildArgv(target), ...(json ? [JSON_MESSAGES] : [])],
+      timeoutMs: config.buildTimeoutMs,
+      label: `suite ${suite.name} (${side}): building bench target ${target.bench}`,
+      ...(json ? { binaryOf: { name: suite.name, bench: target.bench } } : {}),
+    });
+  }
   await deps.dirs.ensure(paths.target);
   const binaries = new Map<string, BenchBinary>();
   for (const step of steps) {
@@ -303,15 +306,18 @@ async function buildSide(
           `suite ${suite.name} (${side}): cargo named no usable executable for bench target ${suite.bench}; each process runs through cargo bench (about 0.2 s more per process)`,
         );
     } catch (error) {
-      const missing = config.suites.find(
-        (s) =>
-          (s.kind === "criterion" || s.kind === "gungraun" || s.kind === "divan") &&
+      const bench = (s: SuitePlan): string | undefined => suiteKind(s).build?.target(s).bench;
+      const missing = config.suites.find((s) => {
+        const name = bench(s);
+        return (
+          name !== undefined &&
           error instanceof ToolError &&
-          (error.details ?? "").includes(`no bench target named \`${s.bench}\``),
-      );
+          (error.details ?? "").includes(`no bench target named \`${name}\``)
+        );
+      });
       if (missing !== undefined)
         throw new InputError(
-          `suite ${missing.name}: the ${side} commit has no bench target named ${JSON.stringify((missing as { bench: string }).bench)} (check [[bench]] in Cargo.toml)`,
+          `suite ${missing.name}: the ${side} commit has no bench target named ${JSON.stringify(bench(missing))} (check [[bench]] in Cargo.toml)`,
           { source: config.source, jsonPath: `/suites/${config.suites.indexOf(missing)}/bench` },
         );
       throw error;
@@ -320,12 +326,20 @@ async function buildSide(
     }
   }
   const suiteEnv = new Map<string, Readonly<Record<string, string>>>();
-  for (const suite of config.suites)
-    if (suite.kind === "gungraun")
+  for (const suite of config.suites) {
+    const build = suiteKind(suite).build;
+    if (build?.needsHarnessRunner === true)
       suiteEnv.set(
         suite.name,
-        await prepareGungraun(suite, side, paths, request.toolsDir, { ...deps, env }),
+        await prepareGungraun(
+          { name: suite.name, ...build.target(suite) },
+          side,
+          paths,
+          request.toolsDir,
+          { ...deps, env },
+        ),
       );
+  }
   return {
     ...paths,
     ...(suiteEnv.size === 0 ? {} : { suiteEnv }),
@@ -333,10 +347,10 @@ async function buildSide(
   };
 }
 
-/** One build command of a side; `binaryOf`: a Criterion suite whose executable it names. */
+/** One build command of a side; `binaryOf`: the suite and bench target whose executable it names. */
 interface BuildStep {
   readonly argv: readonly string[];
   readonly timeoutMs: number;
   readonly label: string;
-  readonly binaryOf?: CriterionSuitePlan;
+  readonly binaryOf?: { readonly name: string; readonly bench: string };
 }

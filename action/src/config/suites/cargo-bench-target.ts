@@ -3,17 +3,7 @@
 // bench binary once per side (the rounds then only run it).
 import { InputError } from "../../errors.ts";
 import { checkRelativePath, type Argv } from "../config-checks.ts";
-import type { ConfigAt } from "./suite-kind.ts";
-
-/** A bench target as a plan has it. */
-export interface CargoBenchTarget {
-  readonly bench: string;
-  /** cargo --manifest-path, relative to the repository root. */
-  readonly manifestPath?: string;
-  readonly package?: string;
-  readonly features: readonly string[];
-  readonly args: readonly string[];
-}
+import type { CargoBenchTarget, ConfigAt } from "./suite-kind.ts";
 
 /** The same keys as benchgate.yml writes them (schema-valid). */
 interface RawCargoBenchTarget {

@@ -1,7 +1,10 @@
 // What one suite kind of benchgate.yml declares: how its entry becomes a plan, how a plan is
 // narrowed (`/rebench <filter>`, sequential rounds) and the command one side and round runs,
-// with the ingest format that reads its output. The runner (runner/run-suite.ts) executes the
-// step; everything here is pure. A kind is one folder under config/suites/ holding this object,
+// with the ingest format that reads its output; and everything else the runner and the gate ask
+// of a kind (what it builds and lists before the rounds, how pairs and shards cut it, its
+// round-time guess, deterministic counts, its own budget rules), so that no code outside
+// config/suites/ tells kinds apart by name. The runner (runner/run-suite.ts) executes the step;
+// everything here is pure. A kind is one folder under config/suites/ holding this object,
 // its tests and `schema.json`, the `<name>Suite` definition that scripts/gen-schema-types.ts
 // puts into schemas/config.v1.schema.json; ./registry.ts lists the kinds.
 import type { IngestKind } from "../../ingest/index.ts";
@@ -36,6 +39,59 @@ export interface BenchBinary {
 export interface SuiteBase {
   readonly name: string;
   readonly timeoutMs: number;
+}
+
+/** A Cargo bench target as a plan has it (./cargo-bench-target.ts reads it from benchgate.yml). */
+export interface CargoBenchTarget {
+  readonly bench: string;
+  /** cargo --manifest-path, relative to the repository root. */
+  readonly manifestPath?: string;
+  readonly package?: string;
+  readonly features: readonly string[];
+  readonly args: readonly string[];
+}
+
+/** One process's warm-up and measurement time and its sample count (a harness's time flags). */
+export interface ProcessTime {
+  readonly warmUpMs: number;
+  readonly measurementMs: number;
+  readonly samples: number;
+}
+
+/**
+ * A kind whose suites run a Cargo bench target: the runner builds it once per side before any
+ * round (`cargo bench --no-run`), so the rounds only run it and a build error is told apart
+ * from a benchmark's.
+ */
+export interface BenchBuild<Plan> {
+  /** The bench target a suite builds and runs. */
+  target(plan: Plan): CargoBenchTarget;
+  /**
+   * `schedule: pairs` runs the built executable itself (StepContext.binary), many short
+   * processes without cargo's own start each: the build asks cargo to name it.
+   */
+  readonly runsExecutable?: boolean;
+  /**
+   * The bench binary hands every benchmark to a runner program that must be exactly the
+   * library's version: after the build the runner installs the version the side's Cargo.lock
+   * names and puts it on PATH for the suite (SidePaths.suiteEnv).
+   */
+  readonly needsHarnessRunner?: boolean;
+}
+
+/** The harness crate a bench target links: what its versions tell `shorten`. */
+export interface LinkedHarness {
+  /** Its name in Cargo.lock. */
+  readonly crate: string;
+  /** What both sides' versions of it (none found: empty) mean for its flags. */
+  facts(versions: readonly string[]): HarnessFacts;
+}
+
+/** A limit a suite sets on itself, as a `budgets:` rule would write it (gate/suite-budgets.ts). */
+export interface OwnBudgetRule {
+  readonly rule: Record<string, unknown>;
+  /** Which key of which suite sets it, for the rule's messages. */
+  readonly origin: string;
 }
 
 /** A suite of deterministic counts may set its own thresholds (fractions). */
@@ -170,6 +226,59 @@ export interface SuiteKind<
   narrow(plan: Plan, open: OpenBenchmarks): Narrowed<Plan> | undefined;
   /** Runs all its benchmarks whenever it runs (the round-time estimate then counts all). */
   readonly runsWhole?: boolean;
+  /** Its bench target, built once per side before the rounds; absent: nothing to build. */
+  readonly build?: BenchBuild<Plan>;
+  /**
+   * The command (of its built target) that prints one `<id>: benchmark` line per benchmark it
+   * will run, so that shards and `schedule: pairs` can cut it before it runs
+   * (runner/criterion-listing.ts). Absent: it does not list.
+   */
+  listArgv?(plan: Plan): Argv;
+  /**
+   * The ids it will run, known before it runs: its commands' names, or a listing kind's from
+   * `listed` (its listing, undefined when it was not listed). Such a suite can be cut into units
+   * of single benchmarks (runner/bench-units.ts). Absent: its ids are known from its output only.
+   */
+  idsBeforeRun?(plan: Plan, listed: readonly string[] | undefined): readonly string[];
+  /**
+   * What one process measures under `schedule: pairs` ("one <unit> per process"), of the ids
+   * `idsBeforeRun` gives. Absent: one process runs the whole suite.
+   */
+  readonly pairUnit?: string;
+  /** The harness crate whose versions (both sides' Cargo.lock) `shorten` needs to know. */
+  readonly harness?: LinkedHarness;
+  /**
+   * `schedule: pairs`: how long one short process should measure, when benchgate set the times
+   * (undefined when the suite's own args set them). A process far longer means the bench code
+   * sets its own times, which win over the command line: the run says so.
+   */
+  shortProcessTime?(plan: Plan, harness: HarnessFacts): ProcessTime | undefined;
+  /**
+   * One side's time for one round, a first guess from its settings alone (docs/run.md,
+   * "Progress"): `count` its ids known before it runs (undefined: not known), `pairs` whether
+   * each unit runs in processes of its own. Undefined, or absent: not known before it runs.
+   */
+  estimateSideMs?(
+    plan: Plan,
+    count: number | undefined,
+    pairs: boolean,
+    harness: HarnessFacts,
+  ): number | undefined;
+  /**
+   * Its benchmarks are deterministic counts: two rounds check that they repeat, they need no
+   * noise estimate, and the suite may set its own thresholds for them (`threshold:`,
+   * `noise-floor:`), which `thresholds` reads from its entry. Absent: timings.
+   */
+  readonly deterministicCounts?: {
+    thresholds(raw: Raw, at: ConfigAt): OwnCountThresholds;
+  };
+  /** Its output is a Criterion baseline tree, which critcmp tabulates beside the verdict. */
+  readonly critcmpTable?: boolean;
+  /**
+   * Limits the suite sets on itself (benchgate.yml's entry, schema-valid), checked as budget
+   * rules beside those under `budgets:`. Absent: none.
+   */
+  budgetRules?(raw: Raw): readonly OwnBudgetRule[];
   /**
    * `schedule: pairs`: the plan of one short process, with the harness's time flags benchgate
    * sets unless the suite's own settings do. Absent: the kind runs as configured.

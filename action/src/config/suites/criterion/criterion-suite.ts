@@ -6,19 +6,23 @@
 import path from "node:path";
 import type { CriterionSuite } from "../../../schemas/config.gen.ts";
 import type { Argv } from "../../config-checks.ts";
-import {
-  cargoBenchTarget,
-  cargoTargetArgs,
-  checkFilter,
-  type CargoBenchTarget,
-} from "../cargo-bench-target.ts";
-import type { BenchBinary, Side, SuiteBase, SuiteKind } from "../suite-kind.ts";
+import { cargoBenchTarget, cargoTargetArgs, checkFilter } from "../cargo-bench-target.ts";
+import type {
+  BenchBinary,
+  CargoBenchTarget,
+  ProcessTime,
+  Side,
+  SuiteBase,
+  SuiteKind,
+} from "../suite-kind.ts";
+import { criterionSideMs } from "./criterion-estimate.ts";
 import { exactIdFilter } from "./exact-id-filter.ts";
 import {
   criterionShortFlags,
   DEFAULT_PROCESS_TIME,
+  effectiveTime,
   processTimeOf,
-  type ProcessTime,
+  takesWholeSeconds,
 } from "./process-time.ts";
 
 export interface CriterionSuitePlan extends SuiteBase, CargoBenchTarget {
@@ -89,6 +93,27 @@ export const criterionSuite: SuiteKind<CriterionSuite, CriterionSuitePlan> = {
     const filter = exactIdFilter(ids);
     return filter === undefined ? { plan, unfiltered: true } : { plan: { ...plan, filter } };
   },
+  build: { target: (plan) => plan, runsExecutable: true },
+  listArgv: criterionListArgv,
+  idsBeforeRun: (_plan, listed) => listed ?? [],
+  pairUnit: "benchmark",
+  // Criterion before 0.4 reads its time flags as whole seconds.
+  harness: {
+    crate: "criterion",
+    facts: (versions) => ({ wholeSeconds: takesWholeSeconds(versions) }),
+  },
+  shortProcessTime(plan, harness) {
+    const time = processTime(plan);
+    const { kept } = criterionShortFlags(plan.args, time, harness.wholeSeconds);
+    if (kept.includes("--warm-up-time") || kept.includes("--measurement-time")) return undefined;
+    return effectiveTime(time, harness.wholeSeconds);
+  },
+  // Unknown until listed; a listing that named nothing tells nothing of its time either.
+  estimateSideMs: (plan, count, pairs, harness) =>
+    count === undefined || count === 0
+      ? undefined
+      : criterionSideMs(plan.args, processTime(plan), count, pairs, harness.wholeSeconds),
+  critcmpTable: true,
   shorten(plan, harness) {
     const { added, kept } = criterionShortFlags(plan.args, processTime(plan), harness.wholeSeconds);
     return { plan: { ...plan, args: [...plan.args, ...added] }, added, kept };

@@ -3,15 +3,8 @@
 // `args` already set them; the user's value then wins. Pure.
 import type { CriterionSuite } from "../../../schemas/config.gen.ts";
 import { parseDuration } from "../../config-checks.ts";
-import type { ConfigAt } from "../suite-kind.ts";
+import type { ConfigAt, ProcessTime } from "../suite-kind.ts";
 import { setsFlag } from "../harness-flags.ts";
-
-/** One process's warm-up and measurement time and its sample count. */
-export interface ProcessTime {
-  readonly warmUpMs: number;
-  readonly measurementMs: number;
-  readonly samples: number;
-}
 
 /**
  * 0.2 s + 0.5 s with 10 samples: on a 2-core VM a process pair measured this way took about

@@ -7,13 +7,8 @@ import path from "node:path";
 import { InputError } from "../../../errors.ts";
 import type { DivanSuite } from "../../../schemas/config.gen.ts";
 import type { Argv } from "../../config-checks.ts";
-import {
-  cargoBenchTarget,
-  cargoTargetArgs,
-  checkFilter,
-  type CargoBenchTarget,
-} from "../cargo-bench-target.ts";
-import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
+import { cargoBenchTarget, cargoTargetArgs, checkFilter } from "../cargo-bench-target.ts";
+import type { CargoBenchTarget, SuiteBase, SuiteKind } from "../suite-kind.ts";
 
 export interface DivanSuitePlan extends SuiteBase, CargoBenchTarget {
   readonly kind: "divan";
@@ -74,6 +69,7 @@ export const divanSuite: SuiteKind<DivanSuite, DivanSuitePlan> = {
   // argument may hold a "/"): the target runs whole and the runner keeps the open benchmarks.
   narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan, unfiltered: true }),
   runsWhole: true,
+  build: { target: (plan) => plan },
   step(plan, run) {
     return {
       argv: divanRunArgv(plan),

@@ -7,9 +7,9 @@
 // `ingest gungraun` reads them: instructions as the primary, deterministic count.
 import path from "node:path";
 import type { GungraunSuite } from "../../../schemas/config.gen.ts";
-import { cargoBenchTarget, cargoTargetArgs, type CargoBenchTarget } from "../cargo-bench-target.ts";
+import { cargoBenchTarget, cargoTargetArgs } from "../cargo-bench-target.ts";
 import { ownCountThresholds } from "../count-thresholds.ts";
-import type { OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
+import type { CargoBenchTarget, OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
 
 export interface GungraunSuitePlan extends SuiteBase, CargoBenchTarget {
   readonly kind: "gungraun";
@@ -28,6 +28,8 @@ export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
   filter: (plan) => plan,
   narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan }),
   runsWhole: true,
+  build: { target: (plan) => plan, needsHarnessRunner: true },
+  deterministicCounts: { thresholds: ownCountThresholds },
   step(plan, run) {
     const home = path.join(run.dir, run.tag);
     return {

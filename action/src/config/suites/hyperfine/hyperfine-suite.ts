@@ -10,6 +10,7 @@ import { expand, shellQuote, type Placeholders } from "../../placeholders.ts";
 import type { SuiteBase, SuiteKind } from "../suite-kind.ts";
 import { filterCommands, narrowCommands } from "../named-commands.ts";
 import { setsOption } from "../harness-flags.ts";
+import { PROCESS_MS } from "../round-estimate.ts";
 
 /**
  * One short hyperfine process under schedule: pairs: one warm-up run and ten timed runs of its
@@ -17,6 +18,11 @@ import { setsOption } from "../harness-flags.ts";
  * default is at least ten runs and three seconds per command).
  */
 export const PAIR_RUNS = Object.freeze({ warmup: 1, runs: 10 });
+
+/** One run of a command, not known before it runs: a short command's guess. */
+const RUN_MS = 50;
+/** hyperfine's own minimum when the number of runs is not set: at least three seconds. */
+const MIN_MS = 3000;
 
 export interface HyperfineSuitePlan extends SuiteBase {
   readonly kind: "hyperfine";
@@ -86,6 +92,25 @@ function variantCommands(
   );
 }
 
+/** The suite sets its own runs: --runs cannot be combined with --min-runs or --max-runs, so any of them. */
+function ownsRuns(plan: HyperfineSuitePlan): boolean {
+  const { args } = plan;
+  return (
+    plan.runs !== undefined ||
+    setsOption(args, "--runs", "-r") ||
+    setsOption(args, "--min-runs", "-m") ||
+    setsOption(args, "--max-runs", "-M")
+  );
+}
+
+/** One side's guess for `count` commands: their runs, and under pairs a process each. */
+function sideMs(plan: HyperfineSuitePlan, count: number, pairs: boolean): number {
+  const runs = plan.runs ?? (pairs && !ownsRuns(plan) ? PAIR_RUNS.runs : undefined);
+  const warmup = plan.warmup ?? (pairs ? PAIR_RUNS.warmup : 0);
+  const perCommand = runs === undefined ? Math.max(MIN_MS, 10 * RUN_MS) : (runs + warmup) * RUN_MS;
+  return count * (perCommand + (pairs ? PROCESS_MS : 0)) + PROCESS_MS;
+}
+
 export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
   name: "hyperfine",
   plan(raw, base, { key, source }) {
@@ -108,15 +133,13 @@ export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
   // Commands are kept when their name matches.
   filter: filterCommands,
   narrow: narrowCommands,
+  idsBeforeRun: (plan) => plan.commands.map((c) => c.name),
+  pairUnit: "command",
+  estimateSideMs: (plan, count, pairs) =>
+    count === undefined ? undefined : sideMs(plan, count, pairs),
   shorten(plan) {
-    const { args } = plan;
-    const ownWarmup = plan.warmup !== undefined || setsOption(args, "--warmup", "-w");
-    // --runs cannot be combined with --min-runs or --max-runs: any of them means "the user's".
-    const ownRuns =
-      plan.runs !== undefined ||
-      setsOption(args, "--runs", "-r") ||
-      setsOption(args, "--min-runs", "-m") ||
-      setsOption(args, "--max-runs", "-M");
+    const ownWarmup = plan.warmup !== undefined || setsOption(plan.args, "--warmup", "-w");
+    const ownRuns = ownsRuns(plan);
     const added = [
       ...(ownWarmup ? [] : ["--warmup", String(PAIR_RUNS.warmup)]),
       ...(ownRuns ? [] : ["--runs", String(PAIR_RUNS.runs)]),

@@ -16,6 +16,9 @@ import { ownCountThresholds } from "../count-thresholds.ts";
 import type { OwnCountThresholds, SuiteBase, SuiteKind, SuiteStep } from "../suite-kind.ts";
 import { filterCommands, narrowCommands } from "../named-commands.ts";
 
+/** One command under Valgrind, a round-time guess: a slow start. */
+const COMMAND_MS = 2000;
+
 export interface InstructionsSuitePlan extends SuiteBase {
   readonly kind: "instructions";
   readonly commands: readonly { readonly name: string; readonly command: Argv }[];
@@ -105,6 +108,11 @@ export const instructionsSuite: SuiteKind<InstructionsSuite, InstructionsSuitePl
   // Commands are kept when their name matches.
   filter: filterCommands,
   narrow: narrowCommands,
+  idsBeforeRun: (plan) => plan.commands.map((c) => c.name),
+  // No pairUnit: under schedule: pairs one process runs them all, since its counts are exact
+  // whatever runs beside them and cutting it would only move its staged programs.
+  estimateSideMs: (_plan, count) => (count === undefined ? undefined : count * COMMAND_MS),
+  deterministicCounts: { thresholds: ownCountThresholds },
   step(plan, run) {
     const places = { target: run.paths.target, worktree: run.paths.worktree };
     return plan.commands.map((_, i) => commandStep(plan, i, places, run.dir, run.tag));

@@ -10,6 +10,8 @@ import { parseDuration, unique, type Argv } from "../../config-checks.ts";
 import { expandArgv, type Placeholders } from "../../placeholders.ts";
 import { InputError } from "../../../errors.ts";
 import type { ServiceStep, SuiteBase, SuiteKind, SuiteStep } from "../suite-kind.ts";
+import { PROCESS_MS } from "../round-estimate.ts";
+import { loadBudgetRules } from "./load-budgets.ts";
 
 type Method = NonNullable<LoadSuite["endpoints"][number]["method"]>;
 
@@ -286,6 +288,9 @@ export const loadSuite: SuiteKind<LoadSuite, LoadSuitePlan, readonly ServiceStep
     );
     return endpoints.length === 0 ? undefined : { plan: { ...plan, endpoints } };
   },
+  // Its ids are known once it runs, but its time is its settings': each endpoint's duration.
+  estimateSideMs: (plan) => plan.endpoints.length * plan.durationMs + PROCESS_MS,
+  budgetRules: loadBudgetRules,
   step(plan, run): ServiceStep[] {
     const places = { target: run.paths.target, worktree: run.paths.worktree };
     const folder = path.join(run.dir, run.tag);
