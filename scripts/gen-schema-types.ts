@@ -11,6 +11,7 @@ import { format } from "prettier";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { SUITE_KINDS } from "../action/src/config/suites/registry.ts";
+import { generateSuitePaths, PATH_BASE, SUITE_PATHS } from "./suite-paths.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const schemasDir = path.join(root, "schemas");
@@ -92,6 +93,15 @@ export async function generateTypes(name: string): Promise<string> {
     unreachableDefinitions: false,
     format: false,
     maxItems: -1,
+    // A $ref to the summary (the report's `source`) reads it with its derived sources.
+    $refOptions: {
+      resolve: {
+        file: {
+          read: ({ url }: { url: string }) =>
+            url === SUMMARY_SCHEMA ? assembleSummarySchema() : readFile(url),
+        },
+      },
+    },
   });
   return format(ts, { parser: "typescript", printWidth: 100 });
 }
@@ -109,6 +119,8 @@ export async function generateValidators(): Promise<string> {
   });
   // json-schema-to-typescript cannot type prefixItems tuples; tsType spells the tuple for it.
   ajv.addKeyword("tsType");
+  // The suite kinds mark their path-valued keys (./suite-paths.ts): an annotation only.
+  ajv.addKeyword(PATH_BASE);
   const ids: Record<string, string> = {};
   for (const name of SCHEMA_NAMES) {
     const schema = JSON.parse(await schemaText(name)) as { $id: string };
@@ -145,6 +157,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     [VALIDATORS_TYPES, VALIDATOR_DECLARATIONS],
   ];
   for (const name of SCHEMA_NAMES) outputs.push([generatedPath(name), await generateTypes(name)]);
+  outputs.push([SUITE_PATHS, await generateSuitePaths(await assembleConfigSchema())]);
   for (const [out, generated] of outputs) {
     if (check) {
       const current = await readFile(out, "utf8").catch(() => "");

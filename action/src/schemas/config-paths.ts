@@ -8,6 +8,7 @@
 // code that joins a path to its base checks containment once more.
 import { InputError } from "../errors.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
+import { SUITE_PATH_KEYS } from "./suite-paths.gen.ts";
 
 /** What a path is relative to, as messages name it. */
 export type PathBase = "the repository" | "{out}";
@@ -52,18 +53,13 @@ export function configPaths(
     if (golden.outputs !== undefined)
       paths.push({ key: "/golden/outputs", value: golden.outputs, base: "the repository" });
   }
+  // A suite's path keys are those its kind's schema marks (`pathBase`, scripts/suite-paths.ts).
   (config.suites ?? []).forEach((suite, i) => {
-    if (
-      (suite.kind === "criterion" || suite.kind === "gungraun" || suite.kind === "divan") &&
-      suite["manifest-path"] !== undefined
-    )
-      paths.push({
-        key: `/suites/${i}/manifest-path`,
-        value: suite["manifest-path"],
-        base: "the repository",
-      });
-    if (suite.kind === "custom")
-      paths.push({ key: `/suites/${i}/output`, value: suite.output, base: "{out}" });
+    const fields = new Map<string, unknown>(Object.entries(suite));
+    for (const [key, base] of Object.entries(SUITE_PATH_KEYS[suite.kind] ?? {})) {
+      const value = fields.get(key);
+      if (typeof value === "string") paths.push({ key: `/suites/${i}/${key}`, value, base });
+    }
   });
   return paths;
 }
