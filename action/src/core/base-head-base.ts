@@ -16,21 +16,15 @@
 // not a false alarm. In a small suite the shock cannot be told from the benchmarks' own noise:
 // each keeps x²/2 and is tested as it is. The first process of a job tends to run slower
 // (docs/statistics.md §3): b₁ then reads high, which biases d towards "faster", never towards a
-// false regression.
+// false regression. Past each benchmark's own variance, the analysis is the one the history's
+// noise has too (one-run-group.ts).
 import { InputError } from "../errors.ts";
 import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries } from "./pairing.ts";
-import {
-  groupRows,
-  upperTail,
-  type BenchmarkLook,
-  type Look,
-  type SuiteLook,
-} from "./look-analysis.ts";
-import { fitVariancePrior, moderatedVariance, type VariancePrior } from "./moderation.ts";
+import { groupRows, type BenchmarkLook, type Look, type SuiteLook } from "./look-analysis.ts";
+import { moderatedVariance, type VariancePrior } from "./moderation.ts";
+import { analyseOneRunGroup } from "./one-run-group.ts";
 import { biweightLocation } from "./robust.ts";
-import { welchDf } from "./round-model.ts";
-import { inflationOf } from "./spread-inflation.ts";
 
 interface Row {
   readonly series: BenchmarkSeries;
@@ -88,92 +82,32 @@ function analyseGroup(
   settings: CompareSettings,
   out: Map<string, BenchmarkLook>,
 ): SuiteLook {
-  const L = Math.log1p(settings.noiseFloor);
-  const m = rows.length;
-  const separable = m >= Math.max(2, settings.minBenchmarksForPeriod);
+  const separable = rows.length >= Math.max(2, settings.minBenchmarksForPeriod);
   const delta = separable ? biweightLocation(rows.map((r) => r.x)) : 0;
   // σ² per run: half the squared difference of the base runs, the shared shock taken out.
-  const own = rows.map((r) => ((r.x - delta) * (r.x - delta)) / 2);
-  const ownDf = rows.map(() => 1);
-  const prior = fitVariancePrior(own, ownDf);
-  // Centring on Δ spent one of the suite's m degrees of freedom.
-  const totalDf = separable ? m - 1 : m;
-  const shared = separable ? (1.5 * delta * delta) / 2 : 0;
-  const parts = rows.map((r, i) => {
-    const used = oneDfVariance(own[i] as number, prior, totalDf);
-    return { d: r.d, v: 1.5 * used.used, df: used.df, used };
-  });
-  // The head run is the one run nothing else shows: if it landed far off for many benchmarks
-  // (a busy moment of the machine), its differences spread wider than the base runs' noise.
-  // Centred differences: the head run's shock cancels, so only the own parts are compared.
-  const inflation = inflationOf(parts, settings.minBenchmarksForPeriod);
-  // The head run's shock is shared by every benchmark: how far one benchmark moved against the
-  // suite's centre is free of it, and that is what its test asks. Its estimate (and interval)
-  // stays the whole change, and the suite's common move is one more hypothesis below.
-  const centre = separable ? biweightLocation(rows.map((r) => r.d)) : 0;
-  rows.forEach((r, i) => {
-    const part = parts[i] as (typeof parts)[number];
-    const ownPart = part.v * inflation;
-    const se = Math.sqrt(ownPart + shared);
-    const df = welchDf([
-      [ownPart, part.df],
-      [shared, 1],
-    ]);
-    const relative = r.d - centre;
-    const notes = ["base, head, base: noise from the two base runs of this job"];
-    if (inflation > 1)
-      notes.push(
-        `the head run's differences spread ×${Math.sqrt(inflation).toFixed(2)} wider than the base runs': variance scaled up`,
-      );
-    out.set(r.series.id, {
-      kind: "tested",
-      series: r.series,
-      rounds: 1,
-      lastRound: r.lastRound,
-      estimate: r.d,
-      se,
-      df,
-      pUp: upperTail(relative, L, Math.sqrt(ownPart), part.df),
-      pDown: upperTail(-relative, L, Math.sqrt(ownPart), part.df),
-      // On the scale of one base–head log ratio (two runs), as for paired rounds.
-      sd: {
-        own: Math.sqrt(2 * (own[i] as number)),
-        used: Math.sqrt(2 * part.used.used),
-        df: part.used.df,
-      },
-      notes,
-    });
-  });
-  const meanOwn = parts.reduce((sum, x) => sum + x.v * inflation, 0) / m;
-  const shiftParts = [
-    [shared, 1],
-    [meanOwn / m, totalDf],
-  ] as const;
-  const shiftVariance = shared + meanOwn / m;
-  const shiftDf = welchDf(shiftParts);
-  const shiftSe = Math.sqrt(shiftVariance);
-  const first = (rows[0] as Row).series;
-  return {
-    suite: first.suite,
-    unit: first.unit,
-    benchmarks: m,
-    model: separable ? "two-way" : "per-benchmark",
-    estimatedRounds: separable ? 2 : 0,
-    orderEffect: undefined,
-    shockSd: separable ? Math.abs(delta) / Math.SQRT2 : undefined,
-    shockDf: separable ? 1 : undefined,
-    prior: prior === undefined ? undefined : { variance: 2 * prior.variance, df: prior.df },
-    shift: separable
-      ? {
-          estimate: centre,
-          se: shiftSe,
-          df: shiftDf,
-          pUp: upperTail(centre, L, shiftSe, shiftDf),
-          pDown: upperTail(-centre, L, shiftSe, shiftDf),
-          benchmarks: m,
-        }
-      : undefined,
-  };
+  const withNoise = rows.map((r) => ({
+    ...r,
+    own: { variance: ((r.x - delta) * (r.x - delta)) / 2, df: 1 },
+    note: "base, head, base: noise from the two base runs of this job",
+  }));
+  return analyseOneRunGroup(
+    withNoise,
+    {
+      // Var d = 1.5σ² (head's run and the mean of two base runs); a base–head log ratio's is 2σ².
+      scale: { d: 1.5, sd: 2 },
+      moderate: (own, _df, prior, totalDf) => oneDfVariance(own, prior, totalDf),
+      shock: { delta: separable ? delta : undefined },
+      secondTest: undefined,
+      sdInflated: false,
+      // The head run is the one run nothing else shows: if it landed far off for many
+      // benchmarks (a busy moment of the machine), its differences spread wider than the base
+      // runs' noise.
+      wider: (factor) =>
+        `the head run's differences spread ×${factor} wider than the base runs': variance scaled up`,
+    },
+    settings,
+    out,
+  ).suite;
 }
 
 /** Every benchmark measured base, head, base, tested against its job's own base-to-base noise. */

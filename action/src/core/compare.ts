@@ -23,10 +23,10 @@ import { finalLooks, oneLook, type SequentialDesign } from "./sequential.ts";
 import { verdictOf } from "./gate-verdict.ts";
 import { analyseUnpaired } from "./unpaired.ts";
 import {
-  analyseWithHistory,
+  analyseHistoryNoise,
   noiseKey,
-  type HistoryLook,
   type HistoryNoise,
+  type HistoryNoiseLook,
 } from "./history-noise.ts";
 import { analyseBaseHeadBase } from "./base-head-base.ts";
 import { median } from "./statistics.ts";
@@ -186,7 +186,7 @@ function oneRunPerSide(paired: PairedInput): boolean {
 
 interface Analysed extends SuiteAnalysis {
   /** Set when the history supplied the noise. */
-  readonly history?: HistoryLook;
+  readonly history?: HistoryNoiseLook;
   /** Why a history that was given could not be used, when the reason lies in its values. */
   readonly historySetAside?: string;
 }
@@ -224,7 +224,7 @@ function analyse(
     return { ...decided, mode: decided.mode === "rounds" ? "aba" : decided.mode };
   }
   if (noise?.kind === "history" && !settings.unpaired && oneRunPerSide(paired)) {
-    const history = analyseWithHistory(paired.series, noise, settings);
+    const history = analyseHistoryNoise(paired.series, noise, settings);
     const { finals, suites } = oneLook(history);
     const decided = decide(paired.series, finals, suites, settings);
     if (!presentable(decided.decisions))
@@ -396,7 +396,7 @@ function reportSettings(
 const SET_ASIDE_LISTED = 50;
 
 /** The history block's spread: the smallest suite's, as a share of what the history predicts. */
-function spreadOf(history: HistoryLook): { spread: number | null; overstated: boolean } {
+function spreadOf(history: HistoryNoiseLook): { spread: number | null; overstated: boolean } {
   const all = [...history.spread.values()];
   if (all.length === 0) return { spread: null, overstated: false };
   return {

@@ -5,11 +5,13 @@
 // change points (no code change that moved it), are repeated single runs of nearly the same code.
 // Their variance (with n − 1 degrees of freedom) estimates σ² plus whatever the history adds —
 // job-to-job shocks, small code changes below the change-point test, drift — so it errs on the
-// side of a larger σ, never a smaller one.
+// side of a larger σ, never a smaller one. The records are picked and σ² estimated in
+// history/history-noise.ts; this file holds what the estimate is and the tests against it.
 //
 // Per benchmark: d against 2σ² (moderated across the suite like the rounds' variances, never
-// below the benchmark's own nor the suite's typical), a one-sided t-test against the noise floor,
-// then Benjamini–Hochberg and the fail threshold as in every other design (decision.ts).
+// below the benchmark's own nor the suite's typical), a one-sided t-test against the noise floor
+// (the group analysis base-head-base shares, one-run-group.ts), then Benjamini–Hochberg and the
+// fail threshold as in every other design (decision.ts).
 //
 // Two guards. The noise of a shared machine is heavy-tailed (a run now and then lands far off),
 // so each test must also pass under the tails the history shows (heavy-tails.ts). And the
@@ -19,16 +21,13 @@ import type { CompareSettings } from "./settings.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
 import {
   groupRows,
-  upperTail,
   usedVariance,
   type BenchmarkLook,
   type Look,
   type SuiteLook,
 } from "./look-analysis.ts";
-import { fitVariancePrior } from "./moderation.ts";
-import { inflationOf, overstatedBelow } from "./spread-inflation.ts";
-import { biweightLocation } from "./robust.ts";
-import { median } from "./statistics.ts";
+import { analyseOneRunGroup, type OneRunRow } from "./one-run-group.ts";
+import { overstatedBelow, spreadRatio } from "./spread-inflation.ts";
 import { fitTails, tDifferenceQuantile, tDifferenceTail } from "./heavy-tails.ts";
 
 /** One series' run-to-run variance of ln(statistic), per single run, read from the history. */
@@ -41,7 +40,7 @@ export interface SeriesNoise {
   readonly records: number;
 }
 
-/** A whole record set aside: a job on a disturbed machine (history/run-to-run-noise.ts). */
+/** A whole record set aside: a job on a disturbed machine (history/history-noise.ts). */
 export interface SetAsideRecord {
   readonly sha: string;
   /** Series whose value in it was outside their fence, of those measured in it. */
@@ -92,7 +91,7 @@ export function noiseKey(s: {
 }
 
 /** The history-noise analysis of one comparison: the looks, and each suite's inflation. */
-export interface HistoryLook extends Look {
+export interface HistoryNoiseLook extends Look {
   /** Per suite group: the factor its variances were scaled by (1 = the history fitted). */
   readonly inflation: ReadonlyMap<string, number>;
   /**
@@ -105,18 +104,12 @@ export interface HistoryLook extends Look {
   readonly withoutHistory: number;
 }
 
-interface Row {
-  readonly series: BenchmarkSeries;
-  readonly round: number;
-  readonly d: number;
-  /** ln of base's and head's statistic, on the slowdown scale (positive = worse). */
-  readonly base: number;
-  readonly head: number;
+interface Row extends OneRunRow {
   readonly noise: SeriesNoise | undefined;
 }
 
-/** The single pair of one benchmark, or why it has none. */
-function pairOf(series: BenchmarkSeries): Row | string {
+/** The single pair of one benchmark, its noise from the history, or why it has no pair. */
+function rowOf(series: BenchmarkSeries, noise: SeriesNoise | undefined): Row | string {
   const rounds = [...series.base.keys()].filter((r) => series.head.has(r));
   const round = rounds[0];
   if (round === undefined) return "no round in which both sides produced a value";
@@ -126,17 +119,29 @@ function pairOf(series: BenchmarkSeries): Row | string {
   if (!(b > 0) || !(h > 0)) return `round ${round} skipped: a value of zero has no logarithm`;
   const base = sign * Math.log(b);
   const head = sign * Math.log(h);
-  return { series, round, d: head - base, base, head, noise: undefined };
+  return {
+    series,
+    lastRound: round,
+    d: head - base,
+    // On the scale of d: one comparison is two runs, so its variance is twice a run's.
+    own: noise === undefined ? undefined : { variance: 2 * noise.variance, df: noise.df },
+    note:
+      noise === undefined
+        ? "no history of this benchmark on this runner to estimate its noise from"
+        : `one run per side; run-to-run noise from ${noise.records} history records of this runner`,
+    noise,
+  };
 }
 
 /**
  * Is the history far wider than this job? Under the history's fitted tails each benchmark's d,
  * centred on the suite's robust centre, is s·(T₁ − T₂): divided by s and by the median of
- * |T₁ − T₂| its square has median 1. λ is the median of those squares over the suite; below the
- * bound overstatedBelow gives for these tails, the history cannot be this job's noise. The tails,
- * not the variance, are the yardstick: on a runner whose runs now and then land far off, the
- * sample variance is large while most pairs agree closely, and a normal yardstick would call
- * every such history overstated. Undefined for a suite too small to tell.
+ * |T₁ − T₂| its square has median 1, and λ is the median of those squares over the suite
+ * (spreadRatio with the tails as the yardstick). Below the bound overstatedBelow gives for these
+ * tails, the history cannot be this job's noise. The tails, not the variance, are the yardstick:
+ * on a runner whose runs now and then land far off, the sample variance is large while most pairs
+ * agree closely, and a normal yardstick would call every such history overstated. Undefined for
+ * a suite too small to tell.
  */
 function historySpread(
   rows: readonly { d: number; scale: number }[],
@@ -144,11 +149,9 @@ function historySpread(
   minBenchmarks: number,
 ): { lambda: number; overstated: boolean } | undefined {
   const scaled = rows.filter((r) => r.scale > 0);
-  if (scaled.length < Math.max(2, minBenchmarks)) return undefined;
   const q = tDifferenceQuantile(0.75, nu);
-  const centre = biweightLocation(scaled.map((r) => r.d));
-  const lambda = median(scaled.map((r) => ((r.d - centre) / (r.scale * q)) ** 2));
-  if (!Number.isFinite(lambda)) return undefined;
+  const lambda = spreadRatio(scaled, minBenchmarks, (r, x) => (x / (r.scale * q)) ** 2);
+  if (lambda === undefined) return undefined;
   const below = (x: number): number => 1 - 2 * tDifferenceTail(Math.sqrt(x) * q, nu);
   return { lambda, overstated: lambda < overstatedBelow(scaled.length, below) };
 }
@@ -169,89 +172,46 @@ function analyseGroup(
   inflation: number;
   spread: { lambda: number; overstated: boolean } | undefined;
 } {
-  const L = Math.log1p(settings.noiseFloor);
   const known = rows.filter((r) => r.noise !== undefined);
-  // On the scale of d: one comparison is two runs, so its variance is twice a run's.
-  const own = known.map((r) => 2 * (r.noise as SeriesNoise).variance);
-  const ownDf = known.map((r) => (r.noise as SeriesNoise).df);
-  const prior = fitVariancePrior(own, ownDf);
-  const totalDf = ownDf.reduce((s, x) => s + x, 0);
-  const used = known.map((r, i) => {
-    const v = usedVariance(own[i], ownDf[i] as number, prior, totalDf) as {
-      used: number;
-      df: number;
-    };
-    return { row: r, d: r.d, own: own[i] as number, v: v.used, df: v.df };
-  });
-  const inflation = inflationOf(used, settings.minBenchmarksForPeriod);
   const tails = fitTails(known.map((r) => (r.noise as SeriesNoise).logs));
+  const scales = new Map(known.map((r, i) => [r, tails.fits[i]?.scale ?? 0]));
   // What the tail test can detect, for a lone slowdown at the level Benjamini–Hochberg gives it
   // (q/m) with the power the settings quote: the same for every benchmark of the group, × s.
+  const L = Math.log1p(settings.noiseFloor);
+  const F = Math.log1p(settings.failThreshold);
   const alone = tDifferenceQuantile(settings.q / Math.max(1, tested), tails.nu);
   const power = tDifferenceQuantile(1 - settings.power, tails.nu);
-  const F = Math.log1p(settings.failThreshold);
-  const withTails = used.map((u, i) => ({
-    ...u,
-    tail: { nu: tails.nu, scale: (tails.fits[i]?.scale ?? 0) * Math.sqrt(inflation) },
-  }));
-  for (const u of withTails) {
-    const noise = u.row.noise as SeriesNoise;
-    const variance = u.v * inflation;
-    const se = Math.sqrt(variance);
-    const notes = [
-      `one run per side; run-to-run noise from ${noise.records} history records of this runner`,
-    ];
-    if (inflation > 1)
-      notes.push(
-        `this job's differences spread ×${Math.sqrt(inflation).toFixed(2)} wider than the history: variance scaled up`,
-      );
-    out.set(u.row.series.id, {
-      kind: "tested",
-      series: u.row.series,
-      rounds: 1,
-      lastRound: u.row.round,
-      estimate: u.row.d,
-      se,
-      df: u.df,
-      // Both tests must agree: the t-test carries the moderated variance with its df, the tail
-      // test the shape of the history's noise (heavy-tails.ts); each is scaled for this job.
-      pUp: Math.max(upperTail(u.row.d, L, se, u.df), heavy(u.row.d - L, u.tail)),
-      pDown: Math.max(upperTail(-u.row.d, L, se, u.df), heavy(-u.row.d - L, u.tail)),
-      sd: { own: Math.sqrt(u.own), used: se, df: u.df },
-      mdeFloor: Math.max(L + u.tail.scale * (alone + power), F + u.tail.scale * power),
-      notes,
-    });
-  }
-  for (const r of rows) {
-    if (r.noise !== undefined) continue;
-    out.set(r.series.id, {
-      kind: "single-run",
-      series: r.series,
-      rounds: { base: r.round, head: r.round },
-      estimate: r.d,
-      notes: ["no history of this benchmark on this runner to estimate its noise from"],
-    });
-  }
-  const first = (rows[0] as Row).series;
+  const { suite, inflation } = analyseOneRunGroup(
+    rows,
+    {
+      // Already on the scale of d, which is also a base–head log ratio's.
+      scale: { d: 1, sd: 1 },
+      moderate: (own, df, prior, totalDf) =>
+        usedVariance(own, df, prior, totalDf) as { used: number; df: number },
+      shock: undefined,
+      // The shape of the history's noise (heavy-tails.ts), scaled for this job.
+      secondTest: (row, factor) => {
+        const tail = { nu: tails.nu, scale: (scales.get(row) as number) * Math.sqrt(factor) };
+        return {
+          upper: (x) => heavy(x, tail),
+          mdeFloor: Math.max(L + tail.scale * (alone + power), F + tail.scale * power),
+        };
+      },
+      sdInflated: true,
+      wider: (factor) =>
+        `this job's differences spread ×${factor} wider than the history: variance scaled up`,
+    },
+    settings,
+    out,
+  );
   return {
+    suite,
     inflation,
     spread: historySpread(
-      used.map((u, i) => ({ d: u.d, scale: tails.fits[i]?.scale ?? 0 })),
+      known.map((r) => ({ d: r.d, scale: scales.get(r) as number })),
       tails.nu,
       settings.minBenchmarksForPeriod,
     ),
-    suite: {
-      suite: first.suite,
-      unit: first.unit,
-      benchmarks: rows.length,
-      model: "per-benchmark",
-      estimatedRounds: 0,
-      orderEffect: undefined,
-      shockSd: undefined,
-      shockDf: undefined,
-      prior,
-      shift: undefined,
-    },
   };
 }
 
@@ -259,20 +219,13 @@ function analyseGroup(
  * Every benchmark with one run per side, tested against its history's noise; those without
  * history stay single runs (the unverified rule judges them).
  */
-export function analyseWithHistory(
+export function analyseHistoryNoise(
   series: readonly BenchmarkSeries[],
   noise: HistoryNoise,
   settings: CompareSettings,
-): HistoryLook {
+): HistoryNoiseLook {
   const benchmarks = new Map<string, BenchmarkLook>();
-  const groups = groupRows(
-    series,
-    (s) => {
-      const pair = pairOf(s);
-      return typeof pair === "string" ? pair : { ...pair, noise: noise.series.get(noiseKey(s)) };
-    },
-    benchmarks,
-  );
+  const groups = groupRows(series, (s) => rowOf(s, noise.series.get(noiseKey(s))), benchmarks);
   // Every benchmark with history is one hypothesis of the Benjamini–Hochberg family.
   const tested = [...groups.values()].flat().filter((r) => r.noise !== undefined).length;
   const suites: SuiteLook[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fence, isolated, outlierFence, SET_ASIDE_ALPHA } from "./outlier-fence.ts";
-import { overstatedBelow, spreadRatio } from "./spread-inflation.ts";
+import { overstatedBelow, spreadRatio, varianceYardstick } from "./spread-inflation.ts";
 import { rng } from "../../test/support/synthetic.ts";
 
 /** Standard normal draws (Box–Muller) from a seeded uniform source. */
@@ -64,12 +64,13 @@ describe("a history far wider than this job", () => {
       const lambda = spreadRatio(
         d.map((x) => ({ d: x, v: 0.03 * 0.03, df: 1e6 })),
         10,
+        varianceYardstick,
       ) as number;
       if (lambda < bound) flagged++;
     }
     expect(flagged / trials).toBeLessThan(0.02);
     // A history four times as wide as the job (its SD) is flagged.
     const wide = normals(7, m).map((z) => ({ d: 0.01 * z, v: 0.04 * 0.04, df: 1e6 }));
-    expect(spreadRatio(wide, 10) as number).toBeLessThan(bound);
+    expect(spreadRatio(wide, 10, varianceYardstick) as number).toBeLessThan(bound);
   });
 });

@@ -5,7 +5,9 @@
 // suite's ratios is above 1, this job spread wider than the model allows, and every variance of
 // the suite is scaled up by that factor (genomic control, Devlin & Roeder 1999). A real change of
 // a few benchmarks barely moves a median, and a change of the whole suite is removed by the
-// centring, so the guard neither hides nor creates a regression. Pure.
+// centring, so the guard neither hides nor creates a regression. The same λ against the
+// history's fitted tails instead of a variance tells a history far wider than this job
+// (history-noise.ts, overstatedBelow). Pure.
 import { binomialUpper, tCdf, tQuantile } from "./distributions.ts";
 import { biweightLocation } from "./robust.ts";
 import { median } from "./statistics.ts";
@@ -16,19 +18,30 @@ function medianOfZ2(df: number): number {
   return q * q;
 }
 
+/** spreadRatio's yardstick for a model variance `v` with `df` degrees of freedom: z²/median(z²). */
+export function varianceYardstick(
+  row: { readonly v: number; readonly df: number },
+  x: number,
+): number {
+  return (x * x) / (row.v * medianOfZ2(row.df));
+}
+
 /**
- * λ: the median of this job's squared centred differences over what the model gives them (1 =
- * as the model says, 4 = twice as wide, 1/16 = a quarter as wide); undefined when the suite is too
- * small to tell (fewer than `minBenchmarks` benchmarks with a model variance).
+ * λ: the median over the suite of each difference's squared distance from the suite's robust
+ * centre, over the median the model gives that square (1 = as the model says, 4 = twice as wide,
+ * 1/16 = a quarter as wide); undefined when the suite is too small to tell (fewer than
+ * `minBenchmarks` rows). `squared(row, x)` is that ratio for x = d − centre: the model's
+ * yardstick, a variance with its df (varianceYardstick, for inflationOf) or the history's fitted
+ * tails (the history's own check, history-noise.ts).
  */
-export function spreadRatio(
-  rows: readonly { d: number; v: number; df: number }[],
+export function spreadRatio<R extends { readonly d: number }>(
+  rows: readonly R[],
   minBenchmarks: number,
+  squared: (row: R, x: number) => number,
 ): number | undefined {
   if (rows.length < Math.max(2, minBenchmarks)) return undefined;
   const centre = biweightLocation(rows.map((r) => r.d));
-  const ratios = rows.map((r) => ((r.d - centre) * (r.d - centre)) / (r.v * medianOfZ2(r.df)));
-  const lambda = median(ratios);
+  const lambda = median(rows.map((r) => squared(r, r.d - centre)));
   return Number.isFinite(lambda) ? lambda : undefined;
 }
 
@@ -37,7 +50,7 @@ export function inflationOf(
   rows: readonly { d: number; v: number; df: number }[],
   minBenchmarks: number,
 ): number {
-  const lambda = spreadRatio(rows, minBenchmarks);
+  const lambda = spreadRatio(rows, minBenchmarks, varianceYardstick);
   return lambda !== undefined && lambda > 1 ? lambda : 1;
 }
 
