@@ -12,7 +12,7 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { detectSmells } from "../action/src/smells/detect-smells.ts";
-import { estimateRunNoise } from "../action/src/history/run-to-run-noise.ts";
+import { estimateHistoryNoise } from "../action/src/history/history-noise.ts";
 import { singleRunHistory } from "../action/test/support/single-run-history.ts";
 import { declareSequential } from "./aa-data.ts";
 import { ROOT, median, option, writeResult } from "./support.ts";
@@ -131,7 +131,7 @@ try {
   const historyCompareMs: number[] = [];
   for (let i = 0; i < Math.min(runs, 5); i++) {
     const t0 = performance.now();
-    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    const noise = estimateHistoryNoise(history, { fingerprint: undefined });
     const t1 = performance.now();
     compare(single.base.slice(30), single.head.slice(30), { settings, noise });
     const t2 = performance.now();

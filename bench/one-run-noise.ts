@@ -17,7 +17,7 @@ import { compare } from "../action/src/core/compare.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import { median } from "../action/src/core/statistics.ts";
-import { estimateRunNoise } from "../action/src/history/run-to-run-noise.ts";
+import { estimateHistoryNoise } from "../action/src/history/history-noise.ts";
 import type { BenchHistory } from "../action/src/schemas/history.gen.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import { singleRunHistory } from "../action/test/support/single-run-history.ts";
@@ -142,7 +142,7 @@ for await (const suite of aaSuites(path.join(ROOT, "bench/data"), only)) {
   // ── history: PR pair (i, j), history = every other run in order.
   const historyDecide = (i: number, j: number, window?: number) => {
     const rest = runs.filter((_, x) => x !== i && x !== j);
-    const noise = estimateRunNoise(historyOf(rest), {
+    const noise = estimateHistoryNoise(historyOf(rest), {
       fingerprint: undefined,
       ...(window === undefined ? {} : { window }),
     });

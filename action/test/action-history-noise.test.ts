@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
-import { RUN_NOISE_DEFAULTS } from "../src/history/run-to-run-noise.ts";
+import { HISTORY_NOISE_DEFAULTS } from "../src/history/history-noise.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
@@ -32,10 +32,10 @@ const LONG = 900_000;
 const PR = 21;
 /**
  * Default-branch records in the history: one per base round of the history's measure run. A
- * series needs RUN_NOISE_DEFAULTS.minRecords since its last change point; a full window of them
+ * series needs HISTORY_NOISE_DEFAULTS.minRecords since its last change point; a full window of them
  * leaves room for a change point the detector may find in real timings of a noisy machine.
  */
-const RECORDS = RUN_NOISE_DEFAULTS.window;
+const RECORDS = HISTORY_NOISE_DEFAULTS.window;
 
 let server: GitHubServer;
 let scratch: string;
@@ -254,7 +254,7 @@ describe("mode: report with one run per side and history-branch", { timeout: LON
   });
 
   it("a history too short for any benchmark is read, not used, and the log says so", async () => {
-    const records = RUN_NOISE_DEFAULTS.minRecords - 1;
+    const records = HISTORY_NOISE_DEFAULTS.minRecords - 1;
     const short = { ...history, commits: history.commits.slice(0, records) };
     const few = pagesRemote("pages-short", { "history.json": JSON.stringify(short) });
     const r = await report("short", { "history-branch": "gh-pages", "history-remote": few });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compare } from "../src/core/compare.ts";
 import { resolveSettings } from "../src/core/settings.ts";
 import type { SourcedSummary } from "../src/core/pairing.ts";
-import { estimateRunNoise } from "../src/history/run-to-run-noise.ts";
+import { estimateHistoryNoise } from "../src/history/history-noise.ts";
 import { validateReport } from "../src/schemas/validate.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import {
@@ -55,7 +55,7 @@ function scenario(
 describe("one run per side, noise from the history", () => {
   it("tests every benchmark against its history's noise and says so", () => {
     const { history, base, head } = scenario(1, { noise: 0.02 });
-    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    const noise = estimateHistoryNoise(history, { fingerprint: undefined });
     expect(noise.series.size).toBe(20);
     const report = validateReport(compare(base, head, { settings, noise }), "report");
     expect(report.mode).toBe("history");
@@ -79,7 +79,7 @@ describe("one run per side, noise from the history", () => {
     let flaggedByHistory = 0;
     for (let seed = 1; seed <= 40; seed++) {
       const { history, base, head } = scenario(seed, { noise: 0.03 });
-      const noise = estimateRunNoise(history, { fingerprint: undefined });
+      const noise = estimateHistoryNoise(history, { fingerprint: undefined });
       const report = compare(base, head, { settings, noise });
       const alone = compare(base, head, { settings });
       const own = report.benchmarks.filter((e) => e.verdict === "regressed" && !byFloor(e));
@@ -101,7 +101,7 @@ describe("one run per side, noise from the history", () => {
         noise: 0.03,
         scale: (i) => (i < 5 ? 2 : 1),
       });
-      const noise = estimateRunNoise(history, { fingerprint: undefined });
+      const noise = estimateHistoryNoise(history, { fingerprint: undefined });
       const report = compare(base, head, { settings, noise });
       const regressed = report.benchmarks
         .filter((e) => e.verdict === "regressed" && !byFloor(e))
@@ -115,7 +115,7 @@ describe("one run per side, noise from the history", () => {
     // History from a quiet machine (1 %), the PR's pair from a noisy one (8 %).
     const quiet = syntheticSuite({ benchmarks: 20, rounds: 30, samples: 9, noise: 0.01, seed: 7 });
     const noisy = syntheticSuite({ benchmarks: 20, rounds: 1, samples: 9, noise: 0.08, seed: 7 });
-    const noise = estimateRunNoise(historyOf(quiet.base), { fingerprint: undefined });
+    const noise = estimateHistoryNoise(historyOf(quiet.base), { fingerprint: undefined });
     const report = compare(noisy.base, noisy.head, { settings, noise });
     expect(report.noise.history?.inflation).toBeGreaterThan(4);
     // Nothing the history's test confirms; what the single-run rule fails on its own stays failed.
@@ -131,7 +131,7 @@ describe("one run per side, noise from the history", () => {
     const spiky = scaleSamples(s.base.slice(0, 30), (round) =>
       round === 7 || round === 22 ? 1.3 : 1,
     );
-    const noise = estimateRunNoise(historyOf(spiky), { fingerprint: undefined });
+    const noise = estimateHistoryNoise(historyOf(spiky), { fingerprint: undefined });
     expect(noise.setAside.records.map((r) => [r.sha, r.outside, r.of])).toEqual([
       [recordSha(7), 20, 20],
       [recordSha(22), 20, 20],
@@ -152,7 +152,7 @@ describe("one run per side, noise from the history", () => {
     const { history, base, head } = scenario(3, { noise: 0.02 });
     const fewer: BenchHistory = { ...history, series: history.series.slice(0, 15) };
     fewer.commits = history.commits.map((c) => ({ ...c, results: c.results.slice(0, 15) }));
-    const noise = estimateRunNoise(fewer, { fingerprint: undefined });
+    const noise = estimateHistoryNoise(fewer, { fingerprint: undefined });
     const report = validateReport(compare(base, head, { settings, noise }), "report");
     expect(report.mode).toBe("history");
     expect(report.benchmarks.filter((e) => e.unverified)).toHaveLength(5);
@@ -179,21 +179,23 @@ describe("which history records count", () => {
         ...other.commits.map((c, i) => ({ ...c, sha: recordSha(100 + i) })),
       ],
     };
-    const noise = estimateRunNoise(mixed, { fingerprint: FINGERPRINT });
+    const noise = estimateHistoryNoise(mixed, { fingerprint: FINGERPRINT });
     expect(noise.basis).toMatchObject({ commits: 30, first: recordSha(1), last: recordSha(30) });
     expect([...noise.series.values()].map((n) => n.records)).toEqual([30, 30, 30]);
-    const windowed = estimateRunNoise(mixed, { fingerprint: FINGERPRINT, window: 22 });
+    const windowed = estimateHistoryNoise(mixed, { fingerprint: FINGERPRINT, window: 22 });
     expect(windowed.series.values().next().value).toMatchObject({ records: 22, df: 21 });
     // Fewer records than 20 give no estimate: the window never goes below that.
-    expect(estimateRunNoise(mixed, { fingerprint: FINGERPRINT, window: 8 }).basis.window).toBe(20);
+    expect(estimateHistoryNoise(mixed, { fingerprint: FINGERPRINT, window: 8 }).basis.window).toBe(
+      20,
+    );
     expect(
-      estimateRunNoise(historyOf(s.base.slice(0, 19)), { fingerprint: undefined }).series.size,
+      estimateHistoryNoise(historyOf(s.base.slice(0, 19)), { fingerprint: undefined }).series.size,
     ).toBe(0);
     // Medians over rounds vary less than one run: such records are not used.
     const rounds = historyOf(s.base.slice(0, 30), { fingerprint: FINGERPRINT, rounds: 5 });
-    expect(estimateRunNoise(rounds, { fingerprint: FINGERPRINT }).series.size).toBe(0);
+    expect(estimateHistoryNoise(rounds, { fingerprint: FINGERPRINT }).series.size).toBe(0);
     // A fingerprint no record can have matches none and is not reported.
-    const odd = estimateRunNoise(mine, { fingerprint: "not a fingerprint" });
+    const odd = estimateHistoryNoise(mine, { fingerprint: "not a fingerprint" });
     expect(odd.basis.fingerprint).toBeNull();
   });
 
@@ -206,7 +208,7 @@ describe("which history records count", () => {
         r[0] === 0 && i >= 15 ? [0, r[1] * 1.3, null, null, null] : r,
       ),
     }));
-    const noise = estimateRunNoise(history, { fingerprint: undefined });
+    const noise = estimateHistoryNoise(history, { fingerprint: undefined });
     const stepped = noise.series.get(
       JSON.stringify(["synthetic", "group/bench-0", "ns", "smaller_is_better"]),
     );
@@ -223,7 +225,7 @@ describe("which history records count", () => {
         },
       ],
     };
-    const cut = estimateRunNoise(marked, { fingerprint: undefined });
+    const cut = estimateHistoryNoise(marked, { fingerprint: undefined });
     expect(
       cut.series.get(JSON.stringify(["synthetic", "group/bench-1", "ns", "smaller_is_better"]))
         ?.records,

@@ -6,7 +6,7 @@
 // never a pass or a neutral one.
 import path from "node:path";
 import { decide, type Decision } from "../gate/decide.ts";
-import { noiseSource, unusedHistoryReason } from "../gate/history-noise-source.ts";
+import { unusedHistoryReason } from "../gate/history-noise.ts";
 import { loadGatePlan } from "../gate/load-plan.ts";
 import { writeOutputs, type OutputFiles } from "../gate/outputs.ts";
 import type { GatePlan } from "../gate/plan.ts";
@@ -24,7 +24,7 @@ import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
 import { recordHistory } from "./record-history.ts";
-import { readNoiseHistory, readsHistory } from "./noise-history.ts";
+import { readHistoryNoise, readsHistory } from "./history-noise.ts";
 import { publishContext } from "./gate.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";
@@ -54,7 +54,7 @@ function checkGoldenNames(plan: GatePlan, measured: MeasuredResults, results: st
 /**
  * The verdict from the artifact, written to our own output folder. On a pull request (or a
  * /rebench) with one run per side, each benchmark's noise comes from the history branch, read
- * only (noise-history.ts).
+ * only (history-noise.ts).
  */
 async function decideFromArtifact(
   config: ActionConfig,
@@ -81,14 +81,13 @@ async function decideFromArtifact(
           },
         );
   checkGoldenNames(plan, measured, results);
-  const history = readsHistory(reading.event)
-    ? await readNoiseHistory(config, measured, machine, reading.io)
+  const noise = readsHistory(reading.event)
+    ? await readHistoryNoise(config, measured, machine, reading.io)
     : undefined;
-  const noise = noiseSource({ history }, measured.head);
   const decision = decide(plan, { ...measured, noise }, machine.clock.date(), {
     marker: GATE_MARKER,
   });
-  if (history !== undefined && decision.report.mode !== "history")
+  if (noise !== undefined && decision.report.mode !== "history")
     reading.io.info(
       `benchgate: the history was read but not used: ${unusedHistoryReason(decision.report, noise)}`,
     );

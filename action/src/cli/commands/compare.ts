@@ -5,8 +5,8 @@ import { warnDeprecated } from "../../gate/load-plan.ts";
 import { judgementFrom } from "../../gate/plan.ts";
 import type { SourcedSummary } from "../../core/pairing.ts";
 import { readConfigFile, readHistoryFile, readSummaryFile } from "../../ingest/read-document.ts";
-import { noiseSource, unusedHistoryReason } from "../../gate/history-noise-source.ts";
-import { RUN_NOISE_DEFAULTS } from "../../history/run-to-run-noise.ts";
+import { historyNoise, unusedHistoryReason } from "../../gate/history-noise.ts";
+import { HISTORY_NOISE_DEFAULTS } from "../../history/history-noise.ts";
 import { renderText } from "../../render/text.ts";
 import { booleanFlag, integerFlag, listFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -43,7 +43,7 @@ Options:
                         records on head's runner (same fingerprint) since its last change point;
                         records far outside the rest are set aside and named, and what the
                         single-run rule fails still fails
-  --history-window N    with --history: at most N recent records per benchmark (default ${RUN_NOISE_DEFAULTS.window})
+  --history-window N    with --history: at most N recent records per benchmark (default ${HISTORY_NOISE_DEFAULTS.window})
   --aba                 base, head, base in one job: two base runs (rounds 1 and 2) and one
                         head run; the noise comes from the two base runs
   --quiet               print nothing but errors (implied when --json or --markdown is -)
@@ -138,8 +138,8 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
   const window = integerFlag(
     args,
     "history-window",
-    RUN_NOISE_DEFAULTS.window,
-    RUN_NOISE_DEFAULTS.minRecords,
+    HISTORY_NOISE_DEFAULTS.window,
+    HISTORY_NOISE_DEFAULTS.minRecords,
     100000,
   );
   const configFile = stringFlag(args, "config");
@@ -165,7 +165,7 @@ export async function compareCommand(argv: readonly string[], deps: Machine): Pr
       : await deps.reader.readText(critcmpFile, MAX_CRITCMP_BYTES);
   const history =
     historyFile === undefined ? undefined : await readHistoryFile(deps.reader, historyFile);
-  const noise = noiseSource({ history, window, aba }, head);
+  const noise = aba ? ({ kind: "aba" } as const) : historyNoise({ history, window }, head);
   const { report, markdown } = decide(
     judgement,
     { base, head, critcmpTable, noise },

@@ -1,5 +1,6 @@
 // Each series' run-to-run noise from the default branch's history (docs/statistics.md §14), for
-// a comparison that has one run per side. Pure.
+// a comparison that has one run per side; what the estimate is and the tests against it are
+// core/history-noise.ts. Pure.
 //
 // Which records count: single runs (a record of k ≥ 2 rounds holds a median over rounds, which
 // varies less than one run does, so it would make the noise look smaller than it is), measured
@@ -28,11 +29,11 @@ import { mean, median } from "../core/statistics.ts";
 import { detectChangePointsInSegments } from "./change-points.ts";
 import { seriesCuts } from "./series-segments.ts";
 
-export interface RunNoiseOptions {
+export interface HistoryNoiseOptions {
   /**
    * The comparison's runner fingerprint; records of other runners are not used. undefined takes
    * every record (recorded test data only): a real comparison whose head recorded no fingerprint
-   * cannot match a runner and does not use the history (gate/history-noise-source.ts).
+   * cannot match a runner and does not use the history (gate/history-noise.ts).
    */
   readonly fingerprint: string | undefined;
   /** At most this many recent records per series (default 30). */
@@ -46,7 +47,7 @@ export interface RunNoiseOptions {
  * change-point test flags nothing below ~20 points), and they too often miss the machine's
  * occasional far-off run, whose share the tail fit needs to see.
  */
-export const RUN_NOISE_DEFAULTS = Object.freeze({ window: 30, minRecords: 20 });
+export const HISTORY_NOISE_DEFAULTS = Object.freeze({ window: 30, minRecords: 20 });
 
 /** What a record's fingerprint looks like (history-record.ts keeps no other). */
 const FINGERPRINT = /^[0-9a-f]{16,64}$/;
@@ -123,10 +124,13 @@ function deviationAt(level: Level, position: number): number[] {
 }
 
 /** Every series' noise estimate from the history, for a comparison on `fingerprint`'s runner. */
-export function estimateRunNoise(history: BenchHistory, options: RunNoiseOptions): HistoryNoise {
-  const minRecords = Math.max(2, options.minRecords ?? RUN_NOISE_DEFAULTS.minRecords);
+export function estimateHistoryNoise(
+  history: BenchHistory,
+  options: HistoryNoiseOptions,
+): HistoryNoise {
+  const minRecords = Math.max(2, options.minRecords ?? HISTORY_NOISE_DEFAULTS.minRecords);
   // A window shorter than the fewest records would leave every series without an estimate.
-  const window = Math.max(minRecords, options.window ?? RUN_NOISE_DEFAULTS.window);
+  const window = Math.max(minRecords, options.window ?? HISTORY_NOISE_DEFAULTS.window);
   // A fingerprint no record can have matches none; it is not shown as if it were one.
   const fingerprint =
     options.fingerprint === undefined || FINGERPRINT.test(options.fingerprint)

@@ -1,16 +1,19 @@
-// The history a pull request's report reads for its noise (docs/action.md, "One run per side:
-// noise from the history"). With one run per side a comparison cannot tell a change from
-// run-to-run noise by itself; the default branch's history.json on the history branch, measured
-// on the same runner, can (docs/statistics.md §14). The branch is only read here, never written:
-// a pull request's run may not change the history (docs/history.md).
+// The history noise of a pull request's report, read from the history branch (docs/action.md,
+// "One run per side: noise from the history"). With one run per side a comparison cannot tell a
+// change from run-to-run noise by itself; the default branch's history.json on the history
+// branch, measured on the same runner, can (docs/statistics.md §14; the estimate itself is
+// gate/history-noise.ts's). The branch is only read here, never written: a pull request's run may
+// not change the history (docs/history.md).
 //
 // The history is an aid, not a requirement. No branch or no history.json (a repository that has
 // not recorded a push yet) leaves the comparison unverified as before, with one log line. A file
 // that cannot be read or fails the schema is data someone else wrote: it is warned about and left
 // out, never trusted and never fatal. Only the inputs themselves (a branch, folder or remote that
 // is not one) are the workflow's mistake and fail like any other bad input.
+import type { HistoryNoise } from "../core/history-noise.ts";
 import { describeFailure, InputError, ToolError } from "../errors.ts";
 import { InterruptedError } from "../exec/run-step.ts";
+import { historyNoise } from "../gate/history-noise.ts";
 import { resolveRemote } from "../gate/write-history-pages.ts";
 import type { MeasuredResults } from "../gate/measured-results.ts";
 import type { GateEvent } from "../github/event.ts";
@@ -63,7 +66,7 @@ function roundsPerSide(measured: Pick<MeasuredResults, "base" | "head">): number
  * The default branch's history for a one-run comparison, or undefined (logged) when there is
  * none to use. Throws only for inputs that are not valid, or when interrupted.
  */
-export async function readNoiseHistory(
+async function readHistory(
   config: ActionConfig,
   measured: Pick<MeasuredResults, "base" | "head">,
   machine: Machine,
@@ -111,4 +114,17 @@ export async function readNoiseHistory(
   } finally {
     interrupts.dispose();
   }
+}
+
+/**
+ * The noise the default branch's history gives a one-run comparison (gate/history-noise.ts), or
+ * undefined when there is no history to use (readHistory says why in the log).
+ */
+export async function readHistoryNoise(
+  config: ActionConfig,
+  measured: Pick<MeasuredResults, "base" | "head">,
+  machine: Machine,
+  io: StepIO,
+): Promise<HistoryNoise | undefined> {
+  return historyNoise({ history: await readHistory(config, measured, machine, io) }, measured.head);
 }
