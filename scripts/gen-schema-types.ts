@@ -93,15 +93,6 @@ export async function generateTypes(name: string): Promise<string> {
     unreachableDefinitions: false,
     format: false,
     maxItems: -1,
-    // A $ref to the summary (the report's `source`) reads it with its derived sources.
-    $refOptions: {
-      resolve: {
-        file: {
-          read: ({ url }: { url: string }) =>
-            url === SUMMARY_SCHEMA ? assembleSummarySchema() : readFile(url),
-        },
-      },
-    },
   });
   return format(ts, { parser: "typescript", printWidth: 100 });
 }
