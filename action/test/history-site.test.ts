@@ -22,7 +22,8 @@ import { InputError } from "../src/errors.ts";
 import { historySiteCommand } from "../src/cli/commands/history-site.ts";
 import { nodeMachine } from "../src/io/node-machine.ts";
 import type { Machine } from "../src/ports/machine.ts";
-import { SITE_FILES, historySiteFiles } from "../src/site/site-files.ts";
+import { SITE_FILES, renderSite } from "../src/site/site-files.ts";
+import { loadSiteAssets } from "../src/site/site-assets.ts";
 import type { BenchHistory, Result } from "../src/schemas/history.gen.ts";
 import type { PageModel } from "../src/site/page-model.ts";
 import { MEDIAN_PIXELS_ON_SCREEN, launchChromium, waitForAllCharts } from "./support/chromium.ts";
@@ -385,7 +386,8 @@ describe("the history page in headless Chromium", () => {
     const units = withUnits(syntheticHistory({ benchmarks: 7, commits: 40, seed: 17, steps: [] }));
     const site = path.join(dir, "units");
     mkdirSync(site);
-    for (const [name, content] of await historySiteFiles(units, { title: "Units" }))
+    for (const [name, content] of renderSite(units, await loadSiteAssets(), { title: "Units" })
+      .files)
       writeFileSync(path.join(site, name), content);
     const { page, errors } = await open(
       pathToFileURL(path.join(site, "index.html")).href,
@@ -519,9 +521,9 @@ describe("the history page in headless Chromium", () => {
       ...(hostile.series[3] as BenchHistory["series"][number]),
       suite: HOSTILE.suite,
     };
-    const files = await historySiteFiles(hostile, {
+    const files = renderSite(hostile, await loadSiteAssets(), {
       title: `</title><script>window.__pwned='title'</script>`,
-    });
+    }).files;
     const site = path.join(dir, "hostile");
     mkdirSync(site);
     for (const [name, content] of files) writeFileSync(path.join(site, name), content);
@@ -585,7 +587,7 @@ describe("the history page in headless Chromium", () => {
     const write = async (name: string, h: BenchHistory): Promise<string> => {
       const site = path.join(dir, name);
       mkdirSync(site);
-      for (const [file, content] of await historySiteFiles(h))
+      for (const [file, content] of renderSite(h, await loadSiteAssets()).files)
         writeFileSync(path.join(site, file), content);
       return pathToFileURL(path.join(site, "index.html")).href;
     };
@@ -667,7 +669,7 @@ describe("the history page in headless Chromium", () => {
     };
     const site = path.join(dir, "empty");
     mkdirSync(site);
-    for (const [name, content] of await historySiteFiles(empty)) {
+    for (const [name, content] of renderSite(empty, await loadSiteAssets()).files) {
       writeFileSync(path.join(site, name), content);
     }
     const { page, errors } = await open(pathToFileURL(path.join(site, "index.html")).href);

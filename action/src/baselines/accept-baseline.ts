@@ -21,7 +21,7 @@ import { validateSummary } from "../schemas/validate.ts";
 import { GENERATOR } from "../version.ts";
 
 /** A baseline's name: one path component, lower-case, as it appears under baselines/. */
-export const BASELINE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const BASELINE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export const MANIFEST_FILE = "manifest.yml";
 
@@ -47,7 +47,7 @@ export interface AcceptRequest {
   readonly sha256: Sha256;
 }
 
-export interface BaselineFile {
+interface BaselineFile {
   readonly name: string;
   readonly text: string;
 }

@@ -26,7 +26,7 @@ import { parseCommand, USAGE, type Command } from "./parse-command.ts";
 
 export { STALE_CHECK_MS } from "./gate-result.ts";
 
-export interface AuthorizeResult {
+interface AuthorizeResult {
   readonly run: boolean;
   readonly why: string;
   readonly headSha?: string;

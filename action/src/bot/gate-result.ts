@@ -28,7 +28,7 @@ export function isActive(check: CheckRun, now: number): boolean {
   );
 }
 
-export type Acceptable =
+type Acceptable =
   | { readonly ok: true; readonly checkId: number; readonly ids: readonly string[] }
   | { readonly ok: false; readonly refusal: AcceptRefusal; readonly log?: string };
 

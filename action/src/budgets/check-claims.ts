@@ -14,7 +14,7 @@ import type { BenchmarkSeries } from "../core/pairing.ts";
 import { capRatio, quoteId, speedup, type Speedup } from "../core/ratios.ts";
 import type { Claim } from "./parse-claim.ts";
 
-export interface ClaimInput {
+interface ClaimInput {
   /** Every benchmark's series, both sides (pairSummaries). */
   readonly series: readonly BenchmarkSeries[];
   /** The statistics' confidence (settings.confidence): α = 1 − confidence over all claims. */

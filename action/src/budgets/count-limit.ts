@@ -26,7 +26,7 @@ import { closeBy, closeText, type CloseBand } from "./close-band.ts";
  */
 export const COUNT_KEY = /^[a-z][a-z0-9_]{0,31}$/;
 
-export type CountOperator = "<" | "<=";
+type CountOperator = "<" | "<=";
 
 export interface CountLimit {
   /** The report's `metric` this limit checks. */

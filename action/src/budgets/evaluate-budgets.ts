@@ -43,7 +43,7 @@ import { checkCount } from "./count-limit.ts";
 import { bandOf, closeBy, closeText, type CloseBand } from "./close-band.ts";
 import { checkRegression, maxRegressionRule } from "./max-regression.ts";
 
-export interface BudgetInput {
+interface BudgetInput {
   /** The report's entries (a `BenchReport` fits). */
   readonly benchmarks: readonly Entry[];
   /** Every head-side summary (one per round); needed for mean/p50/p95/p99 and rate limits. */
@@ -81,7 +81,7 @@ const SI_TIME: readonly [number, string][] = [
 ];
 
 /** "31.2 ms", "87 ns", "1.5e+3 B/s" style: three significant digits in a readable unit. */
-export function formatQuantity(value: number, unit: string): string {
+function formatQuantity(value: number, unit: string): string {
   if (unit === "ns") {
     const [scale, name] = SI_TIME.find(([s]) => Math.abs(value) >= s) ?? [1, "ns"];
     return `${Number((value / scale).toPrecision(3))} ${name}`;

@@ -27,7 +27,7 @@ import { COUNT_KEY, type CountLimit, misspeltKey, parseCountLimit } from "./coun
 export const BUDGET_STATISTICS = ["median", "mean", "p50", "p95", "p99"] as const;
 export type BudgetStatistic = (typeof BUDGET_STATISTICS)[number];
 
-export type LimitOperator = "<" | "<=" | ">" | ">=";
+type LimitOperator = "<" | "<=" | ">" | ">=";
 
 export interface BudgetLimit {
   readonly statistic: BudgetStatistic;
@@ -72,7 +72,7 @@ export interface BudgetRule {
  * max-regression's first spelling, from before the config's keys were all kebab-case: still read
  * (config/deprecated-keys.ts warns), never together with the new one.
  */
-export const OLD_MAX_REGRESSION_KEY = "max_regression";
+const OLD_MAX_REGRESSION_KEY = "max_regression";
 const MAX_REGRESSION_KEY = "max-regression";
 const FIXED_KEYS: readonly string[] = [
   "benchmark",
@@ -95,7 +95,7 @@ function orList(words: readonly string[]): string {
 }
 
 /** How errors name a rule: `budget rule 2 ("archive/*")`. */
-export function describeRule(index: number, benchmark?: string): string {
+function describeRule(index: number, benchmark?: string): string {
   const glob = benchmark === undefined ? "" : ` (${JSON.stringify(benchmark)})`;
   return `budget rule ${index + 1}${glob}`;
 }
@@ -163,7 +163,7 @@ export function parseLimit(statistic: BudgetStatistic, raw: unknown): BudgetLimi
 }
 
 /** "5%", "0.5 %" or a fraction 0.05 (a bare number above 1 is rejected as a likely percentage). */
-export function parseMaxRegression(raw: unknown): number {
+function parseMaxRegression(raw: unknown): number {
   if (typeof raw === "number") {
     if (!Number.isFinite(raw) || raw < 0) throw new Error(`expected a non-negative fraction`);
     if (raw > 1)
@@ -179,7 +179,7 @@ export function parseMaxRegression(raw: unknown): number {
 }
 
 /** A close band: "20%", "2.5 %" or a fraction 0.2, above 0. */
-export function parseWarnBand(raw: unknown): number {
+function parseWarnBand(raw: unknown): number {
   const band = parseMaxRegression(raw);
   if (!(band > 0))
     throw new Error(`a close band is above 0, such as "20%"; leave warn out for none`);

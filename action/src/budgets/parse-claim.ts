@@ -32,7 +32,7 @@ const MAX_ID_LENGTH = 1024;
 const BY = /^(?:≥|>=)\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(x|X|×|%)$/u;
 
 /** How errors name a claim: `claim 2 ("a" faster than "b")`. */
-export function describeClaim(index: number, faster?: string, than?: string): string {
+function describeClaim(index: number, faster?: string, than?: string): string {
   const what =
     faster === undefined || than === undefined
       ? ""

@@ -5,7 +5,7 @@
 // documented `--base FILE...` form that users' scripts already call.
 import { InputError } from "../errors.ts";
 
-export type FlagKind = "string" | "boolean" | "variadic";
+type FlagKind = "string" | "boolean" | "variadic";
 export type FlagSpec = Readonly<Record<string, { kind: FlagKind; short?: string }>>;
 
 export interface ParsedArgs {

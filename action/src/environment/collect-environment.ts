@@ -13,7 +13,7 @@ export type RunCommand = (
   args: string[],
 ) => Promise<{ exitCode: number; stdout: string }>;
 
-export interface CollectEnvironmentDeps {
+interface CollectEnvironmentDeps {
   readonly reader: FileReader;
   readonly run: RunCommand;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -22,9 +22,9 @@ export interface CollectEnvironmentDeps {
 }
 
 /** Cap for every small /proc and /sys file. */
-export const MAX_READ_BYTES = 64 * 1024;
+const MAX_READ_BYTES = 64 * 1024;
 /** /proc/cpuinfo holds ~1.5 KiB per logical CPU on x86, so 64 KiB would stop at ~40 CPUs. */
-export const MAX_CPUINFO_BYTES = 4 * 1024 * 1024;
+const MAX_CPUINFO_BYTES = 4 * 1024 * 1024;
 /** Governors are read per online CPU, up to this many. */
 const MAX_GOVERNOR_CPUS = 1024;
 const SHORT_TEXT = 256;
@@ -54,7 +54,7 @@ function isExpectedReadFailure(error: unknown): boolean {
 }
 
 /** The sha256 of the canonical fields, first 16 hex digits. */
-export function fingerprintOf(env: Environment): string {
+function fingerprintOf(env: Environment): string {
   return createHash("sha256").update(fingerprintFields(env)).digest("hex").slice(0, 16);
 }
 

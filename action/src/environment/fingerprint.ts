@@ -5,7 +5,7 @@
 import type { Environment } from "../schemas/summary.gen.ts";
 
 /** The fields hashed, in this order. Memory is rounded to whole GiB (MemTotal drifts by boot). */
-export const FINGERPRINT_FIELDS = [
+const FINGERPRINT_FIELDS = [
   "cpu_model",
   "logical_cpus",
   "online_cpus",

@@ -41,7 +41,7 @@ export function escapeFailure(label: string, escaped: readonly EscapedProcess[])
   return `${label} left ${n === 1 ? "a process" : `${n} processes`} running after it ended (killed, or cut off from its output): ${describeEscapes(escaped)}`;
 }
 
-export function describeStepFailure(
+function describeStepFailure(
   label: string,
   result: ProcessResult,
   timeoutMs: number,

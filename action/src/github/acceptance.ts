@@ -70,7 +70,7 @@ function encodable(ids: readonly string[]): string | undefined {
 }
 
 /** What the gate's completed check says about its result, as far as an acceptance cares. */
-export interface GateResult {
+interface GateResult {
   readonly sha: string;
   /** The regressed benchmarks, or only their number when they do not fit in the marker. */
   readonly regressions:
@@ -159,7 +159,7 @@ function recordHeading(a: { readonly sha: string; readonly login: string }): str
 }
 
 /** What the bot writes when it accepts: the record comment and the check run that backs it. */
-export interface AcceptanceWriting {
+interface AcceptanceWriting {
   readonly body: string;
   /**
    * The line that opens the text of the `success` check run the bot completes on the SHA: the
@@ -228,7 +228,7 @@ function backed(
 }
 
 /** Where the gate looks for an acceptance of a SHA. */
-export interface AcceptanceSources {
+interface AcceptanceSources {
   readonly comments: readonly IssueComment[];
   /** The `benchgate` check runs of the SHA (any app's: only `app`'s count). */
   readonly checks: readonly CheckRun[];

@@ -12,7 +12,7 @@ export interface CommentEvent {
   readonly author: { readonly id: number; readonly login: string; readonly type: string };
 }
 
-export interface PullRequestEvent {
+interface PullRequestEvent {
   readonly kind: "pull_request";
   readonly number: number;
   readonly baseSha: string;

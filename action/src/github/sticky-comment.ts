@@ -5,13 +5,13 @@ import { GitHubError, type GitHubPort, type IssueComment } from "../ports/github
 
 export const GATE_MARKER = "<!-- benchgate:gate -->";
 
-export interface StickyResult {
+interface StickyResult {
   readonly action: "created" | "updated" | "unchanged";
   readonly commentId: number;
 }
 
 /** The bot's comments carrying the marker, oldest first (the oldest one is the sticky one). */
-export function ownMarked(
+function ownMarked(
   comments: readonly IssueComment[],
   botId: number,
   marker: string,

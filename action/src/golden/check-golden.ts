@@ -20,7 +20,7 @@ export interface GoldenOutput {
   readonly note?: string;
 }
 
-export interface CheckGoldenOptions {
+interface CheckGoldenOptions {
   readonly sha256: Sha256;
   /** Stored expected texts (`<name>.out`) by name, for a diff on mismatch. */
   readonly expectedText?: ReadonlyMap<string, string>;
@@ -28,7 +28,7 @@ export interface CheckGoldenOptions {
   readonly checksumsFile?: string;
 }
 
-export const MAX_DIFF_LINES = 40;
+const MAX_DIFF_LINES = 40;
 export const MAX_DIFF_CHARS = 8192;
 
 /** The text whose UTF-8 bytes are hashed (see the header). */

@@ -6,7 +6,7 @@ import type { ProcessPort, ProcessResult } from "../ports/process.ts";
 import type { GoldenOutput } from "./check-golden.ts";
 import { goldenNameProblem } from "./checksums.ts";
 
-export interface GoldenCommand {
+interface GoldenCommand {
   readonly name: string;
   /** argv: program then arguments; never passed through a shell. */
   readonly command: readonly string[];
@@ -15,7 +15,7 @@ export interface GoldenCommand {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export interface RunGoldenOptions {
+interface RunGoldenOptions {
   readonly cwd: string;
   /** Per command; default 30 s. */
   readonly timeoutMs?: number;
@@ -29,7 +29,7 @@ export interface RunGoldenOptions {
   readonly logFile?: string;
 }
 
-export const DEFAULT_GOLDEN_TIMEOUT_MS = 30_000;
+const DEFAULT_GOLDEN_TIMEOUT_MS = 30_000;
 export const MAX_GOLDEN_STDOUT_BYTES = 1024 * 1024;
 
 /** Truncates a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
@@ -42,7 +42,7 @@ function truncateUtf8(text: string, maxBytes: number): { text: string; truncated
 }
 
 /** Validates the commands (safe unique names, non-empty argv) before anything runs. */
-export function validateGoldenCommands(commands: readonly GoldenCommand[]): void {
+function validateGoldenCommands(commands: readonly GoldenCommand[]): void {
   const seen = new Set<string>();
   commands.forEach((c, i) => {
     const where = { jsonPath: `/golden/commands/${i}` };

@@ -12,7 +12,7 @@ import { InputError } from "../errors.ts";
 import type { BenchHistory, Break, Generator, Series } from "../schemas/history.gen.ts";
 
 /** As budgets' `benchmark:` globs (parse-budget.ts) and the schema's maxLength. */
-export const MAX_BREAK_GLOB = 512;
+const MAX_BREAK_GLOB = 512;
 /** The schema's maxLength for `reason`, in code points. */
 export const MAX_BREAK_REASON = 300;
 /** An abbreviated SHA needs at least this many digits, as `git log --oneline` prints. */
@@ -133,7 +133,7 @@ export function resolveCommit(history: BenchHistory, sha: string, source: string
   );
 }
 
-export interface SupersedeOptions {
+interface SupersedeOptions {
   /** The mark's `recorded_at` and, when the history changes, its `updated_at`. */
   readonly recordedAt: string;
   readonly generator?: Generator;

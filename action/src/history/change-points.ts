@@ -27,7 +27,7 @@ export interface ChangePointOptions {
   readonly minStep?: number;
 }
 
-export interface ChangePoint {
+interface ChangePoint {
   /** Index into the input of the first value at the new level. */
   readonly index: number;
   /** Median of the values since the previous change point (or the start). */
@@ -40,7 +40,7 @@ export interface ChangePoint {
   readonly pValue: number;
 }
 
-export const CHANGE_POINT_DEFAULTS = Object.freeze({ minSegment: 5, alpha: 0.01, minStep: 0.01 });
+const CHANGE_POINT_DEFAULTS = Object.freeze({ minSegment: 5, alpha: 0.01, minStep: 0.01 });
 
 interface Candidate {
   readonly start: number;

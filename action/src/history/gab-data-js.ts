@@ -21,7 +21,7 @@ const MAX_GAB_DEPTH = 16;
 
 export type GabDataForm = "data.js" | "external-json";
 
-export interface GabDataText {
+interface GabDataText {
   readonly form: GabDataForm;
   readonly json: string;
 }

@@ -25,7 +25,7 @@ import {
   type JsonObject,
 } from "../ingest/json-guards.ts";
 
-export interface GabBench {
+interface GabBench {
   readonly name: string;
   /** null where gab stored NaN (JSON.stringify writes NaN as null). */
   readonly value: number | null;
@@ -46,7 +46,7 @@ export interface GabCommit {
 }
 
 /** One `entries[suite][i]`: one run of one suite on one commit. */
-export interface GabRun {
+interface GabRun {
   readonly suite: string;
   readonly commit: GabCommit;
   /** Milliseconds since the epoch, when gab recorded the run. */
@@ -237,7 +237,7 @@ function readRun(value: unknown, at: At, suite: string, reader: Reader): GabRun 
 }
 
 /** Checks an already parsed gab history object. */
-export function readGabData(data: unknown, source: string, form: GabDataForm): GabData {
+function readGabData(data: unknown, source: string, form: GabDataForm): GabData {
   const at = rootAt(source);
   const top = asObject(
     data,

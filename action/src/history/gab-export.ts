@@ -22,14 +22,14 @@ import type { BenchHistory, Commit, Series } from "../schemas/history.gen.ts";
 import { GAB_SCRIPT_PREFIX } from "./gab-data-js.ts";
 import { customToolFor } from "./gab-tools.ts";
 
-export interface GabExportOptions {
+interface GabExportOptions {
   /** gab's `repoUrl` (https only); default: derived from the commits' URLs, else "". */
   readonly repoUrl?: string;
   /** gab's `lastUpdate` in ms; default: the history's `updated_at`, else its newest record. */
   readonly lastUpdate?: number;
 }
 
-export interface GabBenchJson {
+interface GabBenchJson {
   name: string;
   value: number;
   unit: string;
@@ -37,7 +37,7 @@ export interface GabBenchJson {
   extra?: string;
 }
 
-export interface GabEntryJson {
+interface GabEntryJson {
   commit: {
     author: { name: string; username: string };
     committer: { name: string; username: string };
@@ -51,7 +51,7 @@ export interface GabEntryJson {
   benches: GabBenchJson[];
 }
 
-export interface GabDataJson {
+interface GabDataJson {
   lastUpdate: number;
   repoUrl: string;
   entries: Record<string, GabEntryJson[]>;

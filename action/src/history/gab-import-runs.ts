@@ -79,7 +79,7 @@ export function alignRuns(entries: readonly RunEntry[]): Measurement[] {
 }
 
 /** A measurement's `results` and `extras` in the history's form, by series index. */
-export function measurementJson(points: ReadonlyMap<number, StoredPoint>): {
+function measurementJson(points: ReadonlyMap<number, StoredPoint>): {
   results: Result[];
   extras: Extra[];
 } {

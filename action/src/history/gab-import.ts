@@ -23,7 +23,7 @@ import { seriesKey } from "./history-merge.ts";
 
 export type { GabImportCounts } from "./gab-import-report.ts";
 
-export interface GabImportOptions {
+interface GabImportOptions {
   /** The history to merge into; it is not modified. */
   readonly existing?: BenchHistory | undefined;
   /** Stamped as `updated_at` (ISO-8601); the existing value is kept when absent. */
@@ -48,7 +48,7 @@ interface CommitEntries {
 }
 
 /** Imports a checked gab history, merged into `options.existing` when given. */
-export function importGabData(data: GabData, options: GabImportOptions = {}): GabImportResult {
+function importGabData(data: GabData, options: GabImportOptions = {}): GabImportResult {
   const existing = options.existing;
   const tally = new ImportTally(data);
   const series: Series[] = existing === undefined ? [] : [...existing.series];

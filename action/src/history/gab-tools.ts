@@ -7,7 +7,7 @@
 import { normalizeUnit, type Direction } from "../ingest/units.ts";
 
 /** gab's tools and whether it treats bigger values as better (its biggerIsBetter switch). */
-export const GAB_TOOLS: ReadonlyMap<string, boolean> = new Map([
+const GAB_TOOLS: ReadonlyMap<string, boolean> = new Map([
   ["cargo", false],
   ["go", false],
   ["benchmarkjs", true],

@@ -8,7 +8,7 @@ import { payloadFacts, type HeadCommitFacts, type PayloadFacts } from "../github
 import type { WriteContext } from "./history-guard.ts";
 import type { CommitInfo } from "./history-record.ts";
 
-export interface ContextFlags {
+interface ContextFlags {
   readonly event?: string | undefined;
   readonly ref?: string | undefined;
   readonly defaultBranch?: string | undefined;
@@ -19,7 +19,7 @@ export interface ContextFlags {
 }
 
 /** What GitHub says about this run: its variables, and what the event payload tells. */
-export interface RunFacts {
+interface RunFacts {
   /** GITHUB_EVENT_NAME. */
   readonly eventName?: string | undefined;
   /** GITHUB_REF. */

@@ -16,7 +16,7 @@
 // the repository itself; a repository GitHub marks as a fork, unless the caller names it as the
 // expected repository (a fork that keeps its own history on purpose).
 
-export const WRITE_EVENTS = ["push", "workflow_dispatch", "schedule"] as const;
+const WRITE_EVENTS = ["push", "workflow_dispatch", "schedule"] as const;
 
 export interface WriteContext {
   /** GITHUB_EVENT_NAME. */
@@ -35,7 +35,7 @@ export interface WriteContext {
   readonly expectedRepository?: string | undefined;
 }
 
-export type WriteDecision =
+type WriteDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 function sameRepository(a: string, b: string): boolean {

@@ -17,7 +17,7 @@ import type { BenchHistory, Commit, Generator, Result, Series } from "../schemas
 import { breaksStillCutting } from "./baseline-breaks.ts";
 import type { HistoryRecord } from "./history-record.ts";
 
-export interface MergeOptions {
+interface MergeOptions {
   /** Keep at most this many records (≥ 1); the oldest go first. Unset: keep all. */
   readonly maxCommits?: number;
   /** The document's `updated_at`. */
@@ -41,7 +41,7 @@ export function seriesKey(s: Pick<Series, "suite" | "id" | "unit" | "direction">
   return JSON.stringify([s.suite, s.id, s.unit, s.direction]);
 }
 
-export function emptyHistory(): BenchHistory {
+function emptyHistory(): BenchHistory {
   return { schema_version: 1, series: [], commits: [] };
 }
 

@@ -61,12 +61,12 @@ const SHA = /^[0-9a-f]{40}$/;
 const TIMESTAMP =
   /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
 const FINGERPRINT = /^[0-9a-f]{16,64}$/;
-export const MAX_MESSAGE_CHARS = 1024;
-export const MAX_AUTHOR_CHARS = 256;
-export const MAX_URL_CHARS = 2048;
+const MAX_MESSAGE_CHARS = 1024;
+const MAX_AUTHOR_CHARS = 256;
+const MAX_URL_CHARS = 2048;
 
 /** Collapses whitespace and control characters to single spaces and clips to `max` code points (never half a surrogate pair). */
-export function clipText(text: string, max: number): string {
+function clipText(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
   const points = Array.from(clean);

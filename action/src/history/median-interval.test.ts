@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { medianOrderInterval, orderStatisticCoverage } from "./median-interval.ts";
+import { medianOrderInterval } from "./median-interval.ts";
 
 /** P(Bin(k, ½) ≤ m) by exact integer counting, independent of the log-space code. */
 function exactCdf(k: number, m: number): number {
@@ -10,6 +10,28 @@ function exactCdf(k: number, m: number): number {
     c = (c * BigInt(k - i)) / BigInt(i + 1);
   }
   return Number(sum) / 2 ** k;
+}
+
+/**
+ * The oracle the interval is checked against, one rank at a time: the coverage of
+ * [x(j), x(k+1−j)] for k values: 1 − 2·P(Bin(k, ½) ≤ j − 1). Computed in log
+ * space so that k up to the schema's 10,000 rounds does not underflow.
+ */
+function orderStatisticCoverage(k: number, j: number): number {
+  if (!Number.isInteger(k) || !Number.isInteger(j) || k < 1 || j < 1 || 2 * j > k + 1)
+    throw new RangeError(`no order-statistic interval of rank ${j} for ${k} values`);
+  return Math.max(0, 1 - 2 * binomialHalfCdf(k, j - 1));
+}
+
+/** P(Bin(k, ½) ≤ m). */
+function binomialHalfCdf(k: number, m: number): number {
+  let logP = -k * Math.LN2;
+  let sum = Math.exp(logP);
+  for (let i = 1; i <= m; i++) {
+    logP += Math.log((k - i + 1) / i);
+    sum += Math.exp(logP);
+  }
+  return Math.min(1, sum);
 }
 
 describe("orderStatisticCoverage", () => {

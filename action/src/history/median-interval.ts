@@ -16,39 +16,18 @@
 // 9 → 96.1 %, 10 → 97.9 % (j = 2). Below three values there is no useful interval.
 
 /** The level the interval aims for; small k get less (see `coverage`). */
-export const MEDIAN_CI_LEVEL = 0.95;
+const MEDIAN_CI_LEVEL = 0.95;
 
 /** Fewest values for which an interval is given: two values' [min, max] covers only 50 %. */
-export const MIN_CI_VALUES = 3;
+const MIN_CI_VALUES = 3;
 
-export interface MedianInterval {
+interface MedianInterval {
   readonly lower: number;
   readonly upper: number;
   /** The 1-based rank j of the lower bound; the upper bound is x(k+1−j). */
   readonly rank: number;
   /** The exact probability that [lower, upper] holds the true median. */
   readonly coverage: number;
-}
-
-/**
- * The coverage of [x(j), x(k+1−j)] for k values: 1 − 2·P(Bin(k, ½) ≤ j − 1). Computed in log
- * space so that k up to the schema's 10,000 rounds does not underflow.
- */
-export function orderStatisticCoverage(k: number, j: number): number {
-  if (!Number.isInteger(k) || !Number.isInteger(j) || k < 1 || j < 1 || 2 * j > k + 1)
-    throw new RangeError(`no order-statistic interval of rank ${j} for ${k} values`);
-  return Math.max(0, 1 - 2 * binomialHalfCdf(k, j - 1));
-}
-
-/** P(Bin(k, ½) ≤ m). */
-function binomialHalfCdf(k: number, m: number): number {
-  let logP = -k * Math.LN2;
-  let sum = Math.exp(logP);
-  for (let i = 1; i <= m; i++) {
-    logP += Math.log((k - i + 1) / i);
-    sum += Math.exp(logP);
-  }
-  return Math.min(1, sum);
 }
 
 /**

@@ -76,7 +76,7 @@ export async function gitOk(
 }
 
 /** One entry of `git ls-tree -l`. */
-export interface TreeEntry {
+interface TreeEntry {
   readonly mode: string;
   readonly type: string;
   readonly sha: string;
@@ -162,7 +162,7 @@ export async function fetchTip(
   });
 }
 
-export type PushOutcome = "pushed" | "conflict";
+type PushOutcome = "pushed" | "conflict";
 
 // What git (client side) and receive-pack (server side) say when the branch moved under us:
 // our commit is no longer a fast-forward, or another push held or changed the ref first.

@@ -11,7 +11,7 @@ export type PagesFiles = ReadonlyMap<string, string | Uint8Array>;
 /** The history's file name in the pages directory. */
 export const HISTORY_FILE = "history.json";
 
-export const MAX_EXTRA_FILES = 256;
+const MAX_EXTRA_FILES = 256;
 /** Per file; the page and data.js of a long history are a few MiB. */
 export const MAX_EXTRA_FILE_BYTES = 64 * 1024 * 1024;
 

@@ -62,7 +62,7 @@ export async function readHistoryAt(
   }
 }
 
-export interface PagesReadTarget {
+interface PagesReadTarget {
   /** A git URL or an absolute local path. */
   readonly remote: string;
   readonly branch: string;
@@ -72,7 +72,7 @@ export interface PagesReadTarget {
   readonly token?: string;
 }
 
-export interface PagesReaderDeps {
+interface PagesReaderDeps {
   readonly proc: ProcessPort;
   readonly dirs: DirPort;
   readonly env: Readonly<Record<string, string>>;

@@ -50,9 +50,9 @@ export const DEFAULT_PAGES_DIR = "benchgate";
 export { HISTORY_FILE };
 export const DEFAULT_MAX_ATTEMPTS = 8;
 /** The pause before attempt n+1 is uniform in [0, min(cap, base · 2^(n−1))] ("full jitter"). */
-export const DEFAULT_BACKOFF = Object.freeze({ baseMs: 250, capMs: 15_000 });
+const DEFAULT_BACKOFF = Object.freeze({ baseMs: 250, capMs: 15_000 });
 
-export interface PagesTarget {
+interface PagesTarget {
   /** A git URL or a local path (absolute: git runs in a scratch directory). */
   readonly remote: string;
   /** Default gh-pages. */
@@ -63,7 +63,7 @@ export interface PagesTarget {
   readonly token?: string;
 }
 
-export interface PagesUpdate {
+interface PagesUpdate {
   /** The new history from the one on the branch (undefined: none yet). Pure; may run many times. */
   readonly transform: (current: BenchHistory | undefined) => BenchHistory;
   /** More files under the directory, by relative path; called once per attempt. */
@@ -86,7 +86,7 @@ export interface PagesWriterDeps {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export interface PagesWriteOptions {
+interface PagesWriteOptions {
   readonly maxAttempts?: number;
   readonly backoff?: { readonly baseMs: number; readonly capMs: number };
 }

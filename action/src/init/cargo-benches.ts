@@ -14,7 +14,7 @@ export interface BenchTargets {
 }
 
 /** The harnesses a `harness = false` bench target can be run with. */
-export type BenchHarness = "criterion" | "gungraun";
+type BenchHarness = "criterion" | "gungraun";
 
 // A path into, or an import of, the Valgrind harness (gungraun, or iai-callgrind before its
 // rename): `use gungraun::…`, `gungraun::main!`, `iai_callgrind::library_benchmark`.

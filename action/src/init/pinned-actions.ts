@@ -37,7 +37,7 @@ export const PINNED_ACTIONS = {
   },
 } as const;
 
-export type PinnedAction = keyof typeof PINNED_ACTIONS;
+type PinnedAction = keyof typeof PINNED_ACTIONS;
 
 /** The `uses:` value with its version comment, e.g. `actions/checkout@9c09… # v7.0.0`. */
 export function pinnedUses(name: PinnedAction): string {

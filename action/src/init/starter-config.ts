@@ -8,7 +8,7 @@ import { RELEASED_ACTION } from "./released-action.ts";
 import { ACTION_PATH, type RunnerKind } from "./workflow-options.ts";
 import { yamlScalar } from "./yaml-scalar.ts";
 
-export interface StarterOptions {
+interface StarterOptions {
   /** Criterion bench target names (`cargo bench --bench NAME`). */
   readonly benches: readonly string[];
   /** gungraun / iai-callgrind bench target names: instruction counts under Valgrind. */
@@ -35,7 +35,7 @@ export function configSchemaUrl(): string {
  * The time budget init writes: the whole run, both builds included. A first build of a crate with
  * its dependencies takes a few minutes on a 2-core runner; the rest goes to rounds.
  */
-export const STARTER_TIME_BUDGET = "15m";
+const STARTER_TIME_BUDGET = "15m";
 
 const MAX_SUITE_NAME = 64;
 

@@ -46,7 +46,7 @@ export const ACTIONLINT_CONFIG_PATH = ".github/actionlint.yaml";
 /** The action in benchgate's repository, without a ref. */
 export const ACTION_PATH = "benchgate/benchgate/action";
 /** The major tag scripts/release.ts moves on every release: what a build from source falls back to. */
-export const MAJOR_TAG = "v0";
+const MAJOR_TAG = "v0";
 /**
  * `benchgate init`'s default: the release commit this CLI was published with, pinned by SHA
  * (scripts/release.ts writes it into the npm build). A build from source does not know it and

@@ -32,7 +32,7 @@ export function withoutCredentials(env: Readonly<Record<string, string>>): Recor
   return kept;
 }
 
-export interface NodeMachineOptions {
+interface NodeMachineOptions {
   /** Children get no credentials (the action: cargo and benchmarks run the PR's code). */
   readonly scrubCredentials?: boolean;
   /**
@@ -89,7 +89,7 @@ function guarded(write: (text: string) => void): (text: string) => void {
 }
 
 /** Where signals come from: the process, or an emitter in tests. */
-export interface SignalSource {
+interface SignalSource {
   on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
   off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
 }

@@ -16,7 +16,7 @@ import {
 
 const BenchgateOctokit = Octokit.plugin(retry, throttling);
 
-export interface OctokitOptions {
+interface OctokitOptions {
   readonly token: string;
   readonly owner: string;
   readonly repo: string;

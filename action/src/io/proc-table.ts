@@ -17,7 +17,7 @@ export interface ProcEntry {
 }
 
 /** /proc/<pid>/stat: "pid (comm) state ppid pgrp session … starttime …"; comm may hold ")". */
-export function parseStat(text: string): ProcEntry | undefined {
+function parseStat(text: string): ProcEntry | undefined {
   const open = text.indexOf("(");
   const close = text.lastIndexOf(")");
   if (open < 0 || close < open) return undefined;

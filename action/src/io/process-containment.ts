@@ -32,7 +32,7 @@ const TREE_POLL_MS = 500;
 const PROLOGUE = 'echo $$ > "$1" || exit 125; shift; exec "$@"';
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-export type ContainmentMechanism = "cgroup" | "proc";
+type ContainmentMechanism = "cgroup" | "proc";
 
 /** One step's processes, from before it starts until it is over. */
 export interface StepBox {
@@ -289,7 +289,7 @@ export const procContainment: Containment = {
 };
 
 /** A cgroup per step under `parent`, a cgroup v2 directory benchgate may create children in. */
-export function cgroupContainment(parent: string): Containment {
+function cgroupContainment(parent: string): Containment {
   return {
     mechanism: "cgroup",
     box: async (argv, env, cwd) => {

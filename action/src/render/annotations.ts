@@ -3,7 +3,7 @@
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { formatChange } from "./format.ts";
 
-export interface Annotation {
+interface Annotation {
   readonly title: string;
   readonly message: string;
 }

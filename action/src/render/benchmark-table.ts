@@ -9,13 +9,13 @@ import { code, tableRow, text, valueCell, verdictCell } from "./markdown-parts.t
 import { shownHead } from "./verdict-summary.ts";
 
 /** The rendered table and how many rows it left out. */
-export interface BenchmarkTable {
+interface BenchmarkTable {
   readonly markdown: string;
   readonly omitted: number;
 }
 
 /** The head column's name: what it shows, since it is not head's own median. */
-export const HEAD_COLUMN = "head (est.)";
+const HEAD_COLUMN = "head (est.)";
 
 function header(report: BenchReport): string {
   const confidence = formatPercent(report.settings.confidence).replace(".0 %", " %");
@@ -63,7 +63,7 @@ function verdictText(entry: Entry, accepted: boolean): string {
 }
 
 /** One escaped table row. Exported for tests. */
-export function benchmarkRow(report: BenchReport, entry: Entry, accepted = false): string {
+function benchmarkRow(report: BenchReport, entry: Entry, accepted = false): string {
   return tableRow([
     code(entry.id) + suiteLabel(report, entry),
     valueCell(entry.base?.value, entry.unit),
@@ -111,7 +111,7 @@ export function benchmarkTable(
 }
 
 /** Rows shown before the rest of the table folds away: the first screen stays short. */
-export const VISIBLE_ROWS = 10;
+const VISIBLE_ROWS = 10;
 
 /**
  * The table with its first `visible` rows shown and the others folded under them, all within

@@ -18,7 +18,7 @@ export function deniedMarker(userId: number): string {
   return `<!-- benchgate:denied user=${userId} -->`;
 }
 
-export interface Denial {
+interface Denial {
   readonly userId: number;
   readonly login: string;
   /** Whether the repository keeps a list of allowed users at all. */

@@ -5,7 +5,7 @@
 // shown as met: "✅" would say a limit held that nobody looked at. Pure.
 import type { BudgetResult } from "../schemas/report.gen.ts";
 
-export type BudgetState = "broken" | "close" | "met" | "unchecked";
+type BudgetState = "broken" | "close" | "met" | "unchecked";
 
 export function budgetState(b: BudgetResult): BudgetState {
   if (!b.ok) return "broken";

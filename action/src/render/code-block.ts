@@ -6,7 +6,7 @@
 
 import { capLength, sanitizeBlock } from "./sanitize-text.ts";
 
-export interface CodeBlockOptions {
+interface CodeBlockOptions {
   /** Info string, ours only (e.g. `diff`, `text`): it is not escaped. */
   readonly language?: string;
   /** Keep at most this many lines. Default 200. */
@@ -18,7 +18,7 @@ export interface CodeBlockOptions {
 }
 
 /** The fenced block and how many lines were left out. */
-export interface CodeBlock {
+interface CodeBlock {
   readonly markdown: string;
   readonly omittedLines: number;
 }

@@ -11,7 +11,7 @@ import { fixed, type Section } from "./markdown-parts.ts";
 import { failingItems } from "./verdict-summary.ts";
 
 /** A maintainer's acceptance of a failed verdict's regressions, as the bot recorded it. */
-export interface AcceptanceShown {
+interface AcceptanceShown {
   readonly login: string;
   readonly reason: string;
   readonly ids: readonly string[];

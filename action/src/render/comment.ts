@@ -30,7 +30,7 @@ export const MAX_COMMENT_CHARS = 65_000;
 const MIN_COMMENT_CHARS = 1_000;
 
 /** What a sticky-comment marker must look like; it is never built from untrusted text. */
-export const MARKER_PATTERN = /^<!-- benchgate:[a-z0-9-]+ -->$/u;
+const MARKER_PATTERN = /^<!-- benchgate:[a-z0-9-]+ -->$/u;
 
 // The table gets at least this share of the body before it is cut, when it needs it.
 const TABLE_SHARE = 0.6;

@@ -2,7 +2,7 @@
 // (comment.ts). Pure. The error message is fenced: it can hold file content or tool output.
 import { codeBlock } from "./code-block.ts";
 
-export interface CommitPair {
+interface CommitPair {
   readonly baseSha: string;
   readonly headSha: string;
 }

@@ -19,14 +19,14 @@ export function fixed(markdown: string): Section {
   return { priority: Infinity, levels: [markdown] };
 }
 
-export const VERDICT_HEADLINE: Readonly<Partial<Record<string, string>>> = {
+const VERDICT_HEADLINE: Readonly<Partial<Record<string, string>>> = {
   pass: "✅",
   fail: "❌",
   inconclusive: "⚠️",
   error: "💥",
 };
 
-export const ENTRY_VERDICT: Readonly<Partial<Record<string, string>>> = {
+const ENTRY_VERDICT: Readonly<Partial<Record<string, string>>> = {
   regressed: "🔴 regressed",
   improved: "🟢 improved",
   inconclusive: "🟡 inconclusive",

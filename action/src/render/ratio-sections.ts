@@ -21,7 +21,7 @@ import {
 } from "./markdown-parts.ts";
 
 /** ✅ holds, ❌ false or failing, ⚠️ inconclusive, ➖ not checked (a filtered run). */
-export function claimMark(c: ClaimResult): string {
+function claimMark(c: ClaimResult): string {
   if (c.fails) return "❌";
   if (c.verdict === "holds") return "✅";
   if (c.verdict === "inconclusive") return "⚠️";

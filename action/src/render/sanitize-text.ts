@@ -3,10 +3,10 @@
 // Every escaper in this folder starts here, so the rules live in one place.
 
 /** Shown in place of a character that was hostile but should stay visible (bidi controls, C0/C1 controls). */
-export const REPLACEMENT = "\uFFFD";
+const REPLACEMENT = "\uFFFD";
 
 /** The default cap for one untrusted string, in code points, including the trailing ellipsis. */
-export const DEFAULT_MAX_LENGTH = 200;
+const DEFAULT_MAX_LENGTH = 200;
 
 const ELLIPSIS = "…";
 

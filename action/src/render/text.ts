@@ -38,7 +38,7 @@ import { sanitizeText } from "./sanitize-text.ts";
 import { defuseWorkflowCommands } from "./workflow-commands.ts";
 import { failingPhrase, inconclusiveReason, shownHead } from "./verdict-summary.ts";
 
-export interface TextOptions {
+interface TextOptions {
   /** Colour the verdicts with ANSI SGR codes (ours only). Default false. */
   readonly color?: boolean;
   /** Table rows to show before "… n more". Default 50. */

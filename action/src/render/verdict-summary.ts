@@ -12,7 +12,7 @@ import { formatChange, formatCount } from "./format.ts";
  * benchmark), the `name` to quote, the `change` (our own formatting, safe as it is) and
  * `detail` (report text: a rule, a metric).
  */
-export interface FailingItem {
+interface FailingItem {
   readonly what: string;
   readonly name: string;
   readonly change: string;

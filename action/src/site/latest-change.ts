@@ -16,9 +16,9 @@
 import type { PageLatestStep } from "./page-model.ts";
 
 /** The smallest step shown as a change, as for change points (change-points.ts, minStep). */
-export const MIN_STEP = 0.01;
+const MIN_STEP = 0.01;
 /** How many measured commits before the latest one give its level and its usual range. */
-export const RECENT = 10;
+const RECENT = 10;
 
 export interface StepInput {
   /** Commit index of the first element of each array. */

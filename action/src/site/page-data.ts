@@ -21,7 +21,7 @@ import {
 } from "./page-model.ts";
 import { secondaryLeads } from "./series-groups.ts";
 
-export interface PageOptions {
+interface PageOptions {
   readonly title: string;
   readonly changePoints?: ChangePointOptions;
 }

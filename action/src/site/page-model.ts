@@ -119,7 +119,7 @@ export interface PageBreak {
   readonly reason: string;
 }
 
-export interface PageChange {
+interface PageChange {
   /** Commit index of the first value at the new level. */
   readonly index: number;
   readonly before: number;

@@ -8,7 +8,7 @@
 // `E p50` or `E p99`. A `[metric]` series whose primary is not in the history (a benchmark that
 // ran only DHAT) is grouped under the first of its siblings, so it still makes one card. Pure.
 
-export interface SeriesKey {
+interface SeriesKey {
   readonly suite: string;
   readonly id: string;
 }

@@ -9,7 +9,7 @@ import type { ChangePointOptions } from "../history/change-points.ts";
 import { buildPageModel } from "./page-data.ts";
 import type { PageModel } from "./page-model.ts";
 import { scriptAssignment } from "./script-data.ts";
-import { loadSiteAssets, type SiteAssets } from "./site-assets.ts";
+import type { SiteAssets } from "./site-assets.ts";
 
 /** The page's files, relative to the directory they are served from. */
 export const SITE_FILES = Object.freeze({
@@ -21,30 +21,22 @@ export const SITE_FILES = Object.freeze({
 
 export const DEFAULT_TITLE = "Benchmark history";
 
-export interface SiteOptions {
+interface SiteOptions {
   /** The page's heading and window title (default "Benchmark history"). */
   readonly title?: string;
   readonly changePoints?: ChangePointOptions;
 }
 
-/**
- * The page's files for a history: relative path → content. All text today; the type leaves
- * room for binary files (an icon) without changing callers.
- */
-export async function historySiteFiles(
-  history: BenchHistory,
-  options: SiteOptions = {},
-): Promise<ReadonlyMap<string, string | Uint8Array>> {
-  return renderSite(history, await loadSiteAssets(), options).files;
-}
-
-export interface RenderedSite {
+interface RenderedSite {
   readonly files: ReadonlyMap<string, string>;
   /** What the data file holds, for callers that report on it. */
   readonly model: PageModel;
 }
 
-/** The same, with the bundled assets passed in (pure). */
+/**
+ * The page's files for a history (relative path → content) and the model its data file holds,
+ * from the bundled assets (`loadSiteAssets()`). Pure.
+ */
 export function renderSite(
   history: BenchHistory,
   assets: SiteAssets,

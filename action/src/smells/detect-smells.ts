@@ -12,17 +12,6 @@ import { sideData, type BenchmarkRuns, type SideData } from "./smell-data.ts";
 import { varianceSmells } from "./variance-smells.ts";
 import { withPart } from "../core/gate-verdict.ts";
 
-export const SMELL_KINDS = [
-  "identical-timings",
-  "flat-scaling",
-  "complexity-change",
-  "high-variance",
-  "bimodal",
-  "underpowered",
-  "timer-resolution",
-] as const;
-export type SmellKind = (typeof SMELL_KINDS)[number];
-
 export type SmellConfig = NonNullable<BenchgateConfig["smells"]>;
 
 const MAX_TEXT = 2000;
@@ -52,7 +41,7 @@ function kindsFor(
   return new Set<string>([...global, ...local]);
 }
 
-export interface SmellInput {
+interface SmellInput {
   readonly base: readonly SourcedSummary[];
   readonly head: readonly SourcedSummary[];
   /** The comparison's report: its entries (MDE, verdicts) and settings. */

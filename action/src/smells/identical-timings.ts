@@ -6,20 +6,20 @@ import type { Smell } from "../schemas/report.gen.ts";
 import { isTime, typical, withinRunCv, type BenchmarkRuns, type SideData } from "./smell-data.ts";
 
 /** At least this many distinct benchmarks… */
-export const IDENTICAL_MIN_MEMBERS = 3;
+const IDENTICAL_MIN_MEMBERS = 3;
 /** …whose typical times are all within this ratio (max/min)… */
-export const IDENTICAL_MAX_RATIO = 1.03;
+const IDENTICAL_MAX_RATIO = 1.03;
 /** …each with a within-run spread (robust CV) at most this… */
-export const IDENTICAL_MAX_CV = 0.03;
+const IDENTICAL_MAX_CV = 0.03;
 /** …and slower than this: nanosecond-scale clusters are common and say nothing. */
-export const IDENTICAL_MIN_NS = 1000;
+const IDENTICAL_MIN_NS = 1000;
 /**
  * In a large suite some distinct benchmarks land within 3 % of each other by chance. A cluster
  * counts only when at most this many clusters of its size were expected by chance: with n
  * candidates spread over a log-time range L, about C(n, m) · m · (w/L)^(m−1) groups of m fall
  * in a window w (each member within w of the fastest). L is at least three decades.
  */
-export const IDENTICAL_MAX_CHANCE = 0.01;
+const IDENTICAL_MAX_CHANCE = 0.01;
 const MIN_LOG_RANGE = Math.log(1000);
 
 function choose(n: number, m: number): number {
@@ -29,7 +29,7 @@ function choose(n: number, m: number): number {
 }
 
 /** Expected number of chance clusters of size m among n candidates over log range L. */
-export function chanceClusters(n: number, m: number, logRange: number): number {
+function chanceClusters(n: number, m: number, logRange: number): number {
   const w = Math.log(IDENTICAL_MAX_RATIO);
   return choose(n, m) * m * (w / Math.max(logRange, MIN_LOG_RANGE)) ** (m - 1);
 }

@@ -3,7 +3,7 @@
 // value_str (or the id's last segment); at least 3 sizes spanning 10× make a group.
 import type { BenchmarkRuns, SideData } from "./smell-data.ts";
 
-export interface SizedMember {
+interface SizedMember {
   readonly size: number;
   readonly benchmark: BenchmarkRuns;
 }
@@ -16,8 +16,8 @@ export interface ParameterizedGroup {
   readonly members: readonly SizedMember[];
 }
 
-export const MIN_SIZES = 3;
-export const MIN_SIZE_RANGE = 10;
+const MIN_SIZES = 3;
+const MIN_SIZE_RANGE = 10;
 
 function sizeOf(b: BenchmarkRuns): { size: number; stem: string } | undefined {
   const value = b.metadata["value_str"];
@@ -87,7 +87,7 @@ function relativeSse(
   );
 }
 
-export interface FixedCostFit {
+interface FixedCostFit {
   /** The fixed cost a of t = a + b·n. */
   readonly fixed: number;
   readonly perUnit: number;

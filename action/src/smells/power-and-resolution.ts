@@ -7,21 +7,21 @@ import type { Entry, Smell } from "../schemas/report.gen.ts";
 import { isTime, listIds, typical, type SideData } from "./smell-data.ts";
 
 /** Per-iteration times below this are a few CPU cycles: usually the loop, or optimized away. */
-export const SUB_NS_LIMIT = 1;
+const SUB_NS_LIMIT = 1;
 /** A run whose samples take fewer distinct values than this share is quantized by the timer. */
-export const QUANTIZED_SHARE = 0.1;
+const QUANTIZED_SHARE = 0.1;
 
 /**
  * The MDE is the smallest slowdown that would be *confirmed*, so it always sits a little above
  * the fail threshold F (the estimate itself must reach F). A suite is underpowered when it
  * could miss a regression of twice the threshold.
  */
-export const UNDERPOWERED_FACTOR = 2;
+const UNDERPOWERED_FACTOR = 2;
 /**
  * Beyond this many rounds, "add rounds" is not advice anyone can take, and a count of them
  * ("about 8064 rounds") reads as a precision the projection does not have.
  */
-export const MAX_SENSIBLE_ROUNDS = 100;
+const MAX_SENSIBLE_ROUNDS = 100;
 
 export function underpowered(
   entries: readonly Entry[],

@@ -15,13 +15,13 @@ import {
 import { shortId, typical, type SideData } from "./smell-data.ts";
 
 /** Below this exponent time "grows far slower than the parameter". */
-export const FLAT_EXPONENT = 0.35;
+const FLAT_EXPONENT = 0.35;
 /** The largest size must still be this much slower than the smallest: a fixed cost *hides* growth. */
-export const FLAT_MIN_GROWTH = 1.1;
+const FLAT_MIN_GROWTH = 1.1;
 /** Share of the smallest size's time that the fitted fixed cost must explain. */
-export const FLAT_FIXED_SHARE = 0.8;
+const FLAT_FIXED_SHARE = 0.8;
 /** Smallest exponent difference worth reporting (0.5 = one step of √n). */
-export const EXPONENT_CHANGE = 0.3;
+const EXPONENT_CHANGE = 0.3;
 
 const fmt = (x: number): string => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 

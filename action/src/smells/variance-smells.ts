@@ -7,22 +7,22 @@ import type { Smell } from "../schemas/report.gen.ts";
 import { ascending, listIds, robustCv, shortId, withinRunCv, type SideData } from "./smell-data.ts";
 
 /** Within-run robust CV above which a benchmark is "high-variance". */
-export const HIGH_CV = 0.2;
+const HIGH_CV = 0.2;
 /** Ashman's D above which two modes are "clearly separated" (2 is the usual bar; we want clear). */
-export const BIMODAL_D = 3;
+const BIMODAL_D = 3;
 /** The smaller mode must hold at least this share of the samples… */
-export const BIMODAL_MIN_SHARE = 0.1;
+const BIMODAL_MIN_SHARE = 0.1;
 /** …the modes must differ by at least this ratio, and it must show in at least half the runs. */
-export const BIMODAL_MIN_RATIO = 1.1;
+const BIMODAL_MIN_RATIO = 1.1;
 /**
  * Both modes must be tight: the wider one's SD at most this share of the distance between them.
  * A run disturbed by other processes has one tight mode and a long smear of slow samples, which
  * can pass Ashman's D; that is a noisy machine (high-variance), not two behaviours of the code.
  */
-export const BIMODAL_MAX_LOOSENESS = 0.25;
+const BIMODAL_MAX_LOOSENESS = 0.25;
 const MIN_SAMPLES = 20;
 /** Rank correlation of per-iteration time with sample position that counts as a steady rise. */
-export const DRIFT_RHO = 0.7;
+const DRIFT_RHO = 0.7;
 
 interface Split {
   readonly d: number;
@@ -33,7 +33,7 @@ interface Split {
 }
 
 /** Best two-group split of the log samples (Otsu), with Ashman's D of the two groups. */
-export function bimodalSplit(samples: ArrayLike<number>): Split | undefined {
+function bimodalSplit(samples: ArrayLike<number>): Split | undefined {
   // log is monotonic: the logs of sorted samples are sorted. Plain loops over typed arrays:
   // this runs once per benchmark and run, 5,000 times for a 1,000-benchmark suite.
   const sorted = ascending(samples);
@@ -96,7 +96,7 @@ function linearTrend(samples: readonly number[]): number {
 }
 
 /** Spearman's rank correlation of the samples with their order (no ties correction needed here). */
-export function orderCorrelation(samples: readonly number[]): number | undefined {
+function orderCorrelation(samples: readonly number[]): number | undefined {
   const n = samples.length;
   if (n < MIN_SAMPLES) return undefined;
   // A steady rise shows in the linear correlation too; skip the sort when that is clearly absent.

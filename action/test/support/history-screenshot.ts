@@ -1,5 +1,5 @@
 // The history page's first screen as a picture: the site built from a history.json by
-// historySiteFiles (what `benchgate history append` puts on gh-pages), opened from file:// in
+// renderSite (what `benchgate history append` puts on gh-pages), opened from file:// in
 // headless Chromium at 1400×900, and the viewport written as a PNG once its charts are drawn.
 // The acceptance test (history-first-screen.test.ts) takes it from the demo's recorded history;
 // run as a script, it writes docs' picture:
@@ -14,7 +14,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import type { BenchHistory } from "../../src/schemas/history.gen.ts";
-import { historySiteFiles } from "../../src/site/site-files.ts";
+import { renderSite } from "../../src/site/site-files.ts";
+import { loadSiteAssets } from "../../src/site/site-assets.ts";
 import { launchChromium, waitForAllCharts } from "./chromium.ts";
 import { ROOT } from "./cli.ts";
 
@@ -33,7 +34,7 @@ export async function writeSite(
   title: string,
 ): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  for (const [name, content] of await historySiteFiles(history, { title }))
+  for (const [name, content] of renderSite(history, await loadSiteAssets(), { title }).files)
     writeFileSync(path.join(dir, name), content);
   return pathToFileURL(path.join(dir, "index.html")).href;
 }

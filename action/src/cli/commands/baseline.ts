@@ -6,7 +6,7 @@ import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const BASELINE_HELP = `Usage: benchgate baseline accept NAME (--from DIR | SUMMARY...) [options]
+const BASELINE_HELP = `Usage: benchgate baseline accept NAME (--from DIR | SUMMARY...) [options]
 
 Writes one side of a benchmark run into baselines/NAME/ as the stored baseline: its per-round
 summaries (round-1.json, round-2.json, …, validated) and manifest.yml (commit, time, who, why).

@@ -8,7 +8,7 @@ import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const GOLDEN_HELP = `Usage: benchgate golden check|update [options]
+const GOLDEN_HELP = `Usage: benchgate golden check|update [options]
 
 Runs the golden commands of benchgate.yml (golden:) in the current checkout and compares the
 SHA-256 of each command's stdout and exit code with the checksums file.

@@ -16,7 +16,7 @@ import { SITE_FILES } from "../../site/site-files.ts";
 import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 
-export const HISTORY_APPEND_HELP = `Usage: benchgate history append --report FILE --remote URL|PATH [options]
+const HISTORY_APPEND_HELP = `Usage: benchgate history append --report FILE --remote URL|PATH [options]
 
 Adds the report of a default-branch commit to history.json on the gh-pages branch: one record
 per commit (a re-run of the same SHA replaces its record), pushed without force and retried

@@ -11,7 +11,7 @@ import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const HISTORY_IMPORT_HELP = `Usage: benchgate history import FILE -o OUT [--into HISTORY] [--strict]
+const HISTORY_IMPORT_HELP = `Usage: benchgate history import FILE -o OUT [--into HISTORY] [--strict]
 
 Imports the history github-action-benchmark keeps on gh-pages — its data.js
 (window.BENCHMARK_DATA = {...}) or the JSON file it writes with external-data-json-path — into

@@ -11,7 +11,7 @@ import type { Machine } from "../../ports/machine.ts";
 
 const MAX_TITLE = 200;
 
-export const HISTORY_SITE_HELP = `Usage: benchgate history site --history FILE --out DIR [--title TEXT]
+const HISTORY_SITE_HELP = `Usage: benchgate history site --history FILE --out DIR [--title TEXT]
 
 Writes the benchmark history page: one chart per benchmark, grouped by suite, with the median,
 its confidence band, the budget, detected change points, environment changes and superseded

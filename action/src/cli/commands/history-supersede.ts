@@ -22,7 +22,7 @@ import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } fro
 import { EXIT } from "../exit-codes.ts";
 import { readEventPayload, repositoryUrl } from "./history-append.ts";
 
-export const HISTORY_SUPERSEDE_HELP = `Usage: benchgate history supersede ID-GLOB --from SHA --reason TEXT (--remote URL|PATH | --history FILE)
+const HISTORY_SUPERSEDE_HELP = `Usage: benchgate history supersede ID-GLOB --from SHA --reason TEXT (--remote URL|PATH | --history FILE)
        benchgate history supersede --list (--remote URL|PATH | --history FILE)
 
 Marks that the benchmarks whose id ID-GLOB matches changed their method at commit SHA (a new

@@ -36,7 +36,7 @@ const SUBCOMMANDS: ReadonlyMap<string, { run: Subcommand; summary: string }> = n
   ],
 ]);
 
-export function historyHelp(): string {
+function historyHelp(): string {
   const lines = [...SUBCOMMANDS].map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`);
   return `Usage: benchgate history <subcommand> [options]   (benchgate history <subcommand> --help)
 

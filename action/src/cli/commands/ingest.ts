@@ -57,7 +57,7 @@ const NAME_HELP = [...NAME_USES]
 /** `benchgate --help`'s line for this command. */
 export const INGEST_SUMMARY = `convert ${TOOLS} output to summary.json`;
 
-export const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
+const INGEST_HELP = `Usage: benchgate ingest KIND INPUT [options]
        benchgate ingest criterion DIR --baselines GLOB --out-dir DIR [--suite NAME]
 
 Reads one tool's output and writes a normalized, schema-checked summary.json: one side of one

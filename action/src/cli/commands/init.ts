@@ -25,7 +25,7 @@ import { booleanFlag, integerFlag, listFlag, parseFlags, stringFlag } from "../a
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner self-hosted|github-hosted]
+const INIT_HELP = `Usage: benchgate init [--dir DIR] [--action-ref REF] [--runner self-hosted|github-hosted]
                       [--runner-labels A,B] [--shards N] [--bench NAME...]
 
 Sets a Rust repository up for benchgate by writing

@@ -14,7 +14,7 @@ import { booleanFlag, integerFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
-export const MERGE_HELP = `Usage: benchgate merge DIR... [options]
+const MERGE_HELP = `Usage: benchgate merge DIR... [options]
 
 Decides once over a sharded run: each DIR is the --out folder of one \`benchgate run --shard I/N\`
 (one per shard, in any order). Every shard must be there exactly once, all from the same split of

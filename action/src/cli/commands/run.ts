@@ -17,7 +17,7 @@ import { describeShardRun, runShard } from "../../gate/run-shard.ts";
 import { parseShard } from "../../core/shard-blocks.ts";
 import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../statistics-flags.ts";
 
-export const RUN_HELP = `Usage: benchgate run --base REF --head REF [options]
+const RUN_HELP = `Usage: benchgate run --base REF --head REF [options]
 
 Runs the project's benchmarks for two commits and decides what changed. Both commits are checked
 out in temporary git worktrees (your checkout is not touched), each side is built once into a

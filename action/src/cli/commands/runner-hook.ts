@@ -12,7 +12,7 @@ import type { Machine } from "../../ports/machine.ts";
 const MAX_EVENT_BYTES = 25 * 1024 * 1024;
 const DEFAULT_WORKFLOWS = "benchgate-pr.yml,benchgate-command.yml,benchgate-main.yml";
 
-export const RUNNER_HOOK_HELP = `Usage: benchgate runner-hook [--default-branch main] [--workflows a.yml,b.yml]
+const RUNNER_HOOK_HELP = `Usage: benchgate runner-hook [--default-branch main] [--workflows a.yml,b.yml]
 
 The self-hosted benchmark runner's job-started check. Allows only:
   push          to the default branch, from one of the workflows

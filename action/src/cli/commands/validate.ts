@@ -15,7 +15,7 @@ import { booleanFlag, parseFlags, stringFlag } from "../args.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Machine } from "../../ports/machine.ts";
 
-export const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config|history]
+const VALIDATE_HELP = `Usage: benchgate validate FILE... [--schema summary|report|config|history]
 
 Checks each file against its JSON Schema (${docsUrl("schemas/")})
 and the rules a schema cannot express (unique benchmark ids; in a history, unique series and commits). Without
