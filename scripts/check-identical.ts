@@ -361,7 +361,24 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
       });
     }
   }
-  return [...cases, ...ingestCases()];
+  const help = [
+    "ingest",
+    "validate",
+    "compare",
+    "run",
+    "merge",
+    "golden",
+    "init",
+    "runner-hook",
+    "history",
+    "baseline",
+  ];
+  return [
+    ...cases,
+    ...ingestCases(),
+    { name: "help/benchgate", args: ["--help"] },
+    ...help.map((command) => ({ name: `help/${command}`, args: [command, "--help"] })),
+  ];
 }
 
 /** Every format kind on every captured file: the summaries it writes and the errors it gives. */
