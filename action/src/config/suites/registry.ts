@@ -1,7 +1,9 @@
 // Every suite kind of benchgate.yml, in the order the config schema lists them. Adding a kind:
-// one folder under config/suites/ with its SuiteKind (./suite-kind.ts), its tests and its
-// `schema.json`; one line here; then `npm run gen` (schemas/config.v1.schema.json and the
-// generated types and validators) and the kind's section in the docs.
+// one folder under config/suites/ with its SuiteKind (./suite-kind.ts: its plan and step, and
+// whatever else the runner and the gate ask of a kind, which they never tell apart by name),
+// its tests and its `schema.json` (`"pathBase"` on each key that names a path); one line here;
+// then `npm run gen` (schemas/config.v1.schema.json, the generated types, validators and path
+// keys) and the kind's section in the docs.
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import { criterionSuite } from "./criterion/criterion-suite.ts";
 import { customSuite } from "./custom/custom-suite.ts";
