@@ -178,7 +178,7 @@ function readShardInputs(
 
 /**
  * report: the gh-pages history, when history-branch is set: appended to on a push, only read on
- * a pull request or a /rebench (report.ts tells which from the event).
+ * a pull request or a /rebench (report-mode.ts tells which from the event).
  */
 function readHistoryInputs(input: InputReader, mode: Mode): ActionConfig["history"] {
   const branch = optional(input, "history-branch");

@@ -11,9 +11,9 @@ import { readActionConfig, type ActionConfig } from "./action-config.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import { parseEvent } from "../github/event.ts";
 import { runAuthorizeMode } from "./authorize-mode.ts";
-import { runGateMode } from "./gate.ts";
+import { runGateMode } from "./gate-mode.ts";
 import { runMeasureMode } from "./measure-mode.ts";
-import { runReportMode } from "./report.ts";
+import { runReportMode } from "./report-mode.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 
 /** GitHub's own payloads are far smaller; a larger file is not one. */

@@ -7,7 +7,7 @@ import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { GateEvent } from "../github/event.ts";
 import type { ActionConfig } from "./action-config.ts";
-import { measureShard, measureTarget } from "./gate.ts";
+import { measureShard, measureTarget } from "./gate-mode.ts";
 import { describeShardRun } from "../gate/run-shard.ts";
 import { gateTarget } from "./gate-target.ts";
 

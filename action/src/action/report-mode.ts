@@ -25,7 +25,7 @@ import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
 import { recordHistory } from "./record-history.ts";
 import { readHistoryNoise, readsHistory } from "./history-noise.ts";
-import { publishContext } from "./gate.ts";
+import { publishContext } from "./gate-mode.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";
 import { readShardFolders } from "../gate/merge-shards.ts";
