@@ -45,6 +45,7 @@ const OUTPUTS = [
   "critcmp.txt",
   "timings.json",
   "shard.json",
+  "where",
 ] as const;
 
 /** The output folder must be empty or one of ours: we delete inside it. */
@@ -195,6 +196,10 @@ async function runLocked(
       critcmp: { ...critcmp, round: measured.fullRound },
       ...(shard === undefined ? {} : { shard: shard.outcome }),
       ...(stopped === undefined ? {} : { stopped }),
+      benchBinaries: {
+        base: sides.base.benchBinaries ?? new Map(),
+        head: sides.head.benchBinaries ?? new Map(),
+      },
     };
   } finally {
     for (const side of added) await removeWorktree(repo, sides[side].worktree, git);

@@ -13,7 +13,7 @@ import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import type { Progress } from "./progress.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
-import type { Side } from "../config/suites/suite-kind.ts";
+import type { BenchBinary, Side } from "../config/suites/suite-kind.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardSplit } from "./shard-plan.ts";
 import type { InterruptedError } from "../exec/run-step.ts";
@@ -86,6 +86,11 @@ export interface RunOutcome {
    */
   readonly critcmp: { readonly table?: string; readonly note?: string; readonly round: number };
   readonly shard?: ShardOutcome;
+  /**
+   * Per side, the bench executables cargo named (schedule: pairs), by suite name: they stay in
+   * the side's target directory after the run, for "Where it regressed" (gate/where-step.ts).
+   */
+  readonly benchBinaries?: Readonly<Record<Side, ReadonlyMap<string, BenchBinary>>>;
   /**
    * Ctrl-C or SIGTERM stopped the rounds: \`summaries\` and \`rounds\` hold the rounds both sides
    * completed (possibly none), and critcmp did not run.

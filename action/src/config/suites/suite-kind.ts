@@ -35,6 +35,14 @@ export interface BenchBinary {
   readonly cwd: string;
 }
 
+/** One benchmark of a built bench executable, run once under Callgrind (SuiteKind.profile). */
+export interface ProfileRun {
+  /** The executable's arguments that run benchmark `id` alone, briefly. */
+  args(id: string): Argv;
+  /** Callgrind's `--toggle-collect`: the function whose calls alone are counted. */
+  readonly collect: string;
+}
+
 /** What every plan has, whatever its kind. */
 export interface SuiteBase {
   readonly name: string;
@@ -272,6 +280,11 @@ export interface SuiteKind<
   readonly deterministicCounts?: {
     thresholds(raw: Raw, at: ConfigAt): OwnCountThresholds;
   };
+  /**
+   * "Where it regressed" (gate/where-step.ts): how its built executable runs one benchmark once
+   * under Callgrind. Absent: the kind's regressions get no Where block yet.
+   */
+  readonly profile?: ProfileRun;
   /** Its output is a Criterion baseline tree, which critcmp tabulates beside the verdict. */
   readonly critcmpTable?: boolean;
   /**

@@ -114,6 +114,12 @@ export const criterionSuite: SuiteKind<CriterionSuite, CriterionSuitePlan> = {
       ? undefined
       : criterionSideMs(plan.args, processTime(plan), count, pairs, harness.wholeSeconds),
   critcmpTable: true,
+  // Profiling mode: warm-up only, no analysis, no files (docs/where.md); counted from
+  // Routine::profile on, so start-up, argument parsing and other benchmarks' set-up are not.
+  profile: {
+    args: (id) => ["--bench", "--profile-time", "1", "--exact", id],
+    collect: "criterion::routine::Routine::profile",
+  },
   shorten(plan, harness) {
     const { added, kept } = criterionShortFlags(plan.args, processTime(plan), harness.wholeSeconds);
     return { plan: { ...plan, args: [...plan.args, ...added] }, added, kept };
