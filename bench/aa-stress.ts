@@ -4,7 +4,7 @@
 // stay at or below the false-discovery level q in every case.
 // Usage: node bench/aa-stress.ts [--suite NAME] [--k 4,5,8] [--designs 5]
 import path from "node:path";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { aaSuites, gateFailure, shockRound, subsets, swapped, type AaSuite } from "./aa-data.ts";
 import { ROOT, option, writeResult } from "./support.ts";

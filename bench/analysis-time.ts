@@ -7,7 +7,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { syntheticSuite } from "../action/test/support/synthetic.ts";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";

@@ -9,7 +9,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import type { Benchmark, Estimate } from "../action/src/schemas/summary.gen.ts";

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse, stringify } from "yaml";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";

@@ -13,7 +13,7 @@
 // Shock: head's whole run × 1.10 (every benchmark), as a busy moment of the machine would.
 // Usage: node bench/one-run-noise.ts [--suite aa-bs58-0.5.1-k15] [--subsets 10]
 import path from "node:path";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import { median } from "../action/src/core/statistics.ts";

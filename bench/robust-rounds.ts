@@ -2,7 +2,7 @@
 // at random (a contended machine): A/A gate failures, the share of a +5 % slowdown of a quarter
 // of the benchmarks that each rule finds, and the median MDE. docs/statistics.md §5 quotes it.
 // Usage: node bench/robust-rounds.ts [--seeds 20]
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { processJumps, scaleSamples, syntheticSuite } from "../action/test/support/synthetic.ts";
 import { median, option, writeResult } from "./support.ts";

@@ -2,7 +2,7 @@
 // the same wall time, then decided by the product's own compare() — never a copy of its rule, so
 // the figures follow whatever statistic the product has. Pure: the recording comes in as values
 // (bench/schedules.ts reads the files).
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import type { CompareSettings } from "../action/src/core/settings.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";

@@ -3,7 +3,7 @@
 // as the sum of its processes' (processes.json), the time the equal-time cut is made on.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { validateSummary } from "../action/src/schemas/validate.ts";
+import { validateSummary } from "../action/src/schemas/validate-document.ts";
 import type { ScheduleRound } from "./schedules-analysis.ts";
 import {
   SCHEDULE_NAMES,

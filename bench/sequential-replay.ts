@@ -7,7 +7,7 @@
 // Usage: node bench/sequential-replay.ts [--suite NAME] [--min 3] [--max 15] [--masks 64]
 //   [--subsets 20]
 import path from "node:path";
-import { compare } from "../action/src/core/compare.ts";
+import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import type { SourcedSummary } from "../action/src/core/pairing.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";

@@ -17,7 +17,7 @@ import { EXIT } from "../src/cli/exit-codes.ts";
 import { InputError } from "../src/errors.ts";
 import { ingest } from "../src/ingest/index.ts";
 import { nodeFileReader } from "../src/io/node-files.ts";
-import { validateReport, validateSummary } from "../src/schemas/validate.ts";
+import { validateReport, validateSummary } from "../src/schemas/validate-document.ts";
 import { capturedDeps } from "./support/cli-deps.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { runCli } from "./support/cli.ts";
 import { recordSha, singleRunHistory } from "./support/single-run-history.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
-import { validateReport } from "../src/schemas/validate.ts";
+import { validateReport } from "../src/schemas/validate-document.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 

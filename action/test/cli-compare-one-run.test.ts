@@ -7,7 +7,7 @@ import path from "node:path";
 import { expectInputError, runCli } from "./support/cli.ts";
 import { singleRunHistory } from "./support/single-run-history.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
-import { validateReport } from "../src/schemas/validate.ts";
+import { validateReport } from "../src/schemas/validate-document.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 
 let dir: string;

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, expectInputError, runCli } from "./support/cli.ts";
 import { syntheticSuite } from "./support/synthetic.ts";
-import { validateReport } from "../src/schemas/validate.ts";
+import { validateReport } from "../src/schemas/validate-document.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";
 

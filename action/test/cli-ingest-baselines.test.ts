@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
-import { validateSummary } from "../src/schemas/validate.ts";
+import { validateSummary } from "../src/schemas/validate-document.ts";
 
 const RUN_TREE = path.join(ROOT, "bench/data/aa-tiny-bench-0.1.0/criterion");
 const CAPTURED = path.join(ROOT, "action/test/fixtures/criterion-0.8.2");

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
-import { validateSummary } from "../src/schemas/validate.ts";
+import { validateSummary } from "../src/schemas/validate-document.ts";
 
 const DIVAN = path.join(ROOT, "action/test/fixtures/divan/0.1.21");
 let dir: string;

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
-import { validateSummary } from "../src/schemas/validate.ts";
+import { validateSummary } from "../src/schemas/validate-document.ts";
 import { MAX_LOAD_FILE_BYTES } from "../src/ingest/load-entries.ts";
 
 const LOAD = path.join(ROOT, "action/test/fixtures/load");

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expectInputError, runCli, ROOT } from "./support/cli.ts";
-import { validateSummary } from "../src/schemas/validate.ts";
+import { validateSummary } from "../src/schemas/validate-document.ts";
 
 const FIX = path.join(ROOT, "action/test/fixtures");
 let dir: string;

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateConfig } from "../src/schemas/validate.ts";
+import { validateConfig } from "../src/schemas/validate-document.ts";
 import { DEFAULT_ACTION_REF, WORKFLOW_PATHS } from "../src/init/workflows.ts";
 import { ROOT, expectInputError, runCli } from "./support/cli.ts";
 

@@ -24,7 +24,7 @@ import { nodeFileWriter } from "../src/io/node-files.ts";
 import { nodeProcess } from "../src/io/node-process.ts";
 import type { ProcessPort } from "../src/ports/process.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
-import { validateHistory } from "../src/schemas/validate.ts";
+import { validateHistory } from "../src/schemas/validate-document.ts";
 import { cleanEnv, commitAll, git } from "./support/git-repo.ts";
 import { makeEntry, makeReport } from "./support/report-factory.ts";
 import { syntheticHistory } from "./support/synthetic-history.ts";

@@ -14,7 +14,7 @@ import type { Machine } from "../src/ports/machine.ts";
 import type { ProcessPort } from "../src/ports/process.ts";
 import { nodeProcess } from "../src/io/node-process.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
-import { validateHistory } from "../src/schemas/validate.ts";
+import { validateHistory } from "../src/schemas/validate-document.ts";
 import type { PageModel } from "../src/site/page-model.ts";
 import { cleanEnv, git } from "./support/git-repo.ts";
 import { makeEntry, makeReport } from "./support/report-factory.ts";

@@ -2,11 +2,11 @@
 // branch's history (compare --history) or from base, head, base in one job (--aba). Seeded
 // synthetic suites whose noise is known, so each assertion has a right answer.
 import { describe, expect, it } from "vitest";
-import { compare } from "../src/core/compare.ts";
+import { compare } from "../src/core/compare-summaries.ts";
 import { resolveSettings } from "../src/core/settings.ts";
 import type { SourcedSummary } from "../src/core/pairing.ts";
 import { estimateHistoryNoise } from "../src/history/history-noise.ts";
-import { validateReport } from "../src/schemas/validate.ts";
+import { validateReport } from "../src/schemas/validate-document.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import {
   recordSha,

@@ -7,7 +7,7 @@ import type { SourcedSummary } from "../core/pairing.ts";
 import { ingest } from "../ingest/index.ts";
 import { nodeFileReader } from "../io/node-files.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import {
   BASELINE_FILE,
   MANIFEST_FILE,

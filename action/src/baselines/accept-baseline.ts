@@ -17,7 +17,7 @@ import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
 import type { Sha256 } from "../ports/machine.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import { GENERATOR } from "../version.ts";
 
 /** A baseline's name: one path component, lower-case, as it appears under baselines/. */

@@ -9,7 +9,7 @@ import {
   type ResolveOptions,
   type RunConfig,
 } from "./run-config.ts";
-import { validateConfig } from "../schemas/validate.ts";
+import { validateConfig } from "../schemas/validate-document.ts";
 import { errorOf } from "../../test/support/input-error.ts";
 
 const SOURCE = "benchgate.yml";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentionOf, CONTENDED_SHARE } from "./contention.ts";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { syntheticSuite } from "../../test/support/synthetic.ts";

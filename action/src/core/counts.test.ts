@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { spreadOf } from "./counts.ts";
 import { planNextRound } from "./sequential.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
-import { validateReport } from "../schemas/validate.ts";
+import { validateReport } from "../schemas/validate-document.ts";
 import { syntheticSuite } from "../../test/support/synthetic.ts";
 
 type Counts = Readonly<Record<string, readonly number[]>>;

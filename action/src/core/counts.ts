@@ -5,7 +5,7 @@
 // least the threshold is a regression (or an improvement). Counts that differ between rounds of
 // one side are not deterministic (spin loops, timeouts, threads, a random hash seed): they are
 // reported as such, with the spread, and handed back to be tested like timings for a change and
-// an interval, but compare.ts makes them inconclusive whatever that test says. Pure.
+// an interval, but compare-summaries.ts makes them inconclusive whatever that test says. Pure.
 import { formatExactChange, formatExactPercent } from "../number-text.ts";
 import { untested, type Decision } from "./decision.ts";
 import type { BenchmarkSeries, Observation } from "./pairing.ts";
@@ -125,7 +125,7 @@ function only(side: ReadonlyMap<number, Observation>): number {
 
 /**
  * Splits the deterministic series: the ones decided here, and the non-deterministic primary ones,
- * to be tested like timings for their change and interval but never decided (compare.ts). Series that are not counts, or lack a side (new, missing), are left out.
+ * to be tested like timings for their change and interval but never decided (compare-summaries.ts). Series that are not counts, or lack a side (new, missing), are left out.
  */
 export function settleCounts(
   series: readonly BenchmarkSeries[],

@@ -57,7 +57,7 @@ export interface SuiteDecision {
 export interface SuiteAnalysis {
   readonly decisions: readonly Decision[];
   readonly suites: readonly SuiteDecision[];
-  /** history and aba: one run per side, with the noise learnt elsewhere (compare.ts). */
+  /** history and aba: one run per side, with the noise learnt elsewhere (compare-summaries.ts). */
   readonly mode: "rounds" | "single-run" | "history" | "aba";
 }
 

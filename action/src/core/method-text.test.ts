@@ -4,7 +4,7 @@
 // checks every text the compare step can write against the cap the schema has today.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { METHOD } from "./compare.ts";
+import { METHOD } from "./compare-summaries.ts";
 
 const schema = JSON.parse(
   readFileSync(new URL("../../../schemas/report.v1.schema.json", import.meta.url), "utf8"),

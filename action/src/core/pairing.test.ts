@@ -1,7 +1,7 @@
 // The ways a comparison used to fail open: rounds that do not pair, a head without the base's
 // benchmarks, an empty head. Each must now fail the gate or stop with a clear input error.
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import { InputError } from "../errors.ts";
 import type { SourcedSummary } from "./pairing.ts";

@@ -2,7 +2,7 @@
 // relative change of ±1,000 % or more as its ratio (×30), as the comment does, never as
 // "+2900.0 %": report.json is read by more than the renderers, which tame what they show.
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { nonDeterministicNote } from "./counts.ts";
 import { singleRunFloor, untested, type Decision } from "./decision.ts";
 import { pairSummaries, type BenchmarkSeries } from "./pairing.ts";

@@ -3,7 +3,7 @@
 // its rounds with the sign test under its p-value (median-of-rounds.ts); these check that it
 // keeps the false-alarm rate where the mean's rule keeps it and finds what the mean's rule loses.
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { processJumps, rng, scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";

@@ -1,7 +1,7 @@
 // The decision rule under real noise: shared round shocks, unbalanced run orders, a change of the
 // whole suite, and degrees of freedom that match the variance used.
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";

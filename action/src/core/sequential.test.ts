@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { lookWeight, planNextRound, type SequentialDesign } from "./sequential.ts";

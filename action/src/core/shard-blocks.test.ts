@@ -2,7 +2,7 @@
 // shards ran on different machines; one round model, one false-discovery family over them all.
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import { resolveSettings } from "./settings.ts";
 import { blockOf, blockParts, describeBlock } from "./shard-blocks.ts";

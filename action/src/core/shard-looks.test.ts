@@ -1,7 +1,7 @@
 // Sequential rounds with shards: each shard runs its own looks on its own machine, and the merge
 // replays them shard by shard and decides once over all (shard-looks.ts).
 import { describe, expect, it } from "vitest";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
 import type { SourcedSummary } from "./pairing.ts";
 import type { SequentialDesign } from "./sequential.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import type { Environment } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import { collectEnvironment, parseCpuList, type RunCommand } from "./collect-environment.ts";
 import { fingerprintFields } from "./fingerprint.ts";
 import { nodeFileReader } from "../io/node-files.ts";

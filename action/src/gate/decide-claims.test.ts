@@ -9,7 +9,7 @@ import type { HeadToHead } from "../core/ratios.ts";
 import { ingestCriterionTree } from "../ingest/criterion/criterion-tree.ts";
 import { ingest } from "../ingest/index.ts";
 import { nodeFileReader } from "../io/node-files.ts";
-import { validateConfig } from "../schemas/validate.ts";
+import { validateConfig } from "../schemas/validate-document.ts";
 import { decide } from "./decide.ts";
 import { judgementFrom } from "./plan.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";

@@ -4,7 +4,7 @@
 // shows it; publish.ts renders it once more for a pull request, with the commands that apply.
 // `compare`, `run` and the action's gate and report modes all decide here, so they cannot
 // disagree.
-import { compare, type NoiseSource } from "../core/compare.ts";
+import { compare, type NoiseSource } from "../core/compare-summaries.ts";
 import { withBudgets, withClaims, withGolden, withHeadToHead } from "../core/gate-verdict.ts";
 import type { CompareSettings } from "../core/settings.ts";
 import type { CountThresholds } from "../core/counts.ts";
@@ -17,7 +17,7 @@ import type { Claim } from "../budgets/parse-claim.ts";
 import { ToolError, type InputError } from "../errors.ts";
 import { detectSmells, withSmells, type SmellConfig } from "../smells/detect-smells.ts";
 import type { BenchReport, GoldenResult } from "../schemas/report.gen.ts";
-import { validateReport } from "../schemas/validate.ts";
+import { validateReport } from "../schemas/validate-document.ts";
 import { GENERATOR } from "../version.ts";
 import { renderComment, type CommentOptions } from "../render/comment.ts";
 import type { Judgement } from "./plan.ts";

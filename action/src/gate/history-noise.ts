@@ -1,7 +1,7 @@
 // The history noise of a one-run comparison from the default branch's history the caller has
 // read (compare --history, the action's report mode with history-branch). The runner the history
 // must match is the one head ran on.
-import type { NoiseSource } from "../core/compare.ts";
+import type { NoiseSource } from "../core/compare-summaries.ts";
 import { noiseKey, type HistoryNoise } from "../core/history-noise.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";

@@ -7,7 +7,7 @@ import { fileAtCommit, resolveCommit } from "../exec/git.ts";
 import { MAX_BYTES, parseYamlText, readConfigFile } from "../ingest/read-document.ts";
 import { budgetDeprecations } from "../budgets/parse-budget.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
-import { validateConfig } from "../schemas/validate.ts";
+import { validateConfig } from "../schemas/validate-document.ts";
 import { gatePlanFrom, type GatePlan, type PlanOverrides } from "./plan.ts";
 
 export type PlanSource =

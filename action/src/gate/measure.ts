@@ -19,7 +19,7 @@ import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardOutcome, StoppedRun } from "../runner/run-request.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import { suiteKind } from "../config/suites/registry.ts";
-import type { NoiseSource } from "../core/compare.ts";
+import type { NoiseSource } from "../core/compare-summaries.ts";
 
 /** Which commits, in which repository, and where the files go. */
 export interface MeasureTarget {

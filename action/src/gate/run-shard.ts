@@ -9,7 +9,7 @@ import { critcmpFile } from "../runner/critcmp-step.ts";
 import { plural } from "../runner/rounds-state.ts";
 import { describeTimings } from "../runner/step-timings.ts";
 import type { BenchShard } from "../schemas/shard.gen.ts";
-import { validateShard } from "../schemas/validate.ts";
+import { validateShard } from "../schemas/validate-document.ts";
 import { ToolError } from "../errors.ts";
 import { SHARD_FILE } from "./merge-shards.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";

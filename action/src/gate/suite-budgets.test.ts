@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateBudgets } from "../budgets/evaluate-budgets.ts";
 import type { Entry } from "../schemas/report.gen.ts";
-import { validateConfig } from "../schemas/validate.ts";
+import { validateConfig } from "../schemas/validate-document.ts";
 import { budgetRules } from "./plan.ts";
 import { suiteBudgetRules } from "./suite-budgets.ts";
 

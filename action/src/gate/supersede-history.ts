@@ -17,7 +17,7 @@ import { HISTORY_FILE, pagesPath } from "../history/pages-paths.ts";
 import { readHistoryFile } from "../ingest/read-document.ts";
 import type { Machine } from "../ports/machine.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { GENERATOR } from "../version.ts";
 import { redactRemote, shortSha } from "../history/pages-git.ts";
 import { readPagesHistory } from "../history/pages-reader.ts";

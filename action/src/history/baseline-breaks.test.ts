@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import { errorOf } from "../../test/support/input-error.ts";
 import type { BenchHistory, Commit } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import {
   MAX_BREAK_REASON,
   breaksStillCutting,

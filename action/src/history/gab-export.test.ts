@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { GAB_SCRIPT_PREFIX } from "./gab-data-js.ts";
 import { exportGabData, exportGabDataJs } from "./gab-export.ts";
 import { importGabDataText } from "./gab-import.ts";

@@ -1,7 +1,7 @@
 // `history import --into`: gab runs merged into an existing history (gab-import-merge.ts).
 import { describe, expect, it } from "vitest";
 import type { BenchHistory } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { importGabDataText } from "./gab-import.ts";
 import {
   A,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BenchHistory, Commit } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { GAB_SCRIPT_PREFIX } from "./gab-data-js.ts";
 import { importGabDataText, type GabImportResult } from "./gab-import.ts";
 import {

@@ -12,7 +12,7 @@
 //   `reruns` (how entries of several suites form one run: gab-import-runs.ts).
 // - an existing history: gab-import-merge.ts.
 import type { BenchHistory, Series } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { GENERATOR } from "../version.ts";
 import { parseGabData, type GabCommit, type GabData } from "./gab-data.ts";
 import { mergeImported, type ImportedRecord } from "./gab-import-merge.ts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { importGabDataText } from "./gab-import.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import type { BenchHistory, Series } from "../schemas/history.gen.ts";
 import { serializeHistory } from "./history-json.ts";
 import { seriesKey, upsertRecord, upsertRecords } from "./history-merge.ts";

@@ -8,7 +8,7 @@ import type { DirPort } from "../ports/dirs.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { MAX_BYTES } from "../ingest/read-document.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import {
   checkBranch,

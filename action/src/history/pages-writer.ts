@@ -20,7 +20,7 @@ import type { DirPort } from "../ports/dirs.ts";
 import type { ProcessPort } from "../ports/process.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { MAX_BYTES } from "../ingest/read-document.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import { serializeHistory } from "./history-json.ts";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BenchHistory, Commit } from "../schemas/history.gen.ts";
-import { validateHistory } from "../schemas/validate.ts";
+import { validateHistory } from "../schemas/validate-document.ts";
 import { segmentsOf, seriesCuts } from "./series-segments.ts";
 
 const sha = (i: number): string => (0xc0ffee00 + i).toString(16).padEnd(40, "0");

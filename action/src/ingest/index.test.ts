@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import { nodeFileReader } from "../io/node-files.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import { type IngestKind, INGEST_KINDS, ingest, isIngestKind } from "./index.ts";
 import { FIXTURES, HAND_MADE, SHARED, asyncInputErrorOf } from "../../test/support/fixtures.ts";
 

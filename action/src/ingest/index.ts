@@ -6,7 +6,7 @@
 import { InputError } from "../errors.ts";
 import type { FileReader } from "../ports/files.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import { guessFormat } from "./format-hint.ts";
 import type { FormatKind, FormatRead } from "./format-kind.ts";
 import { nameProblem } from "./benchmark-name.ts";

@@ -12,7 +12,7 @@ import {
   validateReport,
   validateSummary,
   type DocumentKind,
-} from "../schemas/validate.ts";
+} from "../schemas/validate-document.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";

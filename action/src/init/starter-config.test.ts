@@ -3,7 +3,7 @@ import { format } from "prettier";
 import { parse } from "yaml";
 import { resolveRunConfig } from "../config/run-config.ts";
 import { InputError } from "../errors.ts";
-import { validateConfig } from "../schemas/validate.ts";
+import { validateConfig } from "../schemas/validate-document.ts";
 import { configSchemaUrl, starterConfig } from "./starter-config.ts";
 
 function load(text: string): ReturnType<typeof validateConfig> {

@@ -8,7 +8,7 @@ import type { SourcedSummary } from "../core/pairing.ts";
 import { InputError } from "../errors.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import type { Benchmark, BenchSummary, Environment } from "../schemas/summary.gen.ts";
-import { validateSummary } from "../schemas/validate.ts";
+import { validateSummary } from "../schemas/validate-document.ts";
 import { docsUrl, GENERATOR } from "../version.ts";
 import type { Progress } from "./progress.ts";
 import { plural, quoteIds } from "./rounds-state.ts";

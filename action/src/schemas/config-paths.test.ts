@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { errorOf } from "../../test/support/input-error.ts";
 import type { BenchgateConfig } from "./config.gen.ts";
 import { configPaths, relativePathProblem } from "./config-paths.ts";
-import { validateConfig } from "./validate.ts";
+import { validateConfig } from "./validate-document.ts";
 import { docsUrl } from "../version.ts";
 
 const SOURCE = "benchgate.yml";

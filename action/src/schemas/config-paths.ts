@@ -2,7 +2,7 @@
 // folder of the repository, or of a suite's output folder `{out}`, holds a relative path that
 // stays inside that base — no leading "/", no drive letter, no ".." part, no backslash and no
 // control character (a NUL ends a path early in C, a backslash is a separator on Windows and a
-// file name character elsewhere). It is checked with the schema (validate.ts, validateConfig),
+// file name character elsewhere). It is checked with the schema (validate-document.ts, validateConfig),
 // so `validate`, `run`, `golden`, `compare --config` and the action all refuse such a file before
 // anything runs; the config resolver (config/config-checks.ts) applies the same rule again, and
 // code that joins a path to its base checks containment once more.

@@ -4,7 +4,7 @@
 // injected into five benchmarks' head rounds (a fail the rule must confirm).
 import { readFileSync } from "node:fs";
 import { loadAaSuite, scaleBenchmark } from "../../../bench/aa-data.ts";
-import { compare } from "../../src/core/compare.ts";
+import { compare } from "../../src/core/compare-summaries.ts";
 import { renderComment } from "../../src/render/comment.ts";
 import type { SourcedSummary } from "../../src/core/pairing.ts";
 import { resolveSettings } from "../../src/core/settings.ts";

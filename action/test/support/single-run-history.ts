@@ -5,7 +5,7 @@
 import { median } from "../../src/core/statistics.ts";
 import type { BenchHistory, Result } from "../../src/schemas/history.gen.ts";
 import type { BenchSummary } from "../../src/schemas/summary.gen.ts";
-import { validateHistory } from "../../src/schemas/validate.ts";
+import { validateHistory } from "../../src/schemas/validate-document.ts";
 
 export interface SingleRunHistoryOptions {
   /** Every record's runner fingerprint; else each run's own, if it recorded one. */

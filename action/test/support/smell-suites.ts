@@ -2,7 +2,7 @@
 // samples in ns, Criterion's metadata, k interleaved rounds per side. Each benchmark has a typical
 // time, a within-run spread and, when the case needs it, its own sample shape (a drift, two modes,
 // quantized values…). `smellsOf` runs compare() and then detectSmells(), as the gate does.
-import { compare } from "../../src/core/compare.ts";
+import { compare } from "../../src/core/compare-summaries.ts";
 import type { SourcedSummary } from "../../src/core/pairing.ts";
 import { resolveSettings, type CompareSettings } from "../../src/core/settings.ts";
 import type { BenchReport, Smell } from "../../src/schemas/report.gen.ts";

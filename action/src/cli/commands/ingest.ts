@@ -13,7 +13,7 @@ import {
   type IngestKind,
 } from "../../ingest/index.ts";
 import { FORMAT_KINDS } from "../../ingest/registry.ts";
-import { validateSummary } from "../../schemas/validate.ts";
+import { validateSummary } from "../../schemas/validate-document.ts";
 import type { BenchSummary } from "../../schemas/summary.gen.ts";
 import { docsUrl, VERSION } from "../../version.ts";
 import { booleanFlag, integerFlag, parseFlags, stringFlag, type ParsedArgs } from "../args.ts";

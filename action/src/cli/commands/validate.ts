@@ -7,7 +7,7 @@ import {
   validateConfig,
   validateDocument,
   type DocumentKind,
-} from "../../schemas/validate.ts";
+} from "../../schemas/validate-document.ts";
 import type { BenchgateConfig } from "../../schemas/config.gen.ts";
 import { warnDeprecated } from "../../gate/load-plan.ts";
 import { checkConfigDocument } from "../../gate/plan.ts";

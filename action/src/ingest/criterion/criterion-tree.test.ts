@@ -17,7 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InputError } from "../../errors.ts";
 import { nodeFileReader } from "../../io/node-files.ts";
 import type { DirEntry, FileReader } from "../../ports/files.ts";
-import { validateSummary } from "../../schemas/validate.ts";
+import { validateSummary } from "../../schemas/validate-document.ts";
 import { CRITERION_TREE_LIMITS, ingestCriterionTree } from "./criterion-tree.ts";
 import { FIXTURES, SHARED, asyncInputErrorOf } from "../../../test/support/fixtures.ts";
 

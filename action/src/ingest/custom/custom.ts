@@ -2,7 +2,7 @@
 // seed-style harness summary (./harness-summary.ts). Other tools' files are recognized and sent
 // to their own adapter by the error message, not guessed into a harness summary.
 import type { BenchSummary, Benchmark } from "../../schemas/summary.gen.ts";
-import { validateSummary } from "../../schemas/validate.ts";
+import { validateSummary } from "../../schemas/validate-document.ts";
 import type { FormatGuess } from "../format-kind.ts";
 import { CONTAINER_KEYS, looksLikeHarnessSummary, parseHarnessSummary } from "./harness-summary.ts";
 import { fail, hasField, isObject, rootAt } from "../json-guards.ts";

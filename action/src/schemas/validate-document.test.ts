@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { validateConfig, validateHistory, validateReport, validateSummary } from "./validate.ts";
+import {
+  validateConfig,
+  validateHistory,
+  validateReport,
+  validateSummary,
+} from "./validate-document.ts";
 import { InputError } from "../errors.ts";
 
 const summary = (suite: string) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compare } from "./compare.ts";
+import { compare } from "./compare-summaries.ts";
 import { resolveSettings } from "./settings.ts";
-import { validateReport } from "../schemas/validate.ts";
+import { validateReport } from "../schemas/validate-document.ts";
 import { scaleSamples, syntheticSuite } from "../../test/support/synthetic.ts";
 import type { SourcedSummary } from "./pairing.ts";
 
