@@ -12,7 +12,7 @@ import { resolveSettings } from "../action/src/core/settings.ts";
 import { readSummaryFile } from "../action/src/ingest/read-document.ts";
 import { nodeFileReader } from "../action/src/io/node-files.ts";
 import { detectSmells } from "../action/src/smells/detect-smells.ts";
-import { estimateHistoryNoise } from "../action/src/history/history-noise.ts";
+import { estimateHistoryNoise } from "../action/src/history/estimate-history-noise.ts";
 import { singleRunHistory } from "../action/test/support/single-run-history.ts";
 import { declareSequential } from "./aa-data.ts";
 import { ROOT, median, option, writeResult } from "./support.ts";

@@ -17,7 +17,7 @@ import { compare } from "../action/src/core/compare-summaries.ts";
 import { resolveSettings } from "../action/src/core/settings.ts";
 import { estimatePoint, type SourcedSummary } from "../action/src/core/pairing.ts";
 import { median } from "../action/src/core/statistics.ts";
-import { estimateHistoryNoise } from "../action/src/history/history-noise.ts";
+import { estimateHistoryNoise } from "../action/src/history/estimate-history-noise.ts";
 import type { BenchHistory } from "../action/src/schemas/history.gen.ts";
 import type { BenchReport } from "../action/src/schemas/report.gen.ts";
 import { singleRunHistory } from "../action/test/support/single-run-history.ts";

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { GATE_MARKER } from "../src/github/sticky-comment.ts";
-import { HISTORY_NOISE_DEFAULTS } from "../src/history/history-noise.ts";
+import { HISTORY_NOISE_DEFAULTS } from "../src/history/estimate-history-noise.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 import type { BenchSummary } from "../src/schemas/summary.gen.ts";

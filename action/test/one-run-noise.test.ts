@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compare } from "../src/core/compare-summaries.ts";
 import { resolveSettings } from "../src/core/settings.ts";
 import type { SourcedSummary } from "../src/core/pairing.ts";
-import { estimateHistoryNoise } from "../src/history/history-noise.ts";
+import { estimateHistoryNoise } from "../src/history/estimate-history-noise.ts";
 import { validateReport } from "../src/schemas/validate-document.ts";
 import type { BenchHistory } from "../src/schemas/history.gen.ts";
 import {

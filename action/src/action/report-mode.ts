@@ -6,7 +6,7 @@
 // never a pass or a neutral one.
 import path from "node:path";
 import { decide, type Decision } from "../gate/decide.ts";
-import { unusedHistoryReason } from "../gate/history-noise.ts";
+import { unusedHistoryReason } from "../gate/history-noise-source.ts";
 import { loadGatePlan } from "../gate/load-plan.ts";
 import { writeOutputs, type OutputFiles } from "../gate/outputs.ts";
 import type { GatePlan } from "../gate/plan.ts";
@@ -24,7 +24,7 @@ import type { Machine } from "../ports/machine.ts";
 import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
 import { recordHistory } from "./record-history.ts";
-import { readHistoryNoise, readsHistory } from "./history-noise.ts";
+import { readHistoryNoise, readsHistory } from "./read-history-noise.ts";
 import { publishContext } from "./gate-mode.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";

@@ -6,7 +6,7 @@
 // Their variance (with n − 1 degrees of freedom) estimates σ² plus whatever the history adds —
 // job-to-job shocks, small code changes below the change-point test, drift — so it errs on the
 // side of a larger σ, never a smaller one. The records are picked and σ² estimated in
-// history/history-noise.ts; this file holds what the estimate is and the tests against it.
+// history/estimate-history-noise.ts; this file holds what the estimate is and the tests against it.
 //
 // Per benchmark: d against 2σ² (moderated across the suite like the rounds' variances, never
 // below the benchmark's own nor the suite's typical), a one-sided t-test against the noise floor
@@ -40,7 +40,7 @@ export interface SeriesNoise {
   readonly records: number;
 }
 
-/** A whole record set aside: a job on a disturbed machine (history/history-noise.ts). */
+/** A whole record set aside: a job on a disturbed machine (history/estimate-history-noise.ts). */
 export interface SetAsideRecord {
   readonly sha: string;
   /** Series whose value in it was outside their fence, of those measured in it. */

@@ -2,7 +2,7 @@
 // "One run per side: noise from the history"). With one run per side a comparison cannot tell a
 // change from run-to-run noise by itself; the default branch's history.json on the history
 // branch, measured on the same runner, can (docs/statistics.md §14; the estimate itself is
-// gate/history-noise.ts's). The branch is only read here, never written: a pull request's run may
+// gate/history-noise-source.ts's). The branch is only read here, never written: a pull request's run may
 // not change the history (docs/history.md).
 //
 // The history is an aid, not a requirement. No branch or no history.json (a repository that has
@@ -13,7 +13,7 @@
 import type { HistoryNoise } from "../core/history-noise.ts";
 import { describeFailure, InputError, ToolError } from "../errors.ts";
 import { InterruptedError } from "../exec/run-step.ts";
-import { historyNoise } from "../gate/history-noise.ts";
+import { historyNoise } from "../gate/history-noise-source.ts";
 import { resolveRemote } from "../gate/write-history-pages.ts";
 import type { MeasuredResults } from "../gate/measured-results.ts";
 import type { GateEvent } from "../github/event.ts";
@@ -117,7 +117,7 @@ async function readHistory(
 }
 
 /**
- * The noise the default branch's history gives a one-run comparison (gate/history-noise.ts), or
+ * The noise the default branch's history gives a one-run comparison (gate/history-noise-source.ts), or
  * undefined when there is no history to use (readHistory says why in the log).
  */
 export async function readHistoryNoise(

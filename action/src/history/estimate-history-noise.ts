@@ -33,7 +33,7 @@ export interface HistoryNoiseOptions {
   /**
    * The comparison's runner fingerprint; records of other runners are not used. undefined takes
    * every record (recorded test data only): a real comparison whose head recorded no fingerprint
-   * cannot match a runner and does not use the history (gate/history-noise.ts).
+   * cannot match a runner and does not use the history (gate/history-noise-source.ts).
    */
   readonly fingerprint: string | undefined;
   /** At most this many recent records per series (default 30). */

@@ -6,7 +6,7 @@ import { noiseKey, type HistoryNoise } from "../core/history-noise.ts";
 import type { SourcedSummary } from "../core/pairing.ts";
 import type { BenchHistory } from "../schemas/history.gen.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
-import { estimateHistoryNoise, HISTORY_NOISE_DEFAULTS } from "../history/history-noise.ts";
+import { estimateHistoryNoise, HISTORY_NOISE_DEFAULTS } from "../history/estimate-history-noise.ts";
 
 export interface HistoryNoiseRequest {
   /** The default branch's history.json, already read and validated. */
