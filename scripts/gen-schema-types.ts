@@ -1,8 +1,9 @@
 // Generates, from schemas/<name>.v1.schema.json, the TypeScript types (action/src/schemas/<name>.gen.ts)
 // and the precompiled ajv validators (validators.gen.js, standalone: no schema compilation and no
 // `new Function` at run time). The suite kinds' definitions in schemas/config.v1.schema.json come
-// from each kind's folder (assembleConfigSchema). `--check` fails instead of writing when anything
-// is out of date.
+// from each kind's folder (assembleConfigSchema), and the `source` enum of
+// schemas/summary.v1.schema.json from the input formats (./summary-sources.ts). `--check` fails
+// instead of writing when anything is out of date.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { SUITE_KINDS } from "../action/src/config/suites/registry.ts";
 import { generateSuitePaths, PATH_BASE, SUITE_PATHS } from "./suite-paths.ts";
+import { assembleSummarySchema, SUMMARY_SCHEMA } from "./summary-sources.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const schemasDir = path.join(root, "schemas");
@@ -76,10 +78,11 @@ export async function assembleConfigSchema(): Promise<string> {
   return format(JSON.stringify(schema, null, 2), { parser: "json", printWidth: 100 });
 }
 
-/** A schema's text as generation sees it (config: with the suite kinds assembled). */
+/** A schema's text as generation sees it (config and summary: with their derived parts). */
 async function schemaText(name: string): Promise<string> {
   const file = path.join(schemasDir, `${name}.v1.schema.json`);
-  return file === CONFIG_SCHEMA ? assembleConfigSchema() : readFile(file, "utf8");
+  if (file === CONFIG_SCHEMA) return assembleConfigSchema();
+  return file === SUMMARY_SCHEMA ? assembleSummarySchema() : readFile(file, "utf8");
 }
 
 export async function generateTypes(name: string): Promise<string> {
@@ -93,6 +96,15 @@ export async function generateTypes(name: string): Promise<string> {
     unreachableDefinitions: false,
     format: false,
     maxItems: -1,
+    // A $ref to the summary (the report's `source`) reads it with its derived sources.
+    $refOptions: {
+      resolve: {
+        file: {
+          read: ({ url }: { url: string }) =>
+            url === SUMMARY_SCHEMA ? assembleSummarySchema() : readFile(url),
+        },
+      },
+    },
   });
   return format(ts, { parser: "typescript", printWidth: 100 });
 }
@@ -144,6 +156,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let stale = false;
   const outputs: [string, string][] = [
     [CONFIG_SCHEMA, await assembleConfigSchema()],
+    [SUMMARY_SCHEMA, await assembleSummarySchema()],
     [VALIDATORS, await generateValidators()],
     [VALIDATORS_TYPES, VALIDATOR_DECLARATIONS],
   ];

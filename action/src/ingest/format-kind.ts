@@ -36,6 +36,11 @@ interface FormatKindBase<Name extends string> {
    * usable id of its own). A kind without it refuses `--name`.
    */
   readonly nameOption?: string;
+  /**
+   * The `source` of its benchmarks, when not `name` (gab's are "github-action-benchmark"). The
+   * summary schema's `source` enum is generated from these (scripts/summary-sources.ts).
+   */
+  readonly source?: string;
 }
 
 /** What an adapter is given besides the parsed JSON or the text. */

@@ -1,6 +1,7 @@
 // Every input format of `benchgate ingest`, in the order help and errors list them. Adding a
 // format: one folder under ingest/ with its adapter, tests and a FormatKind (./format-kind.ts),
-// one line here, and its section in docs/formats.md.
+// one line here, `npm run gen` (the summary schema's `source` enum is derived from this list),
+// and its section in docs/formats.md.
 import { cachegrindFormat } from "./cachegrind/cachegrind-format.ts";
 import { critcmpFormat } from "./critcmp/critcmp-format.ts";
 import { criterionFormat } from "./criterion/criterion-format.ts";

@@ -1,11 +1,12 @@
 // `ingest gab FILE`: github-action-benchmark's custom JSON (./gab.ts).
 import type { FileFormatKind } from "../format-kind.ts";
 import { hasField, isObject } from "../json-guards.ts";
-import { parseGab } from "./gab.ts";
+import { GAB_SOURCE, parseGab } from "./gab.ts";
 
 export const gabFormat: FileFormatKind<"gab"> = {
   name: "gab",
   input: "file",
+  source: GAB_SOURCE,
   help: ["github-action-benchmark's custom JSON [{name,unit,value,range}]"],
   signatures: [
     {

@@ -28,6 +28,9 @@ type Metadata = NonNullable<Benchmark["metadata"]>;
 
 const MAX_ENTRIES = 20_000;
 
+/** Its benchmarks' `source`: the tool's full name, not the kind's ("gab"); ./gab-format.ts declares it. */
+export const GAB_SOURCE = "github-action-benchmark";
+
 /**
  * The spread in a `range` string: "± 300", "±300", "+/- 31", "+- 2.5". Returns undefined for
  * anything else (percentages, intervals), which is then kept only as text.
@@ -80,7 +83,7 @@ function parseEntry(value: unknown, at: At, suite: string): Benchmark {
   const benchmark: Benchmark = {
     id,
     suite,
-    source: "github-action-benchmark",
+    source: GAB_SOURCE,
     unit: unit.unit,
     direction: unit.direction,
     estimates,
