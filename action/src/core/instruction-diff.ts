@@ -52,12 +52,13 @@ function basisOf(base: Iterations, head: Iterations): IterationBasis {
   if ("reason" in base) return { kind: "per-run", reason: `base: ${base.reason}` };
   if ("reason" in head) return { kind: "per-run", reason: `head: ${head.reason}` };
   const method = base.method === "routine" && head.method === "routine" ? "routine" : "warm-up";
+  const routine = method === "routine" ? (head.routine ?? base.routine) : undefined;
   return {
     kind: "per-iteration",
     base: base.count,
     head: head.count,
     method,
-    routine: method === "routine" ? (head.routine ?? base.routine) : undefined,
+    ...(routine === undefined ? {} : { routine }),
   };
 }
 
@@ -168,8 +169,8 @@ export function diffProfiles(
       relative: totalRelative,
     },
     unchanged: totalRelative !== null && Math.abs(totalRelative) < UNCHANGED_BELOW,
-    unchangedBelow: UNCHANGED_BELOW,
-    negligibleShare: NEGLIGIBLE_SHARE,
+    unchanged_below: UNCHANGED_BELOW,
+    negligible_share: NEGLIGIBLE_SHARE,
     self: ranked(base, head, (f) => f.self, divisors, inScope, floor, top),
     inclusive: ranked(
       base,

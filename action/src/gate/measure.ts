@@ -16,7 +16,7 @@ import type { GatePlan } from "./plan.ts";
 import { keepClaimsOpen } from "./claim-rounds.ts";
 import { InputError } from "../errors.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
-import type { ShardOutcome, StoppedRun } from "../runner/run-request.ts";
+import type { RunOutcome, ShardOutcome, StoppedRun } from "../runner/run-request.ts";
 import type { Side } from "../config/suites/suite-kind.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { NoiseSource } from "../core/compare-summaries.ts";
@@ -50,6 +50,8 @@ export interface Measurement {
   readonly shard?: ShardOutcome;
   /** Base, head, base: the decision takes the noise from the two base runs. */
   readonly noise?: NoiseSource;
+  /** Per side, the bench executables the run built, by suite name (for ./where-step.ts). */
+  readonly benchBinaries?: RunOutcome["benchBinaries"];
   /**
    * Ctrl-C or SIGTERM stopped the rounds: base, head and \`rounds\` hold the rounds both sides
    * completed (possibly none); the caller decides whether they make a partial report.
@@ -205,6 +207,7 @@ export async function measure(
       ...(outcome.shard === undefined ? {} : { shard: outcome.shard }),
       ...(plan.aba ? { noise: { kind: "aba" } as const } : {}),
       ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
+      ...(outcome.benchBinaries === undefined ? {} : { benchBinaries: outcome.benchBinaries }),
     };
   } finally {
     interrupts.dispose();

@@ -46,6 +46,8 @@ export interface PlanOverrides extends RoundsOverride, JudgeOverrides {
   readonly aba?: boolean;
   /** `run --schedule`: replaces benchgate.yml's `schedule:`. */
   readonly schedule?: Schedule;
+  /** `run --no-where`: no "Where it regressed" after the verdict, whatever benchgate.yml says. */
+  readonly where?: false;
 }
 
 /** How results are judged: what `compare` needs, and the second half of a run. */
@@ -92,6 +94,8 @@ export interface GatePlan extends Judgement {
   readonly run: RunConfig;
   /** Base, head, base once each (run.rounds is then 1); the noise comes from the two base runs. */
   readonly aba: boolean;
+  /** After the verdict, profile the confirmed regressions under Callgrind (docs/where.md). */
+  readonly where: boolean;
 }
 
 /**
@@ -238,5 +242,6 @@ export function gatePlanFrom(
     ...(overrides.statistics === undefined ? {} : { statistics: overrides.statistics }),
     filtered: overrides.filter !== undefined,
   });
-  return Object.freeze({ run, aba, ...judgement });
+  const where = overrides.where !== false && document.where !== false;
+  return Object.freeze({ run, aba, where, ...judgement });
 }

@@ -11,6 +11,7 @@ import { InterruptedError } from "../exec/run-step.ts";
 import { decide, type Decision, type PartialRun } from "./decide.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
+import { addWhere } from "./where-step.ts";
 import type { GatePlan } from "./plan.ts";
 
 export interface GateRun extends Decision, OutputFiles {
@@ -41,12 +42,27 @@ export async function runGate(
       ? "comparing"
       : `comparing the ${measurement.rounds} complete round${measurement.rounds === 1 ? "" : "s"} (a partial report)`,
   );
-  const decision = decide(
+  const decided = decide(
     plan,
     { ...measurement, critcmpTable: critcmp.table, partial },
     machine.clock.date(),
     options.comment,
   );
+  // Where it regressed: after the verdict, which it never changes; not after a stopped run.
+  const decision =
+    plan.where && stopped === undefined
+      ? await addWhere(
+          decided,
+          {
+            suites: plan.run.suites,
+            binaries: measurement.benchBinaries,
+            out: target.out,
+            progress,
+            elapsedMs: progress.elapsedMs(),
+          },
+          machine,
+        )
+      : decided;
   if (critcmp.table === undefined && stopped === undefined)
     progress.warn(`no critcmp table: ${critcmp.note ?? "unknown reason"}`);
   const timing = measurement.timings.document(progress.elapsedMs());

@@ -20,6 +20,7 @@ import { inconclusiveSection } from "./inconclusive-section.ts";
 import { claimsSection, headToHeadSection } from "./ratio-sections.ts";
 import { formatCount } from "./format.ts";
 import { headline, type Section } from "./markdown-parts.ts";
+import { whereSection } from "./where-section.ts";
 
 export type { CommentCommands } from "./commands-section.ts";
 
@@ -53,7 +54,7 @@ export interface CommentOptions {
 /**
  * Renders the PR comment for `report` as GitHub-flavoured Markdown, in the order a maintainer
  * reads it: the verdict naming what fails, the counts, why, the commands that apply, one table
- * of what changed or fails, the inconclusive benchmarks in one line (rows folded), secondary
+ * of what changed or fails, where each regression's instructions changed (folded), the inconclusive benchmarks in one line (rows folded), secondary
  * counts that changed (folded), budgets, claims and golden outputs (one line each when they
  * pass), head-to-head ratios (folded), and one folded "Diagnostics" block. Every string from the
  * report is escaped. The result is at most `maxChars` long. Throws a RangeError only for
@@ -74,6 +75,7 @@ export function renderComment(report: BenchReport, options: CommentOptions = {})
     environmentWarningSection(report),
   ];
   const after: Section[] = [
+    whereSection(report, artifactsUrl),
     inconclusiveSection(report),
     secondaryCountsSection(report),
     budgetsSection(report),

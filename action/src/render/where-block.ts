@@ -11,6 +11,10 @@ import { cappedTable, code, tableRow, text } from "./markdown-parts.ts";
 export interface WhereOptions {
   /** Rows per table; report.json keeps all the diff's rows. Default 5. */
   readonly maxRows?: number;
+  /** The regression's id, named first in the summary when several blocks stand together. */
+  readonly benchmark?: string;
+  /** Extra lines at the end of the block (already escaped): where its files are. */
+  readonly footer?: string;
 }
 
 /** A signed count with three significant digits below 1,000: `+458,909`, `−0.350`. */
@@ -75,7 +79,7 @@ function unit(diff: InstructionDiff): string {
 }
 
 /** The one-line summary: the total's change and the function that changed most. */
-function summary(diff: InstructionDiff): string {
+export function whereSummary(diff: InstructionDiff): string {
   const t = diff.total;
   if (diff.unchanged) return `Where: ${unit(diff)} unchanged (${formatExactChange(t.relative)})`;
   const first = diff.self[0];
@@ -86,11 +90,11 @@ function summary(diff: InstructionDiff): string {
 /** The folded block: `<details><summary>Where: …</summary>` and its tables. Escaped. */
 export function whereBlock(diff: InstructionDiff, options: WhereOptions = {}): string {
   const limit = options.maxRows ?? 5;
-  const share = diff.negligibleShare;
+  const share = diff.negligible_share;
   const body = [basisLine(diff), ""];
   if (diff.unchanged)
     body.push(
-      `The executed instructions did not change (by less than ${formatPercent(diff.unchangedBelow)}), so the slowdown is not in them: look at memory, caches, code layout and system calls.`,
+      `The executed instructions did not change (by less than ${formatPercent(diff.unchanged_below)}), so the slowdown is not in them: look at memory, caches, code layout and system calls.`,
     );
   else
     body.push(
@@ -100,5 +104,7 @@ export function whereBlock(diff: InstructionDiff, options: WhereOptions = {}): s
         ? "By inclusive instructions (with what it calls): the same functions and figures."
         : table("By inclusive instructions (with what it calls)", diff.inclusive, limit, share),
     );
-  return `<details><summary>${summary(diff)}</summary>\n\n${body.join("\n")}\n\n</details>`;
+  if (options.footer !== undefined) body.push("", options.footer);
+  const label = options.benchmark === undefined ? "" : `${code(options.benchmark, 80)} — `;
+  return `<details><summary>${label}${whereSummary(diff)}</summary>\n\n${body.join("\n")}\n\n</details>`;
 }

@@ -91,6 +91,10 @@ export interface BenchgateConfig {
    */
   schedule?: "pairs" | "suite";
   /**
+   * Where it regressed (docs/where.md): after the verdict, each confirmed regression of a Criterion suite (the 5 largest, within a time cap of 10 % of the run's time, at least 60 s) runs once per side under Callgrind, and the comment and report.json show which functions' instructions changed. Never changes the verdict. Default true; false switches it off (as run --no-where does).
+   */
+  where?: boolean;
+  /**
    * With rounds: auto, the rounds every benchmark runs before any may stop (default 3).
    */
   "min-rounds"?: number;

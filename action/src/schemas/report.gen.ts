@@ -14,6 +14,27 @@ export type Count = number;
 export type Relative = number;
 export type NullableNumber = number | null;
 /**
+ * How the two sides' counts were made comparable: per iteration (each side divided by its own iteration count), or whole runs and why.
+ */
+export type IterationBasis =
+  | {
+      kind: "per-iteration";
+      base: Iterations;
+      head: Iterations;
+      method: "routine" | "warm-up";
+      /**
+       * The function whose calls are the iterations (method routine).
+       */
+      routine?: string;
+    }
+  | {
+      kind: "per-run";
+      reason: Text;
+    };
+export type Iterations = number;
+export type Instructions = number;
+export type InstructionChange = number;
+/**
  * How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.
  */
 export type Speedup = number;
@@ -436,6 +457,7 @@ export interface Entry {
       | "fixed";
     after_round: number;
   };
+  where?: Where;
 }
 export interface SideStats {
   /**
@@ -452,6 +474,81 @@ export interface SideStats {
    * @maxItems 10000
    */
   samples?: Count[];
+}
+/**
+ * Where it regressed (docs/where.md): a confirmed regression run once per side under Callgrind after the verdict, the change of its instructions per iteration and the functions that changed most. diff and files when it was computed, note when it could not be; the verdict never depends on it.
+ */
+export interface Where {
+  diff?: InstructionDiff;
+  /**
+   * In the output folder, named by the regression's index, never by its id: both Callgrind files and the differential flame graph.
+   */
+  files?: {
+    base: string;
+    head: string;
+    flame_diff: string;
+  };
+  /**
+   * Wall time of its two Callgrind runs and their reading.
+   */
+  seconds?: number;
+  note?: Text;
+}
+/**
+ * Two Callgrind profiles of one benchmark, base → head (core/instruction-diff.ts).
+ */
+export interface InstructionDiff {
+  basis: IterationBasis;
+  /**
+   * The benchmark's instructions (per iteration, or per run: see basis) on each side.
+   */
+  total: {
+    base: Instructions;
+    head: Instructions;
+    change: InstructionChange;
+    relative: Relative | null;
+  };
+  /**
+   * |total.relative| is below unchanged_below: the instructions did not change.
+   */
+  unchanged: boolean;
+  unchanged_below: Fraction;
+  /**
+   * Functions whose |change| is below this share of the total are not listed.
+   */
+  negligible_share: number;
+  /**
+   * The largest |change| of self instructions, largest first.
+   *
+   * @maxItems 10
+   */
+  self: FunctionChange[];
+  /**
+   * The same for inclusive instructions, without the functions that contain the benchmark.
+   *
+   * @maxItems 10
+   */
+  inclusive: FunctionChange[];
+}
+/**
+ * One function's instructions on both sides (per iteration, or per run: see basis).
+ */
+export interface FunctionChange {
+  /**
+   * Demangled, without a legacy hash. Untrusted text: escaped wherever shown.
+   */
+  name: string;
+  /**
+   * Base name of its object file; empty when not given.
+   */
+  object: string;
+  base: Instructions;
+  head: Instructions;
+  change: InstructionChange;
+  /**
+   * change / base; null when it did not run on base.
+   */
+  relative: Relative | null;
 }
 export interface BudgetResult {
   benchmark: string;

@@ -2368,7 +2368,7 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const report = validate36;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"partial":{"description":"Present only when the run was stopped before it finished (Ctrl-C or SIGTERM): the verdict is of the rounds both sides completed, and `benchgate run` still exits 3, so CI does not take it for a finished run's.","type":"object","additionalProperties":false,"required":["reason","rounds_completed"],"properties":{"reason":{"enum":["signal"]},"signal":{"type":"string","pattern":"^SIG[A-Z0-9]{1,16}$"},"rounds_completed":{"type":"integer","minimum":0,"maximum":10000},"rounds_planned":{"description":"The rounds the run would have run at most: the fixed count, or max-rounds.","type":"integer","minimum":1,"maximum":10000}}},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"description":"The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.","type":"string","maxLength":2048},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"contention":{"description":"How many of the run's benchmark processes got well under their suite's usual share of a CPU (docs/statistics.md, Contention): the machine was busy while they measured.","type":"object","additionalProperties":false,"required":["processes","contended","threshold"],"properties":{"processes":{"description":"Benchmark runs whose process recorded its CPU time.","type":"integer","minimum":0,"maximum":100000000},"contended":{"description":"Of those, the runs whose process's CPU share was below threshold times its suite's median share.","type":"integer","minimum":0,"maximum":100000000},"threshold":{"type":"number","exclusiveMinimum":0,"maximum":1},"median_share":{"description":"The median CPU share (CPU time / wall time) over those runs.","$ref":"#/$defs/nullableNumber"}}},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300},"spread":{"description":"This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.","$ref":"#/$defs/nullableNumber"},"overstated":{"description":"Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.","type":"boolean"},"set_aside":{"description":"History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).","type":"object","additionalProperties":false,"required":["records","values","values_total"],"properties":{"records":{"description":"Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).","type":"array","maxItems":100000,"items":{"type":"object","additionalProperties":false,"required":["sha","outside","of","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"outside":{"type":"integer","minimum":0,"maximum":100000},"of":{"type":"integer","minimum":1,"maximum":100000},"ratio":{"description":"The median ratio of its values to their series' levels.","type":"number","minimum":0,"maximum":1e+300}}}},"values":{"description":"Single values outside their series' fence in otherwise ordinary records (at most 50 listed).","type":"array","maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["sha","suite","id","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"suite":{"$ref":"#/$defs/entry/properties/suite"},"id":{"$ref":"#/$defs/entry/properties/id"},"ratio":{"description":"The value over its series' level.","type":"number","minimum":0,"maximum":1e+300}}}},"values_total":{"type":"integer","minimum":0,"maximum":100000000}}}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/report.v1.schema.json","title":"BenchReport","description":"The verdict of one comparison of base and head: settings, noise, environment and one entry per benchmark.","type":"object","additionalProperties":false,"required":["schema_version","verdict","reasons","mode","settings","environment","noise","rounds","counts","benchmarks","budgets","golden","smells"],"properties":{"schema_version":{"const":1},"generated_at":{"$ref":"#/$defs/timestamp"},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"verdict":{"description":"fail: a confirmed regression, a broken budget, a false claim or a changed golden output. inconclusive: nothing confirmed, but something could not be ruled out. error: the comparison could not be made.","enum":["pass","fail","inconclusive","error"]},"reasons":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/text"}},"mode":{"description":"rounds: k >= 2 paired rounds (the preferred design). single-run: one run per side, labelled unverified and gated only on a large practical threshold. history: one run per side, tested against each benchmark's run-to-run noise read from the default branch's history on the same runner (noise.history). aba: base, head, base in one job, tested against the noise of the two base runs.","enum":["rounds","single-run","history","aba"]},"partial":{"description":"Present only when the run was stopped before it finished (Ctrl-C or SIGTERM): the verdict is of the rounds both sides completed, and `benchgate run` still exits 3, so CI does not take it for a finished run's.","type":"object","additionalProperties":false,"required":["reason","rounds_completed"],"properties":{"reason":{"enum":["signal"]},"signal":{"type":"string","pattern":"^SIG[A-Z0-9]{1,16}$"},"rounds_completed":{"type":"integer","minimum":0,"maximum":10000},"rounds_planned":{"description":"The rounds the run would have run at most: the fixed count, or max-rounds.","type":"integer","minimum":1,"maximum":10000}}},"settings":{"type":"object","additionalProperties":false,"required":["method","statistic","q","noise_floor","fail_threshold","unverified_threshold","confidence","rounds","crossover"],"properties":{"method":{"description":"The statistical method that was run, in words: the analysis mode's text, then the sequential design's when rounds were sequential.","type":"string","maxLength":2048},"statistic":{"enum":["median"]},"q":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/threshold"},"fail_threshold":{"$ref":"#/$defs/threshold"},"unverified_threshold":{"$ref":"#/$defs/threshold"},"confidence":{"$ref":"#/$defs/fraction"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"crossover":{"description":"Whether a run-order effect was fitted (rounds of both orders) in at least one suite's round model.","type":"boolean"},"fail_on_inconclusive":{"type":"boolean"},"design":{"description":"How many rounds each benchmark got: a fixed number, or sequential rounds (rounds: auto) that stop benchmarks once settled.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"enum":["fixed","sequential"]},"min_rounds":{"type":"integer","minimum":1,"maximum":1000},"max_rounds":{"type":"integer","minimum":1,"maximum":1000},"spending":{"$ref":"#/$defs/text"}}},"missing":{"description":"What a benchmark present in base and absent in head does to the verdict.","enum":["fail","warn"]},"unpaired":{"description":"Base and head runs were compared as independent samples (not paired by round).","type":"boolean"},"min_benchmarks_for_rounds":{"description":"Fewest benchmarks of a suite in a round for its round effect to be estimated.","type":"integer","minimum":2,"maximum":100000},"count_threshold":{"description":"Deterministic counts (instructions under Valgrind): a change of at least this much fails, unless a suite sets its own (each entry's determinism.threshold).","$ref":"#/$defs/fraction"},"count_noise_floor":{"description":"Deterministic counts: changes smaller than this are reported as unchanged without comment.","$ref":"#/$defs/fraction"}}},"environment":{"type":"object","additionalProperties":false,"required":["mismatch","differences","warnings"],"properties":{"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"},"mismatch":{"type":"boolean"},"differences":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}},"warnings":{"type":"array","maxItems":64,"items":{"$ref":"#/$defs/text"}}}},"shard":{"description":"Written by `benchgate run --shard I/N`: this report covers the benchmarks of shard I of N only, so its verdict is not the gate's; `benchgate merge` decides over every shard.","type":"object","additionalProperties":false,"required":["index","count"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64}}},"shards":{"description":"A merged sharded run: each shard's machine (base and head of a shard always ran on the same one) and how many benchmarks it measured.","type":"array","maxItems":64,"items":{"type":"object","additionalProperties":false,"required":["index","count","benchmarks"],"properties":{"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"benchmarks":{"type":"integer","minimum":0,"maximum":100000},"base":{"$ref":"summary.v1.schema.json#/$defs/environment"},"head":{"$ref":"summary.v1.schema.json#/$defs/environment"}}}},"noise":{"type":"object","additionalProperties":false,"required":["median_sd","prior_sd","prior_df","median_mde","period_effect"],"properties":{"median_sd":{"description":"Median over benchmarks of the SD of the per-round log ratio ln(head/base).","$ref":"#/$defs/nullableNumber"},"prior_sd":{"description":"The suite-wide (moderated) SD of a per-round log ratio.","$ref":"#/$defs/nullableNumber"},"prior_df":{"description":"Degrees of freedom of the empirical-Bayes prior; null when unbounded (all benchmarks look alike).","$ref":"#/$defs/nullableNumber"},"median_mde":{"description":"Median minimum detectable effect (relative) over the benchmarks.","$ref":"#/$defs/nullableNumber"},"period_effect":{"description":"Fitted log-scale slowdown of whichever process ran first in a round (the first suite with an order term); null if not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"contention":{"description":"How many of the run's benchmark processes got well under their suite's usual share of a CPU (docs/statistics.md, Contention): the machine was busy while they measured.","type":"object","additionalProperties":false,"required":["processes","contended","threshold"],"properties":{"processes":{"description":"Benchmark runs whose process recorded its CPU time.","type":"integer","minimum":0,"maximum":100000000},"contended":{"description":"Of those, the runs whose process's CPU share was below threshold times its suite's median share.","type":"integer","minimum":0,"maximum":100000000},"threshold":{"type":"number","exclusiveMinimum":0,"maximum":1},"median_share":{"description":"The median CPU share (CPU time / wall time) over those runs.","$ref":"#/$defs/nullableNumber"}}},"history":{"description":"mode history: what the noise estimate rests on (docs/statistics.md §14).","type":"object","additionalProperties":false,"required":["commits","first","last","fingerprint","window","benchmarks","without","median_records","inflation"],"properties":{"commits":{"description":"History records that were eligible: one run each, on this runner.","type":"integer","minimum":0,"maximum":100000},"first":{"description":"The oldest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"last":{"description":"The newest eligible commit.","type":["string","null"],"pattern":"^[0-9a-f]{40}$"},"fingerprint":{"description":"The runner fingerprint the records had to match; null when the run recorded none.","type":["string","null"],"pattern":"^[0-9a-f]{16,64}$"},"window":{"description":"At most this many recent records of a series, since its last change point, were used.","type":"integer","minimum":1,"maximum":100000},"benchmarks":{"description":"Benchmarks tested against their history's noise.","type":"integer","minimum":0,"maximum":100000},"without":{"description":"Benchmarks with no usable history: unverified.","type":"integer","minimum":0,"maximum":100000},"median_records":{"description":"Median number of records a benchmark's noise was estimated from.","$ref":"#/$defs/nullableNumber"},"inflation":{"description":"The largest factor a suite's variances were scaled up by because this job's differences spread wider than the history predicts (1 = none).","type":"number","minimum":1,"maximum":1e+300},"spread":{"description":"This job's differences' spread as a share of what the history predicts, in the suite where it is smallest (1 = as predicted); null when no suite has enough benchmarks with history to tell.","$ref":"#/$defs/nullableNumber"},"overstated":{"description":"Whether that spread is so far below the history's that the history cannot be this job's noise (docs/statistics.md §14): a warning; the single-run rule still holds.","type":"boolean"},"set_aside":{"description":"History records inside the windows that were set aside as far outside the rest (docs/statistics.md §14, Records set aside).","type":"object","additionalProperties":false,"required":["records","values","values_total"],"properties":{"records":{"description":"Whole records: half or more of the series measured in them were outside their fence (a job on a disturbed machine).","type":"array","maxItems":100000,"items":{"type":"object","additionalProperties":false,"required":["sha","outside","of","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"outside":{"type":"integer","minimum":0,"maximum":100000},"of":{"type":"integer","minimum":1,"maximum":100000},"ratio":{"description":"The median ratio of its values to their series' levels.","type":"number","minimum":0,"maximum":1e+300}}}},"values":{"description":"Single values outside their series' fence in otherwise ordinary records (at most 50 listed).","type":"array","maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["sha","suite","id","ratio"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"suite":{"$ref":"#/$defs/entry/properties/suite"},"id":{"$ref":"#/$defs/entry/properties/id"},"ratio":{"description":"The value over its series' level.","type":"number","minimum":0,"maximum":1e+300}}}},"values_total":{"type":"integer","minimum":0,"maximum":100000000}}}}}}},"rounds":{"type":"array","maxItems":10000,"items":{"type":"object","additionalProperties":false,"required":["round","first"],"properties":{"round":{"type":"integer","minimum":1,"maximum":10000},"shard":{"description":"The shard this round ran on (a merged sharded run): rounds of different shards ran on different machines and are blocks of their own.","type":"integer","minimum":1,"maximum":64},"first":{"enum":["base","head","unknown"]}}}},"counts":{"type":"object","additionalProperties":false,"required":["total","regressed","improved","unchanged","inconclusive","new","missing"],"properties":{"total":{"$ref":"#/$defs/count"},"regressed":{"$ref":"#/$defs/count"},"improved":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"inconclusive":{"$ref":"#/$defs/count"},"new":{"$ref":"#/$defs/count"},"missing":{"$ref":"#/$defs/count"}}},"benchmarks":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/entry"}},"budgets":{"type":"array","maxItems":20000,"items":{"$ref":"#/$defs/budgetResult"}},"golden":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/goldenResult"}},"smells":{"type":"array","maxItems":1000,"items":{"$ref":"#/$defs/smell"}},"claims":{"description":"Performance claims of the config (docs/budgets-and-golden.md), checked on head: the speedup of `faster` over `than` from the rounds that measured both, at a confidence level corrected for the number of claims (Bonferroni). Absent when the config has none.","type":"array","maxItems":100,"items":{"$ref":"#/$defs/claimResult"}},"head_to_head":{"description":"Per benchmark of a suite with variants, and per variant but the first (the reference): its speedup over the reference on head and on base. Information only. Absent when no suite has variants.","type":"array","maxItems":20000,"items":{"$ref":"#/$defs/headToHeadResult"}},"suites":{"description":"Per suite (and kind of unit): how rounds were modelled and the suite-wide change.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/suiteResult"}}},"$defs":{"timestamp":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"text":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":0,"maximum":1000000},"fraction":{"type":"number","minimum":0,"maximum":1},"nullableNumber":{"type":["number","null"],"minimum":0,"maximum":1e+300},"relative":{"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300},"sideStats":{"type":"object","additionalProperties":false,"required":["value","per_round"],"properties":{"value":{"description":"The median over rounds of each round's statistic (the median of its samples).","$ref":"summary.v1.schema.json#/$defs/nonNegative"},"per_round":{"type":"array","maxItems":10000,"items":{"$ref":"summary.v1.schema.json#/$defs/nonNegative"}},"samples":{"description":"Samples per round behind each statistic.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/count"}}}},"entry":{"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}},"where":{"$ref":"#/$defs/where"}}},"budgetResult":{"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}},"speedup":{"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300},"speedupInterval":{"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]},"claimResult":{"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}},"sideRatio":{"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}},"variantId":{"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}},"headToHeadResult":{"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}},"goldenResult":{"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}},"smell":{"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."},"threshold":{"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10},"suiteResult":{"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}},"where":{"description":"Where it regressed (docs/where.md): a confirmed regression run once per side under Callgrind after the verdict, the change of its instructions per iteration and the functions that changed most. diff and files when it was computed, note when it could not be; the verdict never depends on it.","type":"object","additionalProperties":false,"properties":{"diff":{"$ref":"#/$defs/instructionDiff"},"files":{"description":"In the output folder, named by the regression's index, never by its id: both Callgrind files and the differential flame graph.","type":"object","additionalProperties":false,"required":["base","head","flame_diff"],"properties":{"base":{"type":"string","pattern":"^where/[0-9]{1,4}-base\\.callgrind$"},"head":{"type":"string","pattern":"^where/[0-9]{1,4}-head\\.callgrind$"},"flame_diff":{"type":"string","pattern":"^where/[0-9]{1,4}-flame-diff\\.svg$"}}},"seconds":{"description":"Wall time of its two Callgrind runs and their reading.","type":"number","minimum":0,"maximum":1000000000},"note":{"$ref":"#/$defs/text"}}},"instructionDiff":{"description":"Two Callgrind profiles of one benchmark, base → head (core/instruction-diff.ts).","type":"object","additionalProperties":false,"required":["basis","total","unchanged","unchanged_below","negligible_share","self","inclusive"],"properties":{"basis":{"$ref":"#/$defs/iterationBasis"},"total":{"description":"The benchmark's instructions (per iteration, or per run: see basis) on each side.","type":"object","additionalProperties":false,"required":["base","head","change","relative"],"properties":{"base":{"$ref":"#/$defs/instructions"},"head":{"$ref":"#/$defs/instructions"},"change":{"$ref":"#/$defs/instructionChange"},"relative":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"unchanged":{"description":"|total.relative| is below unchanged_below: the instructions did not change.","type":"boolean"},"unchanged_below":{"$ref":"#/$defs/fraction"},"negligible_share":{"description":"Functions whose |change| is below this share of the total are not listed.","$ref":"#/$defs/fraction"},"self":{"description":"The largest |change| of self instructions, largest first.","type":"array","maxItems":10,"items":{"$ref":"#/$defs/functionChange"}},"inclusive":{"description":"The same for inclusive instructions, without the functions that contain the benchmark.","type":"array","maxItems":10,"items":{"$ref":"#/$defs/functionChange"}}}},"iterationBasis":{"description":"How the two sides' counts were made comparable: per iteration (each side divided by its own iteration count), or whole runs and why.","oneOf":[{"type":"object","additionalProperties":false,"required":["kind","base","head","method"],"properties":{"kind":{"const":"per-iteration"},"base":{"$ref":"#/$defs/iterations"},"head":{"$ref":"#/$defs/iterations"},"method":{"enum":["routine","warm-up"]},"routine":{"description":"The function whose calls are the iterations (method routine).","type":"string","maxLength":1024}}},{"type":"object","additionalProperties":false,"required":["kind","reason"],"properties":{"kind":{"const":"per-run"},"reason":{"$ref":"#/$defs/text"}}}]},"iterations":{"type":"integer","minimum":1,"maximum":1000000000000000},"instructions":{"type":"number","minimum":0,"maximum":1e+300},"instructionChange":{"type":"number","minimum":-1e+300,"maximum":1e+300},"functionChange":{"description":"One function's instructions on both sides (per iteration, or per run: see basis).","type":"object","additionalProperties":false,"required":["name","object","base","head","change","relative"],"properties":{"name":{"description":"Demangled, without a legacy hash. Untrusted text: escaped wherever shown.","type":"string","maxLength":1024},"object":{"description":"Base name of its object file; empty when not given.","type":"string","maxLength":256},"base":{"$ref":"#/$defs/instructions"},"head":{"$ref":"#/$defs/instructions"},"change":{"$ref":"#/$defs/instructionChange"},"relative":{"description":"change / base; null when it did not run on base.","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}}}};
 const schema59 = {"type":"string","maxLength":2048};
 const schema60 = {"type":"number","minimum":0,"maximum":1};
 const schema61 = {"description":"A relative threshold, e.g. 0.03 = 3 %.","type":"number","minimum":0,"maximum":10};
@@ -2903,7 +2903,7 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema100 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}}}};
+const schema100 = {"type":"object","additionalProperties":false,"required":["id","suite","source","unit","direction","verdict","base","head","change","ci","p","q","rounds","mde","unverified","notes"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024},"suite":{"type":"string","minLength":1,"maxLength":256},"source":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/source"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"metric":{"$ref":"summary.v1.schema.json#/$defs/benchmark/properties/metric"},"secondary":{"description":"A count reported beside its benchmark's primary metric: it has a verdict of its own but never fails the gate, and is left out of counts.","type":"boolean"},"determinism":{"description":"For a count the tool reads exactly: whether every round of each side read the same value. deterministic: decided on the count threshold. non-deterministic: the counts differ between rounds of one side (spread given), so it is reported inconclusive, never regressed or unchanged; change and ci come from testing it like a timing, with the statistics' noise floor and fail threshold. unchecked: one round on a side, so its determinism was not seen.","type":"object","additionalProperties":false,"required":["status","spread","threshold","noise_floor"],"properties":{"status":{"enum":["deterministic","non-deterministic","unchecked"]},"spread":{"description":"Per side, (max - min) / median of its rounds' values; null with one round.","type":"object","additionalProperties":false,"required":["base","head"],"properties":{"base":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"threshold":{"$ref":"#/$defs/fraction"},"noise_floor":{"$ref":"#/$defs/fraction"}}},"verdict":{"enum":["regressed","improved","unchanged","inconclusive","new","missing"]},"base":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"head":{"oneOf":[{"$ref":"#/$defs/sideStats"},{"type":"null"}]},"change":{"description":"head/base - 1 of the metric (0.034 = +3.4 %; for time, slower).","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]},"ci":{"description":"Confidence interval of change at settings.confidence.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},{"type":"null"}]},"p":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"q":{"oneOf":[{"$ref":"#/$defs/fraction"},{"type":"null"}]},"rounds":{"type":"integer","minimum":0,"maximum":10000},"mde":{"description":"Smallest regression (relative) this run would detect with 80 % power.","oneOf":[{"type":"number","minimum":0,"maximum":1e+300},{"type":"null"}]},"sd":{"description":"SD of this benchmark's per-round log ratios, and the SD the test used.","type":"object","additionalProperties":false,"required":["own","used","df"],"properties":{"own":{"$ref":"#/$defs/nullableNumber"},"used":{"$ref":"#/$defs/nullableNumber"},"df":{"$ref":"#/$defs/nullableNumber"}}},"unverified":{"description":"True when the result rests on one run per side (no replication).","type":"boolean"},"notes":{"type":"array","maxItems":32,"items":{"$ref":"#/$defs/text"}},"stopped":{"description":"Sequential rounds: after which round this benchmark stopped and why.","type":"object","additionalProperties":false,"required":["reason","after_round"],"properties":{"reason":{"enum":["regressed","improved","ruled-out","futile","max-rounds","time-budget","not-measured","fixed"]},"after_round":{"type":"integer","minimum":0,"maximum":10000}}},"where":{"$ref":"#/$defs/where"}}};
 const schema101 = {"enum":["criterion","hyperfine","custom","critcmp","github-action-benchmark","gungraun","cachegrind","oha","k6","vegeta","divan","load"],"description":"The tool that measured it; `load` for what a load suite's runner read from /proc (a server's memory and open files)."};
 const schema102 = {"description":"What a count counts (instructions, estimated_cycles, l1_hits, total_bytes, …): budgets name it (`instructions: \"< 2.5M\"`) and the comment shows it. Absent for times.","type":"string","pattern":"^[a-z][a-z0-9_]{0,47}$"};
 const schema103 = {"description":"A relative change, e.g. 0.034 = +3.4 %.","type":"number","minimum":-1,"maximum":1e+300};
@@ -3081,6 +3081,1268 @@ validate43.errors = vErrors;
 return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema119 = {"description":"Where it regressed (docs/where.md): a confirmed regression run once per side under Callgrind after the verdict, the change of its instructions per iteration and the functions that changed most. diff and files when it was computed, note when it could not be; the verdict never depends on it.","type":"object","additionalProperties":false,"properties":{"diff":{"$ref":"#/$defs/instructionDiff"},"files":{"description":"In the output folder, named by the regression's index, never by its id: both Callgrind files and the differential flame graph.","type":"object","additionalProperties":false,"required":["base","head","flame_diff"],"properties":{"base":{"type":"string","pattern":"^where/[0-9]{1,4}-base\\.callgrind$"},"head":{"type":"string","pattern":"^where/[0-9]{1,4}-head\\.callgrind$"},"flame_diff":{"type":"string","pattern":"^where/[0-9]{1,4}-flame-diff\\.svg$"}}},"seconds":{"description":"Wall time of its two Callgrind runs and their reading.","type":"number","minimum":0,"maximum":1000000000},"note":{"$ref":"#/$defs/text"}}};
+const schema120 = {"description":"Two Callgrind profiles of one benchmark, base → head (core/instruction-diff.ts).","type":"object","additionalProperties":false,"required":["basis","total","unchanged","unchanged_below","negligible_share","self","inclusive"],"properties":{"basis":{"$ref":"#/$defs/iterationBasis"},"total":{"description":"The benchmark's instructions (per iteration, or per run: see basis) on each side.","type":"object","additionalProperties":false,"required":["base","head","change","relative"],"properties":{"base":{"$ref":"#/$defs/instructions"},"head":{"$ref":"#/$defs/instructions"},"change":{"$ref":"#/$defs/instructionChange"},"relative":{"oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}},"unchanged":{"description":"|total.relative| is below unchanged_below: the instructions did not change.","type":"boolean"},"unchanged_below":{"$ref":"#/$defs/fraction"},"negligible_share":{"description":"Functions whose |change| is below this share of the total are not listed.","$ref":"#/$defs/fraction"},"self":{"description":"The largest |change| of self instructions, largest first.","type":"array","maxItems":10,"items":{"$ref":"#/$defs/functionChange"}},"inclusive":{"description":"The same for inclusive instructions, without the functions that contain the benchmark.","type":"array","maxItems":10,"items":{"$ref":"#/$defs/functionChange"}}}};
+const schema125 = {"type":"number","minimum":0,"maximum":1e+300};
+const schema127 = {"type":"number","minimum":-1e+300,"maximum":1e+300};
+const schema121 = {"description":"How the two sides' counts were made comparable: per iteration (each side divided by its own iteration count), or whole runs and why.","oneOf":[{"type":"object","additionalProperties":false,"required":["kind","base","head","method"],"properties":{"kind":{"const":"per-iteration"},"base":{"$ref":"#/$defs/iterations"},"head":{"$ref":"#/$defs/iterations"},"method":{"enum":["routine","warm-up"]},"routine":{"description":"The function whose calls are the iterations (method routine).","type":"string","maxLength":1024}}},{"type":"object","additionalProperties":false,"required":["kind","reason"],"properties":{"kind":{"const":"per-run"},"reason":{"$ref":"#/$defs/text"}}}]};
+const schema122 = {"type":"integer","minimum":1,"maximum":1000000000000000};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.kind === undefined) && (missing0 = "kind")) || ((data.base === undefined) && (missing0 = "base"))) || ((data.head === undefined) && (missing0 = "head"))) || ((data.method === undefined) && (missing0 = "method"))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+const _errs3 = errors;
+for(const key0 in data){
+if(!(((((key0 === "kind") || (key0 === "base")) || (key0 === "head")) || (key0 === "method")) || (key0 === "routine"))){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+break;
+}
+}
+if(_errs3 === errors){
+if(data.kind !== undefined){
+const _errs4 = errors;
+if("per-iteration" !== data.kind){
+const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "per-iteration"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.base !== undefined){
+let data1 = data.base;
+const _errs5 = errors;
+const _errs6 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err3 = {instancePath:instancePath+"/base",schemaPath:"#/$defs/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(errors === _errs6){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1000000000000000 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/base",schemaPath:"#/$defs/iterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000000},message:"must be <= 1000000000000000"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/base",schemaPath:"#/$defs/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.head !== undefined){
+let data2 = data.head;
+const _errs8 = errors;
+const _errs9 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/head",schemaPath:"#/$defs/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(errors === _errs9){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1000000000000000 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/head",schemaPath:"#/$defs/iterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000000000},message:"must be <= 1000000000000000"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/head",schemaPath:"#/$defs/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.method !== undefined){
+let data3 = data.method;
+const _errs11 = errors;
+if(!((data3 === "routine") || (data3 === "warm-up"))){
+const err9 = {instancePath:instancePath+"/method",schemaPath:"#/oneOf/0/properties/method/enum",keyword:"enum",params:{allowedValues: schema121.oneOf[0].properties.method.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.routine !== undefined){
+let data4 = data.routine;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data4 === "string"){
+if(func2(data4) > 1024){
+const err10 = {instancePath:instancePath+"/routine",schemaPath:"#/oneOf/0/properties/routine/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/routine",schemaPath:"#/oneOf/0/properties/routine/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs14 = errors;
+if(errors === _errs14){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.kind === undefined) && (missing1 = "kind")) || ((data.reason === undefined) && (missing1 = "reason"))){
+const err13 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+const _errs16 = errors;
+for(const key1 in data){
+if(!((key1 === "kind") || (key1 === "reason"))){
+const err14 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+break;
+}
+}
+if(_errs16 === errors){
+if(data.kind !== undefined){
+const _errs17 = errors;
+if("per-run" !== data.kind){
+const err15 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "per-run"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var valid4 = _errs17 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.reason !== undefined){
+let data6 = data.reason;
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data6 === "string"){
+if(func2(data6) > 2048){
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var valid4 = _errs18 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid0 = _errs14 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid0){
+const err19 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate48.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate48.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate48.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+const schema131 = {"description":"One function's instructions on both sides (per iteration, or per run: see basis).","type":"object","additionalProperties":false,"required":["name","object","base","head","change","relative"],"properties":{"name":{"description":"Demangled, without a legacy hash. Untrusted text: escaped wherever shown.","type":"string","maxLength":1024},"object":{"description":"Base name of its object file; empty when not given.","type":"string","maxLength":256},"base":{"$ref":"#/$defs/instructions"},"head":{"$ref":"#/$defs/instructions"},"change":{"$ref":"#/$defs/instructionChange"},"relative":{"description":"change / base; null when it did not run on base.","oneOf":[{"$ref":"#/$defs/relative"},{"type":"null"}]}}};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.name === undefined) && (missing0 = "name")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.base === undefined) && (missing0 = "base"))) || ((data.head === undefined) && (missing0 = "head"))) || ((data.change === undefined) && (missing0 = "change"))) || ((data.relative === undefined) && (missing0 = "relative"))){
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "object")) || (key0 === "base")) || (key0 === "head")) || (key0 === "change")) || (key0 === "relative"))){
+validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 1024){
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.object !== undefined){
+let data1 = data.object;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 256){
+validate50.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.base !== undefined){
+let data2 = data.base;
+const _errs6 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1e+300 || isNaN(data2)){
+validate50.errors = [{instancePath:instancePath+"/base",schemaPath:"#/$defs/instructions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate50.errors = [{instancePath:instancePath+"/base",schemaPath:"#/$defs/instructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/base",schemaPath:"#/$defs/instructions/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.head !== undefined){
+let data3 = data.head;
+const _errs9 = errors;
+const _errs10 = errors;
+if(errors === _errs10){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1e+300 || isNaN(data3)){
+validate50.errors = [{instancePath:instancePath+"/head",schemaPath:"#/$defs/instructions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate50.errors = [{instancePath:instancePath+"/head",schemaPath:"#/$defs/instructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/head",schemaPath:"#/$defs/instructions/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.change !== undefined){
+let data4 = data.change;
+const _errs12 = errors;
+const _errs13 = errors;
+if(errors === _errs13){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1e+300 || isNaN(data4)){
+validate50.errors = [{instancePath:instancePath+"/change",schemaPath:"#/$defs/instructionChange/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data4 < -1e+300 || isNaN(data4)){
+validate50.errors = [{instancePath:instancePath+"/change",schemaPath:"#/$defs/instructionChange/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
+return false;
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/change",schemaPath:"#/$defs/instructionChange/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.relative !== undefined){
+let data5 = data.relative;
+const _errs15 = errors;
+const _errs16 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1e+300 || isNaN(data5)){
+const err0 = {instancePath:instancePath+"/relative",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data5 < -1 || isNaN(data5)){
+const err1 = {instancePath:instancePath+"/relative",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/relative",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs17 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs20 = errors;
+if(data5 !== null){
+const err3 = {instancePath:instancePath+"/relative",schemaPath:"#/properties/relative/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err4 = {instancePath:instancePath+"/relative",schemaPath:"#/properties/relative/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate50.errors = vErrors;
+return false;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.basis === undefined) && (missing0 = "basis")) || ((data.total === undefined) && (missing0 = "total"))) || ((data.unchanged === undefined) && (missing0 = "unchanged"))) || ((data.unchanged_below === undefined) && (missing0 = "unchanged_below"))) || ((data.negligible_share === undefined) && (missing0 = "negligible_share"))) || ((data.self === undefined) && (missing0 = "self"))) || ((data.inclusive === undefined) && (missing0 = "inclusive"))){
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "basis") || (key0 === "total")) || (key0 === "unchanged")) || (key0 === "unchanged_below")) || (key0 === "negligible_share")) || (key0 === "self")) || (key0 === "inclusive"))){
+validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.basis !== undefined){
+const _errs2 = errors;
+if(!(validate48(data.basis, {instancePath:instancePath+"/basis",parentData:data,parentDataProperty:"basis",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.total !== undefined){
+let data1 = data.total;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if(((((data1.base === undefined) && (missing1 = "base")) || ((data1.head === undefined) && (missing1 = "head"))) || ((data1.change === undefined) && (missing1 = "change"))) || ((data1.relative === undefined) && (missing1 = "relative"))){
+validate47.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs5 = errors;
+for(const key1 in data1){
+if(!((((key1 === "base") || (key1 === "head")) || (key1 === "change")) || (key1 === "relative"))){
+validate47.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs5 === errors){
+if(data1.base !== undefined){
+let data2 = data1.base;
+const _errs6 = errors;
+const _errs7 = errors;
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1e+300 || isNaN(data2)){
+validate47.errors = [{instancePath:instancePath+"/total/base",schemaPath:"#/$defs/instructions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate47.errors = [{instancePath:instancePath+"/total/base",schemaPath:"#/$defs/instructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/total/base",schemaPath:"#/$defs/instructions/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.head !== undefined){
+let data3 = data1.head;
+const _errs9 = errors;
+const _errs10 = errors;
+if(errors === _errs10){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1e+300 || isNaN(data3)){
+validate47.errors = [{instancePath:instancePath+"/total/head",schemaPath:"#/$defs/instructions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate47.errors = [{instancePath:instancePath+"/total/head",schemaPath:"#/$defs/instructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/total/head",schemaPath:"#/$defs/instructions/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.change !== undefined){
+let data4 = data1.change;
+const _errs12 = errors;
+const _errs13 = errors;
+if(errors === _errs13){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1e+300 || isNaN(data4)){
+validate47.errors = [{instancePath:instancePath+"/total/change",schemaPath:"#/$defs/instructionChange/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+return false;
+}
+else {
+if(data4 < -1e+300 || isNaN(data4)){
+validate47.errors = [{instancePath:instancePath+"/total/change",schemaPath:"#/$defs/instructionChange/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/total/change",schemaPath:"#/$defs/instructionChange/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.relative !== undefined){
+let data5 = data1.relative;
+const _errs15 = errors;
+const _errs16 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1e+300 || isNaN(data5)){
+const err0 = {instancePath:instancePath+"/total/relative",schemaPath:"#/$defs/relative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data5 < -1 || isNaN(data5)){
+const err1 = {instancePath:instancePath+"/total/relative",schemaPath:"#/$defs/relative/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/total/relative",schemaPath:"#/$defs/relative/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs17 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+}
+const _errs20 = errors;
+if(data5 !== null){
+const err3 = {instancePath:instancePath+"/total/relative",schemaPath:"#/properties/total/properties/relative/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+}
+}
+if(!valid5){
+const err4 = {instancePath:instancePath+"/total/relative",schemaPath:"#/properties/total/properties/relative/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate47.errors = vErrors;
+return false;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.unchanged !== undefined){
+const _errs22 = errors;
+if(typeof data.unchanged !== "boolean"){
+validate47.errors = [{instancePath:instancePath+"/unchanged",schemaPath:"#/properties/unchanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.unchanged_below !== undefined){
+let data7 = data.unchanged_below;
+const _errs24 = errors;
+const _errs25 = errors;
+if(errors === _errs25){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 1 || isNaN(data7)){
+validate47.errors = [{instancePath:instancePath+"/unchanged_below",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate47.errors = [{instancePath:instancePath+"/unchanged_below",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/unchanged_below",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.negligible_share !== undefined){
+let data8 = data.negligible_share;
+const _errs27 = errors;
+const _errs28 = errors;
+if(errors === _errs28){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+validate47.errors = [{instancePath:instancePath+"/negligible_share",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate47.errors = [{instancePath:instancePath+"/negligible_share",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/negligible_share",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.self !== undefined){
+let data9 = data.self;
+const _errs30 = errors;
+if(errors === _errs30){
+if(Array.isArray(data9)){
+if(data9.length > 10){
+validate47.errors = [{instancePath:instancePath+"/self",schemaPath:"#/properties/self/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid9 = true;
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+const _errs32 = errors;
+if(!(validate50(data9[i0], {instancePath:instancePath+"/self/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs32 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/self",schemaPath:"#/properties/self/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.inclusive !== undefined){
+let data11 = data.inclusive;
+const _errs33 = errors;
+if(errors === _errs33){
+if(Array.isArray(data11)){
+if(data11.length > 10){
+validate47.errors = [{instancePath:instancePath+"/inclusive",schemaPath:"#/properties/inclusive/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid10 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+const _errs35 = errors;
+if(!(validate50(data11[i1], {instancePath:instancePath+"/inclusive/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+var valid10 = _errs35 === errors;
+if(!valid10){
+break;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/inclusive",schemaPath:"#/properties/inclusive/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const pattern19 = new RegExp("^where/[0-9]{1,4}-base\\.callgrind$", "u");
+const pattern20 = new RegExp("^where/[0-9]{1,4}-head\\.callgrind$", "u");
+const pattern21 = new RegExp("^where/[0-9]{1,4}-flame-diff\\.svg$", "u");
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "diff") || (key0 === "files")) || (key0 === "seconds")) || (key0 === "note"))){
+validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.diff !== undefined){
+const _errs2 = errors;
+if(!(validate47(data.diff, {instancePath:instancePath+"/diff",parentData:data,parentDataProperty:"diff",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.files !== undefined){
+let data1 = data.files;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if((((data1.base === undefined) && (missing0 = "base")) || ((data1.head === undefined) && (missing0 = "head"))) || ((data1.flame_diff === undefined) && (missing0 = "flame_diff"))){
+validate46.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs5 = errors;
+for(const key1 in data1){
+if(!(((key1 === "base") || (key1 === "head")) || (key1 === "flame_diff"))){
+validate46.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs5 === errors){
+if(data1.base !== undefined){
+let data2 = data1.base;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern19.test(data2)){
+validate46.errors = [{instancePath:instancePath+"/files/base",schemaPath:"#/properties/files/properties/base/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-base\\.callgrind$"},message:"must match pattern \""+"^where/[0-9]{1,4}-base\\.callgrind$"+"\""}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/files/base",schemaPath:"#/properties/files/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.head !== undefined){
+let data3 = data1.head;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern20.test(data3)){
+validate46.errors = [{instancePath:instancePath+"/files/head",schemaPath:"#/properties/files/properties/head/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-head\\.callgrind$"},message:"must match pattern \""+"^where/[0-9]{1,4}-head\\.callgrind$"+"\""}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/files/head",schemaPath:"#/properties/files/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.flame_diff !== undefined){
+let data4 = data1.flame_diff;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern21.test(data4)){
+validate46.errors = [{instancePath:instancePath+"/files/flame_diff",schemaPath:"#/properties/files/properties/flame_diff/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-flame-diff\\.svg$"},message:"must match pattern \""+"^where/[0-9]{1,4}-flame-diff\\.svg$"+"\""}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/files/flame_diff",schemaPath:"#/properties/files/properties/flame_diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.seconds !== undefined){
+let data5 = data.seconds;
+const _errs12 = errors;
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000000000 || isNaN(data5)){
+validate46.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate46.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.note !== undefined){
+let data6 = data.note;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 2048){
+validate46.errors = [{instancePath:instancePath+"/note",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/note",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4561,6 +5823,19 @@ var valid0 = _errs111 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.where !== undefined){
+const _errs117 = errors;
+if(!(validate46(data.where, {instancePath:instancePath+"/where",parentData:data,parentDataProperty:"where",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs117 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -4594,12 +5869,12 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema119 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
+const schema137 = {"type":"object","additionalProperties":false,"required":["benchmark","rule","statistic","ok"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"rule":{"type":"string","maxLength":256},"statistic":{"type":"string","maxLength":32},"limit":{"type":"number","minimum":-1e+300,"maximum":1e+300},"actual":{"type":["number","null"],"minimum":-1e+300,"maximum":1e+300},"unit":{"type":"string","maxLength":32},"ok":{"type":"boolean"},"close":{"description":"The head value is past its limit by less than the rule's close band (warn): reported, and ok (it does not fail the gate).","type":"boolean"},"message":{"$ref":"#/$defs/text"}}};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4610,14 +5885,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.benchmark === undefined) && (missing0 = "benchmark")) || ((data.rule === undefined) && (missing0 = "rule"))) || ((data.statistic === undefined) && (missing0 = "statistic"))) || ((data.ok === undefined) && (missing0 = "ok"))){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema119.properties, key0))){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema137.properties, key0))){
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4629,18 +5904,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 1024){
-validate47.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate56.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate47.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate56.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4656,12 +5931,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 256){
-validate47.errors = [{instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate56.errors = [{instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4677,12 +5952,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 32){
-validate47.errors = [{instancePath:instancePath+"/statistic",schemaPath:"#/properties/statistic/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate56.errors = [{instancePath:instancePath+"/statistic",schemaPath:"#/properties/statistic/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/statistic",schemaPath:"#/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/statistic",schemaPath:"#/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4698,18 +5973,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1e+300 || isNaN(data3)){
-validate47.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate56.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data3 < -1e+300 || isNaN(data3)){
-validate47.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
+validate56.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate56.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -4723,18 +5998,18 @@ if(data.actual !== undefined){
 let data4 = data.actual;
 const _errs10 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema119.properties.actual.type},message:"must be number,null"}];
+validate56.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: schema137.properties.actual.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1e+300 || isNaN(data4)){
-validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate56.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data4 < -1e+300 || isNaN(data4)){
-validate47.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
+validate56.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1e+300},message:"must be >= -1e+300"}];
 return false;
 }
 }
@@ -4752,12 +6027,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 32){
-validate47.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate56.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4770,7 +6045,7 @@ if(valid0){
 if(data.ok !== undefined){
 const _errs14 = errors;
 if(typeof data.ok !== "boolean"){
-validate47.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate56.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -4782,7 +6057,7 @@ if(valid0){
 if(data.close !== undefined){
 const _errs16 = errors;
 if(typeof data.close !== "boolean"){
-validate47.errors = [{instancePath:instancePath+"/close",schemaPath:"#/properties/close/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate56.errors = [{instancePath:instancePath+"/close",schemaPath:"#/properties/close/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -4798,12 +6073,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data8 === "string"){
 if(func2(data8) > 2048){
-validate47.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate56.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4824,22 +6099,22 @@ var valid0 = true;
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate47.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema121 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
-const pattern19 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema139 = {"type":"object","additionalProperties":false,"required":["name","ok"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"ok":{"type":"boolean"},"expected":{"type":"string","pattern":"^[0-9a-f]{64}$"},"actual":{"type":"string","pattern":"^[0-9a-f]{64}$"},"exit_code":{"type":["integer","null"]},"diff":{"type":"string","maxLength":8192},"message":{"$ref":"#/$defs/text"}}};
+const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4850,14 +6125,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.ok === undefined) && (missing0 = "ok"))){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "name") || (key0 === "ok")) || (key0 === "expected")) || (key0 === "actual")) || (key0 === "exit_code")) || (key0 === "diff")) || (key0 === "message"))){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4869,18 +6144,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 256){
-validate49.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate49.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4893,7 +6168,7 @@ if(valid0){
 if(data.ok !== undefined){
 const _errs4 = errors;
 if(typeof data.ok !== "boolean"){
-validate49.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4907,13 +6182,13 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern19.test(data2)){
-validate49.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(!pattern22.test(data2)){
+validate58.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4928,13 +6203,13 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern19.test(data3)){
-validate49.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(!pattern22.test(data3)){
+validate58.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4948,7 +6223,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate49.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema121.properties.exit_code.type},message:"must be integer,null"}];
+validate58.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema139.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4963,12 +6238,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 8192){
-validate49.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate58.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4985,12 +6260,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func2(data6) > 2048){
-validate49.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate58.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5009,22 +6284,22 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate49.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema123 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
-const pattern21 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
+const schema141 = {"type":"object","additionalProperties":false,"required":["kind","benchmarks","evidence"],"properties":{"kind":{"description":"identical-timings, flat-scaling, complexity-change, high-variance, bimodal, underpowered, timer-resolution (stable names; new kinds may be added).","type":"string","pattern":"^[a-z][a-z0-9-]{0,63}$"},"benchmarks":{"type":"array","maxItems":1000,"items":{"type":"string","maxLength":1024}},"evidence":{"$ref":"#/$defs/text"},"hint":{"$ref":"#/$defs/text"},"suite":{"type":"string","maxLength":256},"fails":{"description":"true when the config makes this kind fail the gate.","type":"boolean"}},"description":"A benchmark smell (docs/smells.md): a sign that the numbers measure the harness, not the code. Warnings, unless the config lists the kind under smells.fail-on."};
+const pattern24 = new RegExp("^[a-z][a-z0-9-]{0,63}$", "u");
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5035,14 +6310,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.kind === undefined) && (missing0 = "kind")) || ((data.benchmarks === undefined) && (missing0 = "benchmarks"))) || ((data.evidence === undefined) && (missing0 = "evidence"))){
-validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "kind") || (key0 === "benchmarks")) || (key0 === "evidence")) || (key0 === "hint")) || (key0 === "suite")) || (key0 === "fails"))){
-validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5053,13 +6328,13 @@ let data0 = data.kind;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern21.test(data0)){
-validate51.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,63}$"+"\""}];
+if(!pattern24.test(data0)){
+validate60.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5075,7 +6350,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 1000){
-validate51.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate60.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -5087,12 +6362,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 1024){
-validate51.errors = [{instancePath:instancePath+"/benchmarks/" + i0,schemaPath:"#/properties/benchmarks/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate60.errors = [{instancePath:instancePath+"/benchmarks/" + i0,schemaPath:"#/properties/benchmarks/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/benchmarks/" + i0,schemaPath:"#/properties/benchmarks/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/benchmarks/" + i0,schemaPath:"#/properties/benchmarks/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5104,7 +6379,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate60.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/properties/benchmarks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5121,12 +6396,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 2048){
-validate51.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate60.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5143,12 +6418,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 2048){
-validate51.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate60.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5164,12 +6439,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
 if(func2(data5) > 256){
-validate51.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate60.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5182,7 +6457,7 @@ if(valid0){
 if(data.fails !== undefined){
 const _errs16 = errors;
 if(typeof data.fails !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/fails",schemaPath:"#/properties/fails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate60.errors = [{instancePath:instancePath+"/fails",schemaPath:"#/properties/fails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -5199,23 +6474,23 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate51.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema126 = {"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}};
-const schema127 = {"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300};
-const schema129 = {"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]};
+const schema144 = {"type":"object","additionalProperties":false,"required":["faster","than","by","bound","ratio","interval","level","rounds","verdict","fails","reason"],"properties":{"faster":{"type":"string","minLength":1,"maxLength":1024},"than":{"type":"string","minLength":1,"maxLength":1024},"by":{"description":"The bound as written in the config, e.g. \"≥ 5x\" or \"≥ 24 %\".","type":"string","maxLength":64},"bound":{"description":"The smallest speedup the claim allows (24 % is 1 / 0.76).","$ref":"#/$defs/speedup"},"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"level":{"description":"The interval's confidence level: 1 - (1 - confidence) / the number of claims.","$ref":"#/$defs/fraction"},"rounds":{"description":"Head rounds that measured both benchmarks.","$ref":"#/$defs/count"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"verdict":{"description":"holds: the interval's lower end is at or above the bound. false: its upper end is below it (fails the gate). inconclusive: the interval straddles the bound, or one round gave no interval. unchecked: no ratio could be taken (see reason, and fails).","enum":["holds","false","inconclusive","unchecked"]},"fails":{"description":"Whether this claim fails the gate: a false claim, or one that names a benchmark the run did not measure (unless the run was filtered).","type":"boolean"},"reason":{"$ref":"#/$defs/text"}}};
+const schema145 = {"description":"How many times better one benchmark is than another (time(b)/time(a), or value(a)/value(b) for bigger-is-better units): exp of the mean per-round log ratio.","type":"number","minimum":0,"maximum":1e+300};
+const schema147 = {"description":"The speedup's confidence interval: exp of Student's t interval of the mean log ratio (df = rounds - 1); null with fewer than two rounds.","oneOf":[{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/speedup"}},{"type":"null"}]};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5348,7 +6623,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate54.errors = vErrors;
+validate63.errors = vErrors;
 return false;
 }
 else {
@@ -5362,17 +6637,17 @@ vErrors = null;
 }
 }
 }
-validate54.errors = vErrors;
+validate63.errors = vErrors;
 evaluated0.items = items0;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":true};
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5383,14 +6658,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.faster === undefined) && (missing0 = "faster")) || ((data.than === undefined) && (missing0 = "than"))) || ((data.by === undefined) && (missing0 = "by"))) || ((data.bound === undefined) && (missing0 = "bound"))) || ((data.ratio === undefined) && (missing0 = "ratio"))) || ((data.interval === undefined) && (missing0 = "interval"))) || ((data.level === undefined) && (missing0 = "level"))) || ((data.rounds === undefined) && (missing0 = "rounds"))) || ((data.verdict === undefined) && (missing0 = "verdict"))) || ((data.fails === undefined) && (missing0 = "fails"))) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema126.properties, key0))){
-validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema144.properties, key0))){
+validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5402,18 +6677,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 1024){
-validate53.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate62.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate53.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate62.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/faster",schemaPath:"#/properties/faster/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5429,18 +6704,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 1024){
-validate53.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate62.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate53.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate62.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/than",schemaPath:"#/properties/than/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5456,12 +6731,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate53.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate62.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5478,18 +6753,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1e+300 || isNaN(data3)){
-validate53.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate62.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate53.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate62.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate62.errors = [{instancePath:instancePath+"/bound",schemaPath:"#/$defs/speedup/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -5579,7 +6854,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate53.errors = vErrors;
+validate62.errors = vErrors;
 return false;
 }
 else {
@@ -5601,8 +6876,8 @@ var valid0 = true;
 if(valid0){
 if(data.interval !== undefined){
 const _errs18 = errors;
-if(!(validate54(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate63(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -5618,18 +6893,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 1 || isNaN(data6)){
-validate53.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+validate62.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate53.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate62.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate62.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -5644,18 +6919,18 @@ let data7 = data.rounds;
 const _errs22 = errors;
 const _errs23 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate53.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate62.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 1000000 || isNaN(data7)){
-validate53.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate62.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate53.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate62.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5673,18 +6948,18 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data8 === "string"){
 if(func2(data8) > 32){
-validate53.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate62.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate53.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate62.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5698,7 +6973,7 @@ if(data.direction !== undefined){
 let data9 = data.direction;
 const _errs27 = errors;
 if(!((data9 === "smaller_is_better") || (data9 === "bigger_is_better"))){
-validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema126.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema144.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -5711,7 +6986,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs28 = errors;
 if(!((((data10 === "holds") || (data10 === "false")) || (data10 === "inconclusive")) || (data10 === "unchecked"))){
-validate53.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema126.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate62.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema144.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -5723,7 +6998,7 @@ if(valid0){
 if(data.fails !== undefined){
 const _errs29 = errors;
 if(typeof data.fails !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/fails",schemaPath:"#/properties/fails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [{instancePath:instancePath+"/fails",schemaPath:"#/properties/fails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -5739,12 +7014,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data12 === "string"){
 if(func2(data12) > 2048){
-validate53.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate62.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5769,23 +7044,23 @@ var valid0 = true;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema134 = {"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}};
-const schema135 = {"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}};
-const schema138 = {"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}};
+const schema152 = {"type":"object","additionalProperties":false,"required":["suite","benchmark","reference","other","level","head","base"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"benchmark":{"description":"The benchmark's id without its variant.","type":"string","minLength":1,"maxLength":1024},"reference":{"$ref":"#/$defs/variantId"},"other":{"$ref":"#/$defs/variantId"},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"level":{"$ref":"#/$defs/fraction"},"head":{"$ref":"#/$defs/sideRatio"},"base":{"$ref":"#/$defs/sideRatio"}}};
+const schema153 = {"type":"object","additionalProperties":false,"required":["variant","id"],"properties":{"variant":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024}}};
+const schema156 = {"type":"object","additionalProperties":false,"required":["ratio","interval","rounds"],"properties":{"ratio":{"oneOf":[{"$ref":"#/$defs/speedup"},{"type":"null"}]},"interval":{"$ref":"#/$defs/speedupInterval"},"rounds":{"$ref":"#/$defs/count"},"reason":{"description":"Why there is no ratio on this side.","$ref":"#/$defs/text"}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5796,14 +7071,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.ratio === undefined) && (missing0 = "ratio")) || ((data.interval === undefined) && (missing0 = "interval"))) || ((data.rounds === undefined) && (missing0 = "rounds"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "ratio") || (key0 === "interval")) || (key0 === "rounds")) || (key0 === "reason"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5889,7 +7164,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate58.errors = vErrors;
+validate67.errors = vErrors;
 return false;
 }
 else {
@@ -5911,8 +7186,8 @@ var valid0 = true;
 if(valid0){
 if(data.interval !== undefined){
 const _errs9 = errors;
-if(!(validate54(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate63(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -5926,18 +7201,18 @@ let data2 = data.rounds;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate58.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate67.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1000000 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate67.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate67.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5956,12 +7231,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data3 === "string"){
 if(func2(data3) > 2048){
-validate58.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate67.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5977,20 +7252,20 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6001,14 +7276,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.suite === undefined) && (missing0 = "suite")) || ((data.benchmark === undefined) && (missing0 = "benchmark"))) || ((data.reference === undefined) && (missing0 = "reference"))) || ((data.other === undefined) && (missing0 = "other"))) || ((data.level === undefined) && (missing0 = "level"))) || ((data.head === undefined) && (missing0 = "head"))) || ((data.base === undefined) && (missing0 = "base"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema134.properties, key0))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema152.properties, key0))){
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6020,18 +7295,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 256){
-validate57.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate57.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6047,18 +7322,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 1024){
-validate57.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate66.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate57.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6076,14 +7351,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.variant === undefined) && (missing1 = "variant")) || ((data2.id === undefined) && (missing1 = "id"))){
-validate57.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate66.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "variant") || (key1 === "id"))){
-validate57.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate66.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6095,18 +7370,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func2(data3) > 256){
-validate57.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate57.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/reference/variant",schemaPath:"#/$defs/variantId/properties/variant/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6122,18 +7397,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 1024){
-validate57.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate66.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate57.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/reference/id",schemaPath:"#/$defs/variantId/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6147,7 +7422,7 @@ var valid2 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath:instancePath+"/reference",schemaPath:"#/$defs/variantId/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6165,14 +7440,14 @@ if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.variant === undefined) && (missing2 = "variant")) || ((data5.id === undefined) && (missing2 = "id"))){
-validate57.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate66.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs17 = errors;
 for(const key2 in data5){
 if(!((key2 === "variant") || (key2 === "id"))){
-validate57.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate66.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6184,18 +7459,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data6 === "string"){
 if(func2(data6) > 256){
-validate57.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate66.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data6) < 1){
-validate57.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/other/variant",schemaPath:"#/$defs/variantId/properties/variant/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6211,18 +7486,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data7 === "string"){
 if(func2(data7) > 1024){
-validate57.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate66.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate57.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/other/id",schemaPath:"#/$defs/variantId/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6236,7 +7511,7 @@ var valid4 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath:instancePath+"/other",schemaPath:"#/$defs/variantId/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6252,18 +7527,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func2(data8) > 32){
-validate57.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate66.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate57.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6277,7 +7552,7 @@ if(data.direction !== undefined){
 let data9 = data.direction;
 const _errs24 = errors;
 if(!((data9 === "smaller_is_better") || (data9 === "bigger_is_better"))){
-validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema134.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema152.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -6293,18 +7568,18 @@ const _errs26 = errors;
 if(errors === _errs26){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 1 || isNaN(data10)){
-validate57.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
+validate66.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate57.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate66.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate66.errors = [{instancePath:instancePath+"/level",schemaPath:"#/$defs/fraction/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -6316,8 +7591,8 @@ var valid0 = true;
 if(valid0){
 if(data.head !== undefined){
 const _errs28 = errors;
-if(!(validate58(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate67(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs28 === errors;
@@ -6328,8 +7603,8 @@ var valid0 = true;
 if(valid0){
 if(data.base !== undefined){
 const _errs29 = errors;
-if(!(validate58(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate67(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs29 === errors;
@@ -6349,21 +7624,21 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema142 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
+const schema160 = {"type":"object","additionalProperties":false,"required":["suite","unit","benchmarks","model","estimated_rounds","order_effect","round_sd","round_df","shift"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"unit":{"type":"string","minLength":1,"maxLength":32},"benchmarks":{"$ref":"#/$defs/count"},"model":{"description":"two-way: round effects estimated across the suite; per-benchmark: too few benchmarks per round; unpaired: independent samples.","enum":["two-way","per-benchmark","unpaired"]},"estimated_rounds":{"$ref":"#/$defs/count"},"order_effect":{"description":"Fitted log-scale slowdown of whichever process ran first; null when not fitted.","type":["number","null"],"minimum":-100,"maximum":100},"round_sd":{"description":"SD of the round shocks shared by every benchmark of a round (log scale).","$ref":"#/$defs/nullableNumber"},"round_df":{"$ref":"#/$defs/nullableNumber"},"shift":{"oneOf":[{"type":"null"},{"type":"object","additionalProperties":false,"required":["change","ci","p","q","verdict"],"properties":{"change":{"$ref":"#/$defs/relative"},"ci":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/relative"}},"p":{"$ref":"#/$defs/fraction"},"q":{"$ref":"#/$defs/fraction"},"verdict":{"enum":["regressed","improved","unchanged","inconclusive"]}}}]}}};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6374,14 +7649,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.suite === undefined) && (missing0 = "suite")) || ((data.unit === undefined) && (missing0 = "unit"))) || ((data.benchmarks === undefined) && (missing0 = "benchmarks"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.estimated_rounds === undefined) && (missing0 = "estimated_rounds"))) || ((data.order_effect === undefined) && (missing0 = "order_effect"))) || ((data.round_sd === undefined) && (missing0 = "round_sd"))) || ((data.round_df === undefined) && (missing0 = "round_df"))) || ((data.shift === undefined) && (missing0 = "shift"))){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema142.properties, key0))){
-validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema160.properties, key0))){
+validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6393,18 +7668,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 256){
-validate63.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate72.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate63.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate72.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6420,18 +7695,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 32){
-validate63.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate72.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate63.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate72.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6446,18 +7721,18 @@ let data2 = data.benchmarks;
 const _errs6 = errors;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate63.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate72.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1000000 || isNaN(data2)){
-validate63.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate72.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate63.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate72.errors = [{instancePath:instancePath+"/benchmarks",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6473,7 +7748,7 @@ if(data.model !== undefined){
 let data3 = data.model;
 const _errs9 = errors;
 if(!(((data3 === "two-way") || (data3 === "per-benchmark")) || (data3 === "unpaired"))){
-validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema142.properties.model.enum},message:"must be equal to one of the allowed values"}];
+validate72.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/enum",keyword:"enum",params:{allowedValues: schema160.properties.model.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6487,18 +7762,18 @@ let data4 = data.estimated_rounds;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate63.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate72.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1000000 || isNaN(data4)){
-validate63.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate72.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate63.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate72.errors = [{instancePath:instancePath+"/estimated_rounds",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6514,18 +7789,18 @@ if(data.order_effect !== undefined){
 let data5 = data.order_effect;
 const _errs13 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate63.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema142.properties.order_effect.type},message:"must be number,null"}];
+validate72.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/type",keyword:"type",params:{type: schema160.properties.order_effect.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 100 || isNaN(data5)){
-validate63.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate72.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data5 < -100 || isNaN(data5)){
-validate63.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/minimum",keyword:"minimum",params:{comparison: ">=", limit: -100},message:"must be >= -100"}];
+validate72.errors = [{instancePath:instancePath+"/order_effect",schemaPath:"#/properties/order_effect/minimum",keyword:"minimum",params:{comparison: ">=", limit: -100},message:"must be >= -100"}];
 return false;
 }
 }
@@ -6542,18 +7817,18 @@ let data6 = data.round_sd;
 const _errs15 = errors;
 const _errs16 = errors;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-validate63.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
+validate72.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 1e+300 || isNaN(data6)){
-validate63.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate72.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate63.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate72.errors = [{instancePath:instancePath+"/round_sd",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6570,18 +7845,18 @@ let data7 = data.round_df;
 const _errs18 = errors;
 const _errs19 = errors;
 if((!((typeof data7 == "number") && (isFinite(data7)))) && (data7 !== null)){
-validate63.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
+validate72.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/type",keyword:"type",params:{type: schema84.type},message:"must be number,null"}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 1e+300 || isNaN(data7)){
-validate63.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate72.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate63.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate72.errors = [{instancePath:instancePath+"/round_df",schemaPath:"#/$defs/nullableNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6881,7 +8156,7 @@ if(data8.verdict !== undefined){
 let data14 = data8.verdict;
 const _errs42 = errors;
 if(!((((data14 === "regressed") || (data14 === "improved")) || (data14 === "unchanged")) || (data14 === "inconclusive"))){
-const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema142.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/shift/verdict",schemaPath:"#/properties/shift/oneOf/1/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema160.properties.shift.oneOf[1].properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6933,7 +8208,7 @@ else {
 vErrors.push(err20);
 }
 errors++;
-validate63.errors = vErrors;
+validate72.errors = vErrors;
 return false;
 }
 else {
@@ -6964,14 +8239,14 @@ var valid0 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate63.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9681,8 +10956,8 @@ var valid52 = true;
 const len8 = data105.length;
 for(let i8=0; i8<len8; i8++){
 const _errs244 = errors;
-if(!(validate47(data105[i8], {instancePath:instancePath+"/budgets/" + i8,parentData:data105,parentDataProperty:i8,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate56(data105[i8], {instancePath:instancePath+"/budgets/" + i8,parentData:data105,parentDataProperty:i8,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 var valid52 = _errs244 === errors;
@@ -9717,8 +10992,8 @@ var valid53 = true;
 const len9 = data107.length;
 for(let i9=0; i9<len9; i9++){
 const _errs247 = errors;
-if(!(validate49(data107[i9], {instancePath:instancePath+"/golden/" + i9,parentData:data107,parentDataProperty:i9,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate58(data107[i9], {instancePath:instancePath+"/golden/" + i9,parentData:data107,parentDataProperty:i9,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 var valid53 = _errs247 === errors;
@@ -9753,8 +11028,8 @@ var valid54 = true;
 const len10 = data109.length;
 for(let i10=0; i10<len10; i10++){
 const _errs250 = errors;
-if(!(validate51(data109[i10], {instancePath:instancePath+"/smells/" + i10,parentData:data109,parentDataProperty:i10,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate60(data109[i10], {instancePath:instancePath+"/smells/" + i10,parentData:data109,parentDataProperty:i10,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var valid54 = _errs250 === errors;
@@ -9789,8 +11064,8 @@ var valid55 = true;
 const len11 = data111.length;
 for(let i11=0; i11<len11; i11++){
 const _errs253 = errors;
-if(!(validate53(data111[i11], {instancePath:instancePath+"/claims/" + i11,parentData:data111,parentDataProperty:i11,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate62(data111[i11], {instancePath:instancePath+"/claims/" + i11,parentData:data111,parentDataProperty:i11,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 var valid55 = _errs253 === errors;
@@ -9825,8 +11100,8 @@ var valid56 = true;
 const len12 = data113.length;
 for(let i12=0; i12<len12; i12++){
 const _errs256 = errors;
-if(!(validate57(data113[i12], {instancePath:instancePath+"/head_to_head/" + i12,parentData:data113,parentDataProperty:i12,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate66(data113[i12], {instancePath:instancePath+"/head_to_head/" + i12,parentData:data113,parentDataProperty:i12,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 var valid56 = _errs256 === errors;
@@ -9861,8 +11136,8 @@ var valid57 = true;
 const len13 = data115.length;
 for(let i13=0; i13<len13; i13++){
 const _errs259 = errors;
-if(!(validate63(data115[i13], {instancePath:instancePath+"/suites/" + i13,parentData:data115,parentDataProperty:i13,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate72(data115[i13], {instancePath:instancePath+"/suites/" + i13,parentData:data115,parentDataProperty:i13,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 var valid57 = _errs259 === errors;
@@ -9915,33 +11190,33 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const config = validate65;
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"schedule":{"description":"How a round runs base and head (docs/run.md, \"Schedules\"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.","enum":["pairs","suite"]},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the whole run may take (\"15m\"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the time goes first to the open benchmarks that could fail the gate and can still be settled, then to others that can be settled, then to one more round of the rest (docs/run.md). The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max-regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max-regression":{"description":"The largest confirmed regression allowed (\"5%\" or 0.05), checked against the lower end of the change's confidence interval; on an exact count, against the change itself.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"description":"The old spelling of max-regression: still read, with a warning. Not both in one rule.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"pathBase":"{out}","description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
-const schema152 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
-const schema153 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
-const schema203 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
-const schema172 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
-const schema216 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
-const schema221 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
-const schema222 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
-const schema224 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
-const schema158 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
-const pattern22 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
-const pattern78 = new RegExp("^[^/\\\\]", "u");
-const pattern81 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
-const pattern45 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
-const pattern91 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
-const pattern26 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
-const schema157 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern27 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
-const pattern28 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
-const pattern29 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern30 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
+export const config = validate74;
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/config.v1.schema.json","title":"BenchgateConfig","description":"benchgate.yml: how to run and judge a project's benchmarks. Keys are kebab-case.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"const":1},"rounds":{"description":"How many interleaved rounds of base and head `benchgate run` makes (default 5; at least 3 for a verified verdict, 1 is the unverified single-run case), or \"auto\": sequential rounds, where every benchmark runs min-rounds rounds and then only the benchmarks whose answer is not yet known run again, up to max-rounds (or until time-budget is used up).","anyOf":[{"type":"integer","minimum":1,"maximum":100},{"const":"auto"}]},"schedule":{"description":"How a round runs base and head (docs/run.md, \"Schedules\"). pairs (the default): for each benchmark, its base process and its head process one right after the other, each short and measuring that benchmark alone (Criterion by an exact-id filter, hyperfine one command; other kinds a whole suite per process). suite: each side runs every suite once per round, one long process per suite.","enum":["pairs","suite"]},"where":{"description":"Where it regressed (docs/where.md): after the verdict, each confirmed regression of a Criterion suite (the 5 largest, within a time cap of 10 % of the run's time, at least 60 s) runs once per side under Callgrind, and the comment and report.json show which functions' instructions changed. Never changes the verdict. Default true; false switches it off (as run --no-where does).","type":"boolean"},"min-rounds":{"description":"With rounds: auto, the rounds every benchmark runs before any may stop (default 3).","type":"integer","minimum":2,"maximum":100},"max-rounds":{"description":"With rounds: auto, the most rounds any benchmark runs (default 15).","type":"integer","minimum":2,"maximum":100},"time-budget":{"description":"With rounds: auto, how long the whole run may take (\"15m\"), counted from its start, building and golden outputs included: after min-rounds no round starts that would, by what each open benchmark's processes took before, end past it; when the whole round does not fit, the time goes first to the open benchmarks that could fail the gate and can still be settled, then to others that can be settled, then to one more round of the rest (docs/run.md). The first min-rounds rounds always run.","$ref":"#/$defs/duration"},"build":{"description":"Commands run once per side in its worktree before any round, after checkout (e.g. building the binaries that hyperfine and golden commands call). argv lists, never shell strings; {target} and {worktree} are replaced by the side's Cargo target directory and worktree. CARGO_TARGET_DIR is set. Criterion suites are built automatically.","type":"array","maxItems":50,"items":{"$ref":"#/$defs/argv"}},"timeouts":{"description":"Defaults for how long one step may take: \"90s\", \"10m\", \"1h\".","type":"object","additionalProperties":false,"properties":{"build":{"$ref":"#/$defs/duration"},"suite":{"$ref":"#/$defs/duration"},"golden":{"$ref":"#/$defs/duration"}}},"suites":{"description":"What `benchgate run` measures, in order. Each suite runs once per side per round.","type":"array","minItems":1,"maxItems":100,"items":{"oneOf":[{"$ref":"#/$defs/criterionSuite"},{"$ref":"#/$defs/hyperfineSuite"},{"$ref":"#/$defs/customSuite"},{"$ref":"#/$defs/gungraunSuite"},{"$ref":"#/$defs/instructionsSuite"},{"$ref":"#/$defs/loadSuite"},{"$ref":"#/$defs/divanSuite"}],"type":"object","discriminator":{"propertyName":"kind"}}},"golden":{"description":"Golden outputs (docs/budgets-and-golden.md): named commands whose stdout and exit code are hashed (SHA-256) and checked against a sha256sum-format file on the head side.","type":"object","additionalProperties":false,"required":["checksums","commands"],"properties":{"checksums":{"description":"The sha256sum-format file, relative to the repository root.","$ref":"#/$defs/relativePath"},"outputs":{"description":"Optional folder (relative to the repository root) holding <name>.out with each expected text, for a diff on mismatch; `benchgate golden update` writes it.","$ref":"#/$defs/relativePath"},"timeout":{"$ref":"#/$defs/duration"},"commands":{"type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},"command":{"$ref":"#/$defs/argv"},"timeout":{"$ref":"#/$defs/duration"}}}}}},"statistics":{"description":"The decision rule's settings (docs/statistics.md). Fractions as numbers (0.03) or percentages (\"3%\").","type":"object","additionalProperties":false,"properties":{"q":{"$ref":"#/$defs/fraction"},"noise-floor":{"$ref":"#/$defs/fraction"},"fail-threshold":{"$ref":"#/$defs/fraction"},"unverified-threshold":{"$ref":"#/$defs/fraction"},"confidence":{"$ref":"#/$defs/fraction"},"power":{"$ref":"#/$defs/fraction"},"count-threshold":{"description":"Deterministic counts (instructions under Valgrind, gungraun and instructions suites): a change of at least this fails (default 1%). A suite's own threshold: wins.","$ref":"#/$defs/fraction"},"count-noise-floor":{"description":"Deterministic counts: a change below this is not worth a note (default 0.1%).","$ref":"#/$defs/fraction"},"fail-on-inconclusive":{"type":"boolean"},"crossover":{"type":"boolean"},"robust":{"description":"From 12 rounds on, judge a benchmark by the median of its rounds, with a MAD-based error and the sign test under its p-value (default true); false: the mean of the rounds throughout.","type":"boolean"},"min-benchmarks-for-period":{"description":"Fewest benchmarks of a suite in a round for that round's effect (its shared shock and the run order) to be estimated across the suite (default 10); smaller suites are analysed per benchmark.","type":"integer","minimum":2,"maximum":100000},"missing":{"description":"A benchmark present in base and absent in head: fail the gate (default) or only warn.","enum":["fail","warn"]}}},"budgets":{"description":"Performance budgets (docs/budgets-and-golden.md): per benchmark-id glob (* and ?), absolute limits with units on median/mean/p50/p95/p99 of the head side, upper bounds on counts under the metric's name as report.json writes it (instructions: \"< 2.5M\"), a close band for those limits (warn: \"20%\"), and max-regression, the largest confirmed regression allowed (checked against the lower end of the change's confidence interval).","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["benchmark"],"properties":{"benchmark":{"type":"string","minLength":1,"maxLength":1024},"median":{"$ref":"#/$defs/limit"},"mean":{"$ref":"#/$defs/limit"},"p50":{"$ref":"#/$defs/limit"},"p95":{"$ref":"#/$defs/limit"},"p99":{"$ref":"#/$defs/limit"},"warn":{"description":"A close band for the rule's time, rate and count limits (\"20%\"): a head value past its limit by less than this share of the limit is reported close (⚠️) and does not fail the gate.","oneOf":[{"type":"number","exclusiveMinimum":0,"maximum":1},{"type":"string","minLength":1,"maxLength":32}]},"max-regression":{"description":"The largest confirmed regression allowed (\"5%\" or 0.05), checked against the lower end of the change's confidence interval; on an exact count, against the change itself.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]},"max_regression":{"description":"The old spelling of max-regression: still read, with a warning. Not both in one rule.","oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","minLength":1,"maxLength":32}]}},"patternProperties":{"^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$":{"$ref":"#/$defs/countLimit"}}}},"claims":{"description":"Performance claims (docs/budgets-and-golden.md): benchmark `faster` is at least `by` faster than benchmark `than` on the head side, both measured in the same rounds. `by` is a factor (\"≥ 5x\") or a share of the time saved (\"≥ 24 %\": at most 76 % of the time). A claim is false (fails the gate) when the upper end of the speedup's interval is below the bound, holds when the lower end is at or above it, and is inconclusive in between.","type":"array","maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["faster","than","by"],"properties":{"faster":{"$ref":"#/$defs/claimId"},"than":{"$ref":"#/$defs/claimId"},"by":{"description":"\"≥ 5x\", \">= 5x\", \"≥ 24 %\" or \">= 24%\".","type":"string","minLength":1,"maxLength":64}}}},"smells":{"description":"Benchmark smells (docs/smells.md): warnings by default. `ignore` turns kinds off, `fail-on` makes them fail the gate; `suites` overrides both per suite.","type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"},"suites":{"type":"object","maxProperties":100,"propertyNames":{"$ref":"#/$defs/suiteName"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"ignore":{"$ref":"#/$defs/smellKinds"},"fail-on":{"$ref":"#/$defs/smellKinds"}}}}}}},"$defs":{"fraction":{"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]},"limit":{"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64},"claimId":{"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024},"countLimit":{"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64},"suiteName":{"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"},"duration":{"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},"argv":{"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}},"relativePath":{"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"},"criterionSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"hyperfineSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"customSuite":{"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"pathBase":"{out}","description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}},"gungraunSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"instructionsSuite":{"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}},"loadSuite":{"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}},"divanSuite":{"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}},"smellKinds":{"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}},"urlPath":{"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},"loadName":{"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},"variantName":{"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},"loadEnv":{"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}}}};
+const schema170 = {"description":"A duration: a number and a unit (ms, s, m, h), e.g. \"90s\", \"10m\".","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"};
+const schema171 = {"description":"A program and its arguments, run without a shell.","type":"array","minItems":1,"maxItems":200,"items":{"type":"string","minLength":0,"maxLength":4096}};
+const schema221 = {"description":"A path relative to the repository root that stays inside it: no leading / or drive letter, no .. part, no backslash or control character (checked when the config is validated).","type":"string","minLength":1,"maxLength":1024,"pattern":"^[^/\\\\]"};
+const schema190 = {"oneOf":[{"type":"number","minimum":0,"maximum":10},{"type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"}]};
+const schema234 = {"description":"A comparison and a quantity with its unit: \"< 25ms\", \"<= 1.2µs\", \"> 200 MiB/s\".","type":"string","minLength":1,"maxLength":64};
+const schema239 = {"description":"An upper bound on a count metric (any key but benchmark, the time statistics, warn and max_regression names one, as report.json's metric): \"< 2.5M\", \"<= 2500000 instructions\", \"< 1 MiB\", or \"< 1%\" for a metric measured in % (error_rate). k/K, M, G, T multiply by 1000ⁿ; Ki, Mi, Gi, Ti by 1024ⁿ, for bytes only; a unit, if given, must be the metric's.","type":"string","minLength":1,"maxLength":64};
+const schema240 = {"description":"A benchmark id exactly as report.json writes it (no glob).","type":"string","minLength":1,"maxLength":1024};
+const schema242 = {"type":"array","maxItems":20,"items":{"enum":["identical-timings","flat-scaling","complexity-change","high-variance","bimodal","underpowered","timer-resolution"]}};
+const schema176 = {"description":"Names the suite in reports and in folder names, so a restricted charset.","type":"string","pattern":"^[a-z0-9][a-z0-9_-]{0,63}$"};
+const pattern25 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$", "u");
+const pattern81 = new RegExp("^[^/\\\\]", "u");
+const pattern84 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$", "u");
+const pattern48 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*%\\s*$", "u");
+const pattern94 = new RegExp("^(?!(?:benchmark|median|mean|p50|p95|p99|max_regression|warn)$)[a-z][a-z0-9_]{0,31}$", "u");
+const pattern29 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+const schema175 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"criterion"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"Criterion's filter (a regular expression over benchmark ids).","type":"string","minLength":1,"maxLength":1024},"process-time":{"description":"With schedule: pairs, how long one process measures its one benchmark: benchgate passes --warm-up-time, --measurement-time and --sample-size (default 200ms, 500ms, 10), each unless args already sets it. Criterion before 0.4 reads whole seconds: both times are then rounded up to a whole second (at least 1).","type":"object","additionalProperties":false,"properties":{"warm-up":{"$ref":"#/$defs/duration"},"measurement":{"$ref":"#/$defs/duration"},"samples":{"description":"Criterion's --sample-size: at least 10, which Criterion requires.","type":"integer","minimum":10,"maximum":100000}}},"args":{"description":"Extra arguments for the Criterion binary, e.g. [\"--noise-threshold\", \"0.05\"]. benchgate adds --save-baseline and --noplot itself, and with schedule: pairs the time flags of process-time unless args sets them.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern30 = new RegExp("^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$", "u");
+const pattern31 = new RegExp("^[A-Za-z0-9_./-]*Cargo\\.toml$", "u");
+const pattern32 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern33 = new RegExp("^[A-Za-z0-9_/.+-]+$", "u");
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9952,14 +11227,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.bench === undefined) && (missing0 = "bench"))){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema157.properties, key0))){
-validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema175.properties, key0))){
+validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9971,13 +11246,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate75.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9990,7 +11265,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("criterion" !== data.kind){
-validate66.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "criterion"},message:"must be equal to constant"}];
+validate75.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "criterion"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10005,24 +11280,24 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 128){
-validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate75.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate75.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data2)){
-validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
+if(!pattern30.test(data2)){
+validate75.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10038,24 +11313,24 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 512){
-validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate75.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 10){
-validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
+validate75.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
 return false;
 }
 else {
-if(!pattern28.test(data3)){
-validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
+if(!pattern31.test(data3)){
+validate75.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10071,24 +11346,24 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 128){
-validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate75.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate75.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern29.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
+if(!pattern32.test(data4)){
+validate75.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10104,7 +11379,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 50){
-validate66.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate75.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -10116,24 +11391,24 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func2(data6) > 128){
-validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate75.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data6) < 1){
-validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate75.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern30.test(data6)){
-validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
+if(!pattern33.test(data6)){
+validate75.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10145,7 +11420,7 @@ break;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate75.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10161,18 +11436,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 1024){
-validate66.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate75.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate66.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate75.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10190,7 +11465,7 @@ if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 const _errs20 = errors;
 for(const key1 in data8){
 if(!(((key1 === "warm-up") || (key1 === "measurement")) || (key1 === "samples"))){
-validate66.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate75.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10202,13 +11477,13 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
-if(!pattern22.test(data9)){
-validate66.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data9)){
+validate75.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/process-time/warm-up",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10224,13 +11499,13 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data10 === "string"){
-if(!pattern22.test(data10)){
-validate66.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data10)){
+validate75.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/process-time/measurement",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10244,18 +11519,18 @@ if(data8.samples !== undefined){
 let data11 = data8.samples;
 const _errs27 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate75.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 > 100000 || isNaN(data11)){
-validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate75.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data11 < 10 || isNaN(data11)){
-validate66.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+validate75.errors = [{instancePath:instancePath+"/process-time/samples",schemaPath:"#/properties/process-time/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -10271,7 +11546,7 @@ var valid3 = true;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [{instancePath:instancePath+"/process-time",schemaPath:"#/properties/process-time/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10287,7 +11562,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data12)){
 if(data12.length > 50){
-validate66.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate75.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -10299,12 +11574,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 1024){
-validate66.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate75.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10316,7 +11591,7 @@ break;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate75.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10332,13 +11607,13 @@ const _errs33 = errors;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern22.test(data14)){
-validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data14)){
+validate75.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10360,23 +11635,23 @@ var valid0 = true;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate66.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema162 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema164 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
-const pattern35 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
+const schema180 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"hyperfine"},"commands":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"type":"string","minLength":1,"maxLength":256},"command":{"description":"A shell command line, as hyperfine takes it; {target} and {worktree} are replaced by the side's (quoted) paths, {variant} by each variant's value.","type":"string","minLength":1,"maxLength":4096}}}},"variants":{"description":"Two or more implementations timed in the same hyperfine run: every command runs once per variant with {variant} replaced by the variant's value (ids `<variant>/<command name>`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name","value"],"properties":{"name":{"$ref":"#/$defs/variantName"},"value":{"description":"Shell text put in place of {variant} ({target} and {worktree} are replaced in it too).","type":"string","minLength":1,"maxLength":4096}}}},"warmup":{"type":"integer","minimum":0,"maximum":10000},"runs":{"type":"integer","minimum":2,"maximum":100000},"prepare":{"type":"string","minLength":1,"maxLength":4096},"args":{"description":"Extra hyperfine arguments.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema182 = {"description":"A variant's name: the first segment of its benchmark ids.","type":"string","minLength":1,"maxLength":64,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"};
+const pattern38 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+-]*$", "u");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10387,14 +11662,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema162.properties, key0))){
-validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema180.properties, key0))){
+validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10406,13 +11681,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10425,7 +11700,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("hyperfine" !== data.kind){
-validate67.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "hyperfine"},message:"must be equal to constant"}];
+validate76.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "hyperfine"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10440,12 +11715,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 100){
-validate67.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate76.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate67.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate76.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10458,14 +11733,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((key1 === "name") || (key1 === "command"))){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10477,18 +11752,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10504,18 +11779,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func2(data5) > 4096){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data5) < 1){
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/properties/commands/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10529,7 +11804,7 @@ var valid3 = true;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10542,7 +11817,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate76.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10558,12 +11833,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(Array.isArray(data6)){
 if(data6.length > 10){
-validate67.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate76.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
 if(data6.length < 2){
-validate67.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+validate76.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
@@ -10576,14 +11851,14 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if(((data7.name === undefined) && (missing2 = "name")) || ((data7.value === undefined) && (missing2 = "value"))){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key2 in data7){
 if(!((key2 === "name") || (key2 === "value"))){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10596,24 +11871,24 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data8)){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
+if(!pattern38.test(data8)){
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/name",schemaPath:"#/$defs/variantName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10629,18 +11904,18 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data9 === "string"){
 if(func2(data9) > 4096){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data9) < 1){
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1+"/value",schemaPath:"#/properties/variants/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10654,7 +11929,7 @@ var valid5 = true;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath:instancePath+"/variants/" + i1,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10667,7 +11942,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate76.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10681,18 +11956,18 @@ if(data.warmup !== undefined){
 let data10 = data.warmup;
 const _errs25 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate67.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate76.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 10000 || isNaN(data10)){
-validate67.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+validate76.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate67.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate76.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10708,18 +11983,18 @@ if(data.runs !== undefined){
 let data11 = data.runs;
 const _errs27 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate67.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate76.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 > 100000 || isNaN(data11)){
-validate67.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate76.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data11 < 2 || isNaN(data11)){
-validate67.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+validate76.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
@@ -10737,18 +12012,18 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 4096){
-validate67.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate76.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data12) < 1){
-validate67.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/prepare",schemaPath:"#/properties/prepare/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10764,7 +12039,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(Array.isArray(data13)){
 if(data13.length > 50){
-validate67.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate76.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -10776,12 +12051,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 1024){
-validate67.errors = [{instancePath:instancePath+"/args/" + i2,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate76.errors = [{instancePath:instancePath+"/args/" + i2,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/args/" + i2,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/args/" + i2,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10793,7 +12068,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate76.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10809,13 +12084,13 @@ const _errs35 = errors;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data15 === "string"){
-if(!pattern22.test(data15)){
-validate67.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data15)){
+validate76.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10836,22 +12111,22 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate67.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema166 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"pathBase":"{out}","description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern38 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
+const schema184 = {"type":"object","additionalProperties":false,"required":["name","kind","command","output"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"custom"},"command":{"description":"argv; {out} is a fresh empty folder for this side and round, {target} and {worktree} as for build.","$ref":"#/$defs/argv"},"output":{"pathBase":"{out}","description":"The file the command writes, relative to {out} and inside it (no .. part): a summary.json or a seed-style harness summary.","type":"string","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern41 = new RegExp("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", "u");
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10862,14 +12137,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.output === undefined) && (missing0 = "output"))){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "kind")) || (key0 === "command")) || (key0 === "output")) || (key0 === "timeout"))){
-validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10881,13 +12156,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10900,7 +12175,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("custom" !== data.kind){
-validate68.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "custom"},message:"must be equal to constant"}];
+validate77.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "custom"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10916,12 +12191,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data2)){
 if(data2.length > 200){
-validate68.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate77.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate68.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate77.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10933,18 +12208,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 4096){
-validate68.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate77.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 0){
-validate68.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+validate77.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/command/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10957,7 +12232,7 @@ break;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate77.errors = [{instancePath:instancePath+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10973,24 +12248,24 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate77.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate77.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern38.test(data4)){
-validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
+if(!pattern41.test(data4)){
+validate77.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11006,13 +12281,13 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
-validate68.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data5)){
+validate77.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11029,21 +12304,21 @@ var valid0 = true;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate68.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema170 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema188 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"gungraun"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root. Its Cargo.lock (next to it or in a parent folder of the worktree) names the gungraun or iai-callgrind version, and benchgate installs that exact runner.","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target (cargo bench --bench NAME) written with gungraun 0.20 or iai-callgrind 0.16 (harness = false).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"args":{"description":"Extra arguments for the bench binary (after --). benchgate saves the JSON summaries itself.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11054,14 +12329,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.bench === undefined) && (missing0 = "bench"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema170.properties, key0))){
-validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema188.properties, key0))){
+validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11073,13 +12348,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate78.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11092,7 +12367,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("gungraun" !== data.kind){
-validate69.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "gungraun"},message:"must be equal to constant"}];
+validate78.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "gungraun"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11107,24 +12382,24 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 128){
-validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate78.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate78.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data2)){
-validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
+if(!pattern30.test(data2)){
+validate78.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11140,24 +12415,24 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 512){
-validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate78.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 10){
-validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
+validate78.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
 return false;
 }
 else {
-if(!pattern28.test(data3)){
-validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
+if(!pattern31.test(data3)){
+validate78.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11173,24 +12448,24 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 128){
-validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate78.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate78.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern29.test(data4)){
-validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
+if(!pattern32.test(data4)){
+validate78.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11206,7 +12481,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 50){
-validate69.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate78.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -11218,24 +12493,24 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func2(data6) > 128){
-validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate78.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data6) < 1){
-validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate78.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern30.test(data6)){
-validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
+if(!pattern33.test(data6)){
+validate78.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11247,7 +12522,7 @@ break;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate78.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11263,7 +12538,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(Array.isArray(data7)){
 if(data7.length > 50){
-validate69.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate78.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -11275,12 +12550,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(func2(data8) > 1024){
-validate69.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate78.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11292,7 +12567,7 @@ break;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate78.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11353,7 +12628,7 @@ passing0 = 0;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
-if(!pattern45.test(data9)){
+if(!pattern48.test(data9)){
 const err3 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -11395,7 +12670,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate69.errors = vErrors;
+validate78.errors = vErrors;
 return false;
 }
 else {
@@ -11466,7 +12741,7 @@ passing1 = 0;
 const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
-if(!pattern45.test(data10)){
+if(!pattern48.test(data10)){
 const err9 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -11508,7 +12783,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate69.errors = vErrors;
+validate78.errors = vErrors;
 return false;
 }
 else {
@@ -11534,13 +12809,13 @@ const _errs34 = errors;
 const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
-if(!pattern22.test(data11)){
-validate69.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data11)){
+validate78.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11562,23 +12837,23 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate69.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema175 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
-const pattern49 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
-const pattern50 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
+const schema193 = {"type":"object","additionalProperties":false,"required":["name","kind","commands"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"instructions"},"commands":{"description":"Each command runs once per side and round under valgrind --tool=cachegrind --cache-sim=no with ASLR off; its instruction count is the benchmark named `name`.","type":"array","minItems":1,"maxItems":200,"items":{"type":"object","additionalProperties":false,"required":["name","command"],"properties":{"name":{"description":"The benchmark id.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},"command":{"description":"argv, without a shell. A program under {target} or {worktree} is copied to one path that both sides run it from, so base and head see the same argv; other arguments should not name {target} or {worktree}.","$ref":"#/$defs/argv"}}}},"env":{"description":"The whole environment of the commands besides PATH=/usr/local/bin:/usr/bin:/bin and LC_ALL=C (which these can override): the same bytes on both sides, whatever the runner's environment holds.","type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}},"threshold":{"description":"This suite's instruction counts fail on a change of at least this much (default: statistics.count-threshold, 1%).","$ref":"#/$defs/fraction"},"noise-floor":{"description":"Changes of this suite's counts below this are not noted (default: statistics.count-noise-floor, 0.1%).","$ref":"#/$defs/fraction"},"timeout":{"$ref":"#/$defs/duration"}}};
+const pattern52 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$", "u");
+const pattern53 = new RegExp("^[A-Za-z_][A-Za-z0-9_]{0,63}$", "u");
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11589,14 +12864,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.commands === undefined) && (missing0 = "commands"))){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "name") || (key0 === "kind")) || (key0 === "commands")) || (key0 === "env")) || (key0 === "threshold")) || (key0 === "noise-floor")) || (key0 === "timeout"))){
-validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11608,13 +12883,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate70.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11627,7 +12902,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("instructions" !== data.kind){
-validate70.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "instructions"},message:"must be equal to constant"}];
+validate79.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "instructions"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11642,12 +12917,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 200){
-validate70.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate79.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate70.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate79.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11660,14 +12935,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.name === undefined) && (missing1 = "name")) || ((data3.command === undefined) && (missing1 = "command"))){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((key1 === "name") || (key1 === "command"))){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11679,24 +12954,24 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 128){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern49.test(data4)){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
+if(!pattern52.test(data4)){
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,: /-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/name",schemaPath:"#/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11713,12 +12988,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data5)){
 if(data5.length > 200){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data5.length < 1){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11730,18 +13005,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func2(data6) > 4096){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data6) < 0){
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11754,7 +13029,7 @@ break;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11768,7 +13043,7 @@ var valid3 = true;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath:instancePath+"/commands/" + i0,schemaPath:"#/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11781,7 +13056,7 @@ break;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate79.errors = [{instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11797,14 +13072,14 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(Object.keys(data7).length > 64){
-validate70.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate79.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 for(const key2 in data7){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern50.test(key2)){
+if(!pattern53.test(key2)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -11825,7 +13100,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate70.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 break;
 }
@@ -11837,12 +13112,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func2(data8) > 4096){
-validate70.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate79.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11855,7 +13130,7 @@ break;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11916,7 +13191,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
-if(!pattern45.test(data9)){
+if(!pattern48.test(data9)){
 const err5 = {instancePath:instancePath+"/threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -11958,7 +13233,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate70.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 }
 else {
@@ -12029,7 +13304,7 @@ passing1 = 0;
 const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data10 === "string"){
-if(!pattern45.test(data10)){
+if(!pattern48.test(data10)){
 const err11 = {instancePath:instancePath+"/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -12071,7 +13346,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate70.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 }
 else {
@@ -12097,13 +13372,13 @@ const _errs38 = errors;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data11 === "string"){
-if(!pattern22.test(data11)){
-validate70.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data11)){
+validate79.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12122,29 +13397,29 @@ var valid0 = true;
 }
 }
 else {
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate70.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema181 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
-const schema184 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
-const schema187 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
-const schema188 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
-const pattern55 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
-const pattern59 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
-const pattern61 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
-const pattern62 = new RegExp("^[^\\r\\n]*$", "u");
-const pattern70 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
+const schema199 = {"type":"object","additionalProperties":false,"required":["name","kind","endpoints"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"load"},"server":{"description":"The server, started once per side and round before the load and stopped (SIGTERM, then SIGKILL after stop-grace) after it. argv; {port} is a free port benchgate picks, {target} and {worktree} the side's. Required unless every variant has its own.","$ref":"#/$defs/argv"},"ready":{"description":"The path polled (GET, every 100 ms) until it answers 2xx; the load starts then. Default: /.","$ref":"#/$defs/urlPath"},"ready-timeout":{"description":"How long the server may take to become ready (default 30s).","$ref":"#/$defs/duration"},"stop-grace":{"description":"Between SIGTERM and SIGKILL when the server is stopped (default 5s).","$ref":"#/$defs/duration"},"env":{"description":"Added to the server's environment.","$ref":"#/$defs/loadEnv"},"endpoints":{"description":"Each endpoint is loaded on its own, in order, against the running server; its name is the benchmark id's stem (`<name> req/s`, `<name> p99`, …).","type":"array","minItems":1,"maxItems":50,"items":{"type":"object","additionalProperties":false,"required":["name","path"],"properties":{"name":{"$ref":"#/$defs/loadName"},"path":{"$ref":"#/$defs/urlPath"},"method":{"enum":["GET","POST","PUT","PATCH","DELETE","HEAD","OPTIONS"]},"body":{"description":"The request body (with method POST, PUT or PATCH).","type":"string","maxLength":65536},"headers":{"description":"Request headers, name → value.","type":"object","maxProperties":32,"propertyNames":{"pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},"additionalProperties":{"type":"string","maxLength":1024,"pattern":"^[^\\r\\n]*$"}}}}},"duration":{"description":"How long each endpoint is loaded per side and round (default 5s).","$ref":"#/$defs/duration"},"warmup":{"description":"An unrecorded load of each endpoint before its measured one (default none).","$ref":"#/$defs/duration"},"connections":{"description":"Concurrent connections (default 50).","type":"integer","minimum":1,"maximum":10000},"rate":{"description":"A fixed rate in requests per second instead of as fast as the server answers. Latencies are then corrected for coordinated omission (measured from when each request was due, not when it was sent): use this for latency gates.","type":"number","exclusiveMinimum":0,"maximum":10000000},"generator":{"description":"Another load generator instead of oha: argv with {url}, {out} (the result file), {duration} (seconds), {connections}, {rate} (empty without rate:), {method}; the file it writes is read as `format`.","type":"object","additionalProperties":false,"required":["command","format"],"properties":{"command":{"$ref":"#/$defs/argv"},"format":{"enum":["oha","k6","vegeta"]}}},"variants":{"description":"Two or more implementations of the same endpoints, each measured in every side and round (ids `<variant>/<endpoint> …`); the report shows each variant's ratio to the first one.","type":"array","minItems":2,"maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"$ref":"#/$defs/variantName"},"server":{"$ref":"#/$defs/argv"},"ready":{"$ref":"#/$defs/urlPath"},"env":{"$ref":"#/$defs/loadEnv"},"paths":{"description":"This variant's path of an endpoint, when it differs (endpoint name → path).","type":"object","maxProperties":50,"additionalProperties":{"$ref":"#/$defs/urlPath"}}}}},"max-error-rate":{"description":"The largest share of failed requests (transport errors and non-2xx answers) an endpoint may have on head (default 0.1%): more fails the gate.","$ref":"#/$defs/fraction"},"max-fd-growth":{"description":"How many more file descriptors the server may hold after the load than before it, on head (default 16): more fails the gate as a leak.","type":"integer","minimum":0,"maximum":1000000},"max-rss-growth":{"description":"How much the server's resident memory may grow during the load, on head, e.g. \"64 MiB\" (default: reported, not checked).","type":"string","pattern":"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema202 = {"description":"A URL path on the server (with an optional query), e.g. /health or /stats?count=1000.","type":"string","minLength":1,"maxLength":2048,"pattern":"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"};
+const schema205 = {"type":"object","maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,63}$"},"additionalProperties":{"type":"string","maxLength":4096}};
+const schema206 = {"description":"An endpoint's name: the stem of its benchmark ids.","type":"string","minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"};
+const pattern58 = new RegExp("^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$", "u");
+const pattern62 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$", "u");
+const pattern64 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", "u");
+const pattern65 = new RegExp("^[^\\r\\n]*$", "u");
+const pattern73 = new RegExp("^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12155,14 +13430,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.endpoints === undefined) && (missing0 = "endpoints"))){
-validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema181.properties, key0))){
-validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema199.properties, key0))){
+validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12174,13 +13449,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12193,7 +13468,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("load" !== data.kind){
-validate71.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "load"},message:"must be equal to constant"}];
+validate80.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "load"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12209,12 +13484,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data2)){
 if(data2.length > 200){
-validate71.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate80.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data2.length < 1){
-validate71.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate80.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12226,18 +13501,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 4096){
-validate71.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate80.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 0){
-validate71.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+validate80.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/server/" + i0,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12250,7 +13525,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [{instancePath:instancePath+"/server",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12267,24 +13542,24 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 2048){
-validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate80.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern55.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
+if(!pattern58.test(data4)){
+validate80.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12300,13 +13575,13 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
-validate71.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data5)){
+validate80.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/ready-timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12322,13 +13597,13 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data6 === "string"){
-if(!pattern22.test(data6)){
-validate71.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data6)){
+validate80.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/stop-grace",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12345,14 +13620,14 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(Object.keys(data7).length > 64){
-validate71.errors = [{instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate80.errors = [{instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 for(const key1 in data7){
 const _errs23 = errors;
 if(typeof key1 === "string"){
-if(!pattern50.test(key1)){
+if(!pattern53.test(key1)){
 const err0 = {instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
@@ -12373,7 +13648,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate71.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 break;
 }
@@ -12385,12 +13660,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data8 === "string"){
 if(func2(data8) > 4096){
-validate71.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate80.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12403,7 +13678,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/env",schemaPath:"#/$defs/loadEnv/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12419,12 +13694,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(Array.isArray(data9)){
 if(data9.length > 50){
-validate71.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 if(data9.length < 1){
-validate71.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12437,14 +13712,14 @@ if(errors === _errs29){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing1;
 if(((data10.name === undefined) && (missing1 = "name")) || ((data10.path === undefined) && (missing1 = "path"))){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs31 = errors;
 for(const key3 in data10){
 if(!(((((key3 === "name") || (key3 === "path")) || (key3 === "method")) || (key3 === "body")) || (key3 === "headers"))){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12457,24 +13732,24 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data11 === "string"){
 if(func2(data11) > 100){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data11) < 1){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern59.test(data11)){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"+"\""}];
+if(!pattern62.test(data11)){
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,:/-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/name",schemaPath:"#/$defs/loadName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12491,24 +13766,24 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(typeof data12 === "string"){
 if(func2(data12) > 2048){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(func2(data12) < 1){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern55.test(data12)){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
+if(!pattern58.test(data12)){
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/path",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12522,7 +13797,7 @@ if(data10.method !== undefined){
 let data13 = data10.method;
 const _errs38 = errors;
 if(!(((((((data13 === "GET") || (data13 === "POST")) || (data13 === "PUT")) || (data13 === "PATCH")) || (data13 === "DELETE")) || (data13 === "HEAD")) || (data13 === "OPTIONS"))){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema181.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/method",schemaPath:"#/properties/endpoints/items/properties/method/enum",keyword:"enum",params:{allowedValues: schema199.properties.endpoints.items.properties.method.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid11 = _errs38 === errors;
@@ -12537,12 +13812,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data14 === "string"){
 if(func2(data14) > 65536){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/body",schemaPath:"#/properties/endpoints/items/properties/body/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/body",schemaPath:"#/properties/endpoints/items/properties/body/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/body",schemaPath:"#/properties/endpoints/items/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/body",schemaPath:"#/properties/endpoints/items/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12558,14 +13833,14 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 if(Object.keys(data15).length > 32){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
 return false;
 }
 else {
 for(const key4 in data15){
 const _errs43 = errors;
 if(typeof key4 === "string"){
-if(!pattern61.test(key4)){
+if(!pattern64.test(key4)){
 const err2 = {instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"+"\"",propertyName:key4};
 if(vErrors === null){
 vErrors = [err2];
@@ -12586,7 +13861,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate71.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 break;
 }
@@ -12598,18 +13873,18 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(typeof data16 === "string"){
 if(func2(data16) > 1024){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
-if(!pattern62.test(data16)){
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*$"},message:"must match pattern \""+"^[^\\r\\n]*$"+"\""}];
+if(!pattern65.test(data16)){
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*$"},message:"must match pattern \""+"^[^\\r\\n]*$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/items/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12622,7 +13897,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1+"/headers",schemaPath:"#/properties/endpoints/items/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12639,7 +13914,7 @@ var valid11 = true;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints/" + i1,schemaPath:"#/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12652,7 +13927,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12668,13 +13943,13 @@ const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data17 === "string"){
-if(!pattern22.test(data17)){
-validate71.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data17)){
+validate80.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/duration",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12690,13 +13965,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data18 === "string"){
-if(!pattern22.test(data18)){
-validate71.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data18)){
+validate80.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/warmup",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12710,18 +13985,18 @@ if(data.connections !== undefined){
 let data19 = data.connections;
 const _errs53 = errors;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-validate71.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate80.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs53){
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 > 10000 || isNaN(data19)){
-validate71.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+validate80.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data19 < 1 || isNaN(data19)){
-validate71.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate80.errors = [{instancePath:instancePath+"/connections",schemaPath:"#/properties/connections/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -12739,18 +14014,18 @@ const _errs55 = errors;
 if(errors === _errs55){
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 > 10000000 || isNaN(data20)){
-validate71.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+validate80.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
 return false;
 }
 else {
 if(data20 <= 0 || isNaN(data20)){
-validate71.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate80.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate80.errors = [{instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -12767,14 +14042,14 @@ if(errors === _errs57){
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 let missing2;
 if(((data21.command === undefined) && (missing2 = "command")) || ((data21.format === undefined) && (missing2 = "format"))){
-validate71.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs59 = errors;
 for(const key6 in data21){
 if(!((key6 === "command") || (key6 === "format"))){
-validate71.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12787,12 +14062,12 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(Array.isArray(data22)){
 if(data22.length > 200){
-validate71.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data22.length < 1){
-validate71.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12804,18 +14079,18 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data23 === "string"){
 if(func2(data23) > 4096){
-validate71.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data23) < 0){
-validate71.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command/" + i2,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12828,7 +14103,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [{instancePath:instancePath+"/generator/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12842,7 +14117,7 @@ if(data21.format !== undefined){
 let data24 = data21.format;
 const _errs65 = errors;
 if(!(((data24 === "oha") || (data24 === "k6")) || (data24 === "vegeta"))){
-validate71.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema181.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/generator/format",schemaPath:"#/properties/generator/properties/format/enum",keyword:"enum",params:{allowedValues: schema199.properties.generator.properties.format.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid18 = _errs65 === errors;
@@ -12855,7 +14130,7 @@ var valid18 = true;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/properties/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12871,12 +14146,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(Array.isArray(data25)){
 if(data25.length > 10){
-validate71.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate80.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
 if(data25.length < 2){
-validate71.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+validate80.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
@@ -12889,14 +14164,14 @@ if(errors === _errs68){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing3;
 if((data26.name === undefined) && (missing3 = "name")){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs70 = errors;
 for(const key7 in data26){
 if(!(((((key7 === "name") || (key7 === "server")) || (key7 === "ready")) || (key7 === "env")) || (key7 === "paths"))){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12909,24 +14184,24 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data27 === "string"){
 if(func2(data27) > 64){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data27) < 1){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data27)){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
+if(!pattern38.test(data27)){
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/name",schemaPath:"#/$defs/variantName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12943,12 +14218,12 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(Array.isArray(data28)){
 if(data28.length > 200){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
 if(data28.length < 1){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12960,18 +14235,18 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data29 === "string"){
 if(func2(data29) > 4096){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
 if(func2(data29) < 0){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server/" + i4,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12984,7 +14259,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/server",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13001,24 +14276,24 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data30 === "string"){
 if(func2(data30) > 2048){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(func2(data30) < 1){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern55.test(data30)){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
+if(!pattern58.test(data30)){
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/ready",schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13035,14 +14310,14 @@ const _errs83 = errors;
 if(errors === _errs83){
 if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
 if(Object.keys(data31).length > 64){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 for(const key8 in data31){
 const _errs85 = errors;
 if(typeof key8 === "string"){
-if(!pattern50.test(key8)){
+if(!pattern53.test(key8)){
 const err4 = {instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]{0,63}$"+"\"",propertyName:key8};
 if(vErrors === null){
 vErrors = [err4];
@@ -13063,7 +14338,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate71.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 break;
 }
@@ -13075,12 +14350,12 @@ const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data32 === "string"){
 if(func2(data32) > 4096){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/env/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/env/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/env/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/env/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/loadEnv/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13093,7 +14368,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/env",schemaPath:"#/$defs/loadEnv/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13109,7 +14384,7 @@ const _errs89 = errors;
 if(errors === _errs89){
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 if(Object.keys(data33).length > 50){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths",schemaPath:"#/properties/variants/items/properties/paths/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths",schemaPath:"#/properties/variants/items/properties/paths/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -13120,24 +14395,24 @@ const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data34 === "string"){
 if(func2(data34) > 2048){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(func2(data34) < 1){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern55.test(data34)){
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
+if(!pattern58.test(data34)){
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/pattern",keyword:"pattern",params:{pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"},message:"must match pattern \""+"^/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/urlPath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13149,7 +14424,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths",schemaPath:"#/properties/variants/items/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3+"/paths",schemaPath:"#/properties/variants/items/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13166,7 +14441,7 @@ var valid22 = true;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath:instancePath+"/variants/" + i3,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13179,7 +14454,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate80.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13240,7 +14515,7 @@ passing0 = 0;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data35 === "string"){
-if(!pattern45.test(data35)){
+if(!pattern48.test(data35)){
 const err9 = {instancePath:instancePath+"/max-error-rate",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -13282,7 +14557,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate71.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 }
 else {
@@ -13306,18 +14581,18 @@ if(data["max-fd-growth"] !== undefined){
 let data36 = data["max-fd-growth"];
 const _errs102 = errors;
 if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-validate71.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate80.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs102){
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 > 1000000 || isNaN(data36)){
-validate71.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate80.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data36 < 0 || isNaN(data36)){
-validate71.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate80.errors = [{instancePath:instancePath+"/max-fd-growth",schemaPath:"#/properties/max-fd-growth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13334,13 +14609,13 @@ let data37 = data["max-rss-growth"];
 const _errs104 = errors;
 if(errors === _errs104){
 if(typeof data37 === "string"){
-if(!pattern70.test(data37)){
-validate71.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"+"\""}];
+if(!pattern73.test(data37)){
+validate80.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(B|KiB|MiB|GiB|kB|MB|GB)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/max-rss-growth",schemaPath:"#/properties/max-rss-growth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13356,13 +14631,13 @@ const _errs106 = errors;
 const _errs107 = errors;
 if(errors === _errs107){
 if(typeof data38 === "string"){
-if(!pattern22.test(data38)){
-validate71.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data38)){
+validate80.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13392,21 +14667,21 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate71.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema200 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
+const schema218 = {"type":"object","additionalProperties":false,"required":["name","kind","bench"],"properties":{"name":{"$ref":"#/$defs/suiteName"},"kind":{"const":"divan"},"package":{"description":"cargo -p PACKAGE, for a workspace.","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},"manifest-path":{"pathBase":"the repository","description":"cargo --manifest-path, relative to the repository root and inside it (no .. part), for a crate that is not at the root (e.g. examples/demo-crate/Cargo.toml).","type":"string","minLength":10,"maxLength":512,"pattern":"^[A-Za-z0-9_./-]*Cargo\\.toml$"},"bench":{"description":"The bench target whose harness is divan (cargo bench --bench NAME; harness = false and divan::main()).","type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_-]+$"},"features":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_/.+-]+$"}},"filter":{"description":"divan's filter: a regular expression over divan's own paths (root::group::bench::arg, without the t=N of thread counts).","type":"string","minLength":1,"maxLength":1024},"args":{"description":"Extra arguments for the divan binary, e.g. [\"--sample-count\", \"200\"] or [\"--min-time\", \"1\"]. Options that change the output (--list, --test, --format) are refused.","type":"array","maxItems":50,"items":{"type":"string","maxLength":1024}},"timeout":{"$ref":"#/$defs/duration"}}};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13417,14 +14692,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.bench === undefined) && (missing0 = "bench"))){
-validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema200.properties, key0))){
-validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema218.properties, key0))){
+validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13436,13 +14711,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
+if(!pattern29.test(data0)){
+validate81.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\""}];
 return false;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/name",schemaPath:"#/$defs/suiteName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13455,7 +14730,7 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs5 = errors;
 if("divan" !== data.kind){
-validate72.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "divan"},message:"must be equal to constant"}];
+validate81.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "divan"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13470,24 +14745,24 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 128){
-validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate81.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate81.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data2)){
-validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
+if(!pattern30.test(data2)){
+validate81.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_-][A-Za-z0-9_.@:-]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/package",schemaPath:"#/properties/package/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13503,24 +14778,24 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 512){
-validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate81.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 10){
-validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
+validate81.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/minLength",keyword:"minLength",params:{limit: 10},message:"must NOT have fewer than 10 characters"}];
 return false;
 }
 else {
-if(!pattern28.test(data3)){
-validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
+if(!pattern31.test(data3)){
+validate81.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_./-]*Cargo\\.toml$"},message:"must match pattern \""+"^[A-Za-z0-9_./-]*Cargo\\.toml$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/manifest-path",schemaPath:"#/properties/manifest-path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13536,24 +14811,24 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 128){
-validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate81.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate81.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern29.test(data4)){
-validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
+if(!pattern32.test(data4)){
+validate81.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/bench",schemaPath:"#/properties/bench/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13569,7 +14844,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(Array.isArray(data5)){
 if(data5.length > 50){
-validate72.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate81.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -13581,24 +14856,24 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func2(data6) > 128){
-validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
+validate81.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
 if(func2(data6) < 1){
-validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate81.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern30.test(data6)){
-validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
+if(!pattern33.test(data6)){
+validate81.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_/.+-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_/.+-]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/features/" + i0,schemaPath:"#/properties/features/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13610,7 +14885,7 @@ break;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate81.errors = [{instancePath:instancePath+"/features",schemaPath:"#/properties/features/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13626,18 +14901,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 1024){
-validate72.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate81.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate72.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate81.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13653,7 +14928,7 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(Array.isArray(data8)){
 if(data8.length > 50){
-validate72.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate81.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -13665,12 +14940,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data9 === "string"){
 if(func2(data9) > 1024){
-validate72.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate81.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13682,7 +14957,7 @@ break;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate81.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13698,13 +14973,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern22.test(data10)){
-validate72.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data10)){
+validate81.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13725,21 +15000,21 @@ var valid0 = true;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate72.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/config.v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13750,14 +15025,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.version === undefined) && (missing0 = "version")){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema151.properties, key0))){
-validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema169.properties, key0))){
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13766,7 +15041,7 @@ if(_errs1 === errors){
 if(data.version !== undefined){
 const _errs2 = errors;
 if(1 !== data.version){
-validate65.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate74.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13841,7 +15116,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
@@ -13865,7 +15140,7 @@ if(data.schedule !== undefined){
 let data2 = data.schedule;
 const _errs8 = errors;
 if(!((data2 === "pairs") || (data2 === "suite"))){
-validate65.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/enum",keyword:"enum",params:{allowedValues: schema151.properties.schedule.enum},message:"must be equal to one of the allowed values"}];
+validate74.errors = [{instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/enum",keyword:"enum",params:{allowedValues: schema169.properties.schedule.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13874,26 +15149,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["min-rounds"] !== undefined){
-let data3 = data["min-rounds"];
+if(data.where !== undefined){
 const _errs9 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.where !== "boolean"){
+validate74.errors = [{instancePath:instancePath+"/where",schemaPath:"#/properties/where/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs9){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 100 || isNaN(data3)){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data3 < 2 || isNaN(data3)){
-validate65.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs9 === errors;
 }
@@ -13901,22 +15161,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["max-rounds"] !== undefined){
-let data4 = data["max-rounds"];
+if(data["min-rounds"] !== undefined){
+let data4 = data["min-rounds"];
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate74.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate74.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data4 < 2 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+validate74.errors = [{instancePath:instancePath+"/min-rounds",schemaPath:"#/properties/min-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
@@ -13928,20 +15188,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["time-budget"] !== undefined){
-let data5 = data["time-budget"];
+if(data["max-rounds"] !== undefined){
+let data5 = data["max-rounds"];
 const _errs13 = errors;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
-validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate74.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs13){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 100 || isNaN(data5)){
+validate74.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data5 < 2 || isNaN(data5)){
+validate74.errors = [{instancePath:instancePath+"/max-rounds",schemaPath:"#/properties/max-rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs13 === errors;
@@ -13950,58 +15215,80 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.build !== undefined){
-let data6 = data.build;
+if(data["time-budget"] !== undefined){
+let data6 = data["time-budget"];
+const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
-if(Array.isArray(data6)){
-if(data6.length > 50){
-validate65.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+if(typeof data6 === "string"){
+if(!pattern25.test(data6)){
+validate74.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/time-budget",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.build !== undefined){
+let data7 = data.build;
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data7)){
+if(data7.length > 50){
+validate74.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len0 = data6.length;
+const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-const _errs18 = errors;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data7)){
-if(data7.length > 200){
-validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+let data8 = data7[i0];
+const _errs20 = errors;
+const _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data8)){
+if(data8.length > 200){
+validate74.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
-if(data7.length < 1){
-validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+if(data8.length < 1){
+validate74.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid5 = true;
-const len1 = data7.length;
+const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data8 === "string"){
-if(func2(data8) > 4096){
-validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+let data9 = data8[i1];
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data9 === "string"){
+if(func2(data9) > 4096){
+validate74.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 else {
-if(func2(data8) < 0){
-validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+if(func2(data9) < 0){
+validate74.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/build/" + i0+"/" + i1,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid5 = _errs21 === errors;
+var valid5 = _errs23 === errors;
 if(!valid5){
 break;
 }
@@ -14010,11 +15297,11 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/build/" + i0,schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid3 = _errs18 === errors;
+var valid3 = _errs20 === errors;
 if(!valid3){
 break;
 }
@@ -14022,91 +15309,91 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/build",schemaPath:"#/properties/build/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.timeouts !== undefined){
-let data9 = data.timeouts;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let data10 = data.timeouts;
 const _errs25 = errors;
-for(const key1 in data9){
+if(errors === _errs25){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const _errs27 = errors;
+for(const key1 in data10){
 if(!(((key1 === "build") || (key1 === "suite")) || (key1 === "golden"))){
-validate65.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs25 === errors){
-if(data9.build !== undefined){
-let data10 = data9.build;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
-if(typeof data10 === "string"){
-if(!pattern22.test(data10)){
-validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
-return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs26 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data9.suite !== undefined){
-let data11 = data9.suite;
+if(_errs27 === errors){
+if(data10.build !== undefined){
+let data11 = data10.build;
+const _errs28 = errors;
 const _errs29 = errors;
-const _errs30 = errors;
-if(errors === _errs30){
+if(errors === _errs29){
 if(typeof data11 === "string"){
-if(!pattern22.test(data11)){
-validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data11)){
+validate74.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/timeouts/build",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid6 = _errs29 === errors;
+var valid6 = _errs28 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.golden !== undefined){
-let data12 = data9.golden;
+if(data10.suite !== undefined){
+let data12 = data10.suite;
+const _errs31 = errors;
 const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
+if(errors === _errs32){
 if(typeof data12 === "string"){
-if(!pattern22.test(data12)){
-validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(!pattern25.test(data12)){
+validate74.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/timeouts/suite",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid6 = _errs32 === errors;
+var valid6 = _errs31 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data10.golden !== undefined){
+let data13 = data10.golden;
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data13 === "string"){
+if(!pattern25.test(data13)){
+validate74.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/timeouts/golden",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs34 === errors;
 }
 else {
 var valid6 = true;
@@ -14116,50 +15403,50 @@ var valid6 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/timeouts",schemaPath:"#/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs25 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.suites !== undefined){
-let data13 = data.suites;
-const _errs35 = errors;
-if(errors === _errs35){
-if(Array.isArray(data13)){
-if(data13.length > 100){
-validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+let data14 = data.suites;
+const _errs37 = errors;
+if(errors === _errs37){
+if(Array.isArray(data14)){
+if(data14.length > 100){
+validate74.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data13.length < 1){
-validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+if(data14.length < 1){
+validate74.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid10 = true;
-const len2 = data13.length;
+const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-const _errs37 = errors;
-if(errors === _errs37){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-const tag0 = data14.kind;
+let data15 = data14[i2];
+const _errs39 = errors;
+if(errors === _errs39){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const tag0 = data15.kind;
 if(typeof tag0 == "string"){
 if(tag0 === "criterion"){
-if(!(validate66(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(!(validate75(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
 var props0 = true;
 }
 else if(tag0 === "hyperfine"){
-if(!(validate67(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+if(!(validate76(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14167,8 +15454,8 @@ props0 = true;
 }
 }
 else if(tag0 === "custom"){
-if(!(validate68(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate77(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14176,8 +15463,8 @@ props0 = true;
 }
 }
 else if(tag0 === "gungraun"){
-if(!(validate69(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate78(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14185,8 +15472,8 @@ props0 = true;
 }
 }
 else if(tag0 === "instructions"){
-if(!(validate70(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+if(!(validate79(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14194,8 +15481,8 @@ props0 = true;
 }
 }
 else if(tag0 === "load"){
-if(!(validate71(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate80(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14203,8 +15490,8 @@ props0 = true;
 }
 }
 else if(tag0 === "divan"){
-if(!(validate72(data14, {instancePath:instancePath+"/suites/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate81(data15, {instancePath:instancePath+"/suites/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -14212,21 +15499,21 @@ props0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
+validate74.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"}];
+validate74.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/suites/" + i2,schemaPath:"#/properties/suites/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid10 = _errs37 === errors;
+var valid10 = _errs39 === errors;
 if(!valid10){
 break;
 }
@@ -14235,245 +15522,187 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs37 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.golden !== undefined){
-let data15 = data.golden;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let data16 = data.golden;
+const _errs49 = errors;
+if(errors === _errs49){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing1;
-if(((data15.checksums === undefined) && (missing1 = "checksums")) || ((data15.commands === undefined) && (missing1 = "commands"))){
-validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(((data16.checksums === undefined) && (missing1 = "checksums")) || ((data16.commands === undefined) && (missing1 = "commands"))){
+validate74.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-const _errs49 = errors;
-for(const key2 in data15){
+const _errs51 = errors;
+for(const key2 in data16){
 if(!((((key2 === "checksums") || (key2 === "outputs")) || (key2 === "timeout")) || (key2 === "commands"))){
-validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs49 === errors){
-if(data15.checksums !== undefined){
-let data16 = data15.checksums;
-const _errs50 = errors;
-const _errs51 = errors;
-if(errors === _errs51){
-if(typeof data16 === "string"){
-if(func2(data16) > 1024){
-validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data16) < 1){
-validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern78.test(data16)){
-validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid19 = _errs50 === errors;
-}
-else {
-var valid19 = true;
-}
-if(valid19){
-if(data15.outputs !== undefined){
-let data17 = data15.outputs;
+if(_errs51 === errors){
+if(data16.checksums !== undefined){
+let data17 = data16.checksums;
+const _errs52 = errors;
 const _errs53 = errors;
-const _errs54 = errors;
-if(errors === _errs54){
+if(errors === _errs53){
 if(typeof data17 === "string"){
 if(func2(data17) > 1024){
-validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate74.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data17) < 1){
-validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern78.test(data17)){
-validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
+if(!pattern81.test(data17)){
+validate74.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/golden/checksums",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid19 = _errs53 === errors;
+var valid19 = _errs52 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data15.timeout !== undefined){
-let data18 = data15.timeout;
+if(data16.outputs !== undefined){
+let data18 = data16.outputs;
+const _errs55 = errors;
 const _errs56 = errors;
-const _errs57 = errors;
-if(errors === _errs57){
+if(errors === _errs56){
 if(typeof data18 === "string"){
-if(!pattern22.test(data18)){
-validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(func2(data18) > 1024){
+validate74.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
+}
+else {
+if(func2(data18) < 1){
+validate74.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern81.test(data18)){
+validate74.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/pattern",keyword:"pattern",params:{pattern: "^[^/\\\\]"},message:"must match pattern \""+"^[^/\\\\]"+"\""}];
+return false;
+}
+}
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/golden/outputs",schemaPath:"#/$defs/relativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid19 = _errs56 === errors;
+var valid19 = _errs55 === errors;
 }
 else {
 var valid19 = true;
 }
 if(valid19){
-if(data15.commands !== undefined){
-let data19 = data15.commands;
+if(data16.timeout !== undefined){
+let data19 = data16.timeout;
+const _errs58 = errors;
 const _errs59 = errors;
 if(errors === _errs59){
-if(Array.isArray(data19)){
-if(data19.length > 200){
-validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+if(typeof data19 === "string"){
+if(!pattern25.test(data19)){
+validate74.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/golden/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid19 = _errs58 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data16.commands !== undefined){
+let data20 = data16.commands;
+const _errs61 = errors;
+if(errors === _errs61){
+if(Array.isArray(data20)){
+if(data20.length > 200){
+validate74.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
 else {
-if(data19.length < 1){
-validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+if(data20.length < 1){
+validate74.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid23 = true;
-const len3 = data19.length;
+const len3 = data20.length;
 for(let i3=0; i3<len3; i3++){
-let data20 = data19[i3];
-const _errs61 = errors;
-if(errors === _errs61){
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-let missing2;
-if(((data20.name === undefined) && (missing2 = "name")) || ((data20.command === undefined) && (missing2 = "command"))){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
+let data21 = data20[i3];
 const _errs63 = errors;
-for(const key3 in data20){
+if(errors === _errs63){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+let missing2;
+if(((data21.name === undefined) && (missing2 = "name")) || ((data21.command === undefined) && (missing2 = "command"))){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs65 = errors;
+for(const key3 in data21){
 if(!(((key3 === "name") || (key3 === "command")) || (key3 === "timeout"))){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs63 === errors){
-if(data20.name !== undefined){
-let data21 = data20.name;
-const _errs64 = errors;
-if(errors === _errs64){
-if(typeof data21 === "string"){
-if(func2(data21) > 128){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
-return false;
-}
-else {
-if(func2(data21) < 1){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern81.test(data21)){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid24 = _errs64 === errors;
-}
-else {
-var valid24 = true;
-}
-if(valid24){
-if(data20.command !== undefined){
-let data22 = data20.command;
+if(_errs65 === errors){
+if(data21.name !== undefined){
+let data22 = data21.name;
 const _errs66 = errors;
-const _errs67 = errors;
-if(errors === _errs67){
-if(Array.isArray(data22)){
-if(data22.length > 200){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+if(errors === _errs66){
+if(typeof data22 === "string"){
+if(func2(data22) > 128){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}];
 return false;
 }
 else {
-if(data22.length < 1){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+if(func2(data22) < 1){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-var valid26 = true;
-const len4 = data22.length;
-for(let i4=0; i4<len4; i4++){
-let data23 = data22[i4];
-const _errs69 = errors;
-if(errors === _errs69){
-if(typeof data23 === "string"){
-if(func2(data23) > 4096){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+if(!pattern84.test(data22)){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9._+@=,-]*$"+"\""}];
 return false;
-}
-else {
-if(func2(data23) < 0){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
-return false;
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid26 = _errs69 === errors;
-if(!valid26){
-break;
-}
 }
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/name",schemaPath:"#/properties/golden/properties/commands/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14483,23 +15712,81 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data20.timeout !== undefined){
-let data24 = data20.timeout;
+if(data21.command !== undefined){
+let data23 = data21.command;
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
+if(Array.isArray(data23)){
+if(data23.length > 200){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
+return false;
+}
+else {
+if(data23.length < 1){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid26 = true;
+const len4 = data23.length;
+for(let i4=0; i4<len4; i4++){
+let data24 = data23[i4];
 const _errs71 = errors;
-const _errs72 = errors;
-if(errors === _errs72){
+if(errors === _errs71){
 if(typeof data24 === "string"){
-if(!pattern22.test(data24)){
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
+if(func2(data24) > 4096){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+return false;
+}
+else {
+if(func2(data24) < 0){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/minLength",keyword:"minLength",params:{limit: 0},message:"must NOT have fewer than 0 characters"}];
+return false;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command/" + i4,schemaPath:"#/$defs/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid26 = _errs71 === errors;
+if(!valid26){
+break;
+}
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/command",schemaPath:"#/$defs/argv/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid24 = _errs68 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data21.timeout !== undefined){
+let data25 = data21.timeout;
+const _errs73 = errors;
+const _errs74 = errors;
+if(errors === _errs74){
+if(typeof data25 === "string"){
+if(!pattern25.test(data25)){
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)\\s*$"+"\""}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid24 = _errs71 === errors;
+var valid24 = _errs73 === errors;
 }
 else {
 var valid24 = true;
@@ -14510,11 +15797,11 @@ var valid24 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/golden/commands/" + i3,schemaPath:"#/properties/golden/properties/commands/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid23 = _errs61 === errors;
+var valid23 = _errs63 === errors;
 if(!valid23){
 break;
 }
@@ -14523,11 +15810,11 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/golden/commands",schemaPath:"#/properties/golden/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid19 = _errs59 === errors;
+var valid19 = _errs61 === errors;
 }
 else {
 var valid19 = true;
@@ -14539,40 +15826,40 @@ var valid19 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs49 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.statistics !== undefined){
-let data25 = data.statistics;
-const _errs74 = errors;
-if(errors === _errs74){
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+let data26 = data.statistics;
 const _errs76 = errors;
-for(const key4 in data25){
-if(!(func1.call(schema151.properties.statistics.properties, key4))){
-validate65.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+if(errors === _errs76){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+const _errs78 = errors;
+for(const key4 in data26){
+if(!(func1.call(schema169.properties.statistics.properties, key4))){
+validate74.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs76 === errors){
-if(data25.q !== undefined){
-let data26 = data25.q;
-const _errs77 = errors;
+if(_errs78 === errors){
+if(data26.q !== undefined){
+let data27 = data26.q;
 const _errs79 = errors;
+const _errs81 = errors;
 let valid30 = false;
 let passing0 = null;
-const _errs80 = errors;
-if(errors === _errs80){
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 10 || isNaN(data26)){
+const _errs82 = errors;
+if(errors === _errs82){
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 10 || isNaN(data27)){
 const err5 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err5];
@@ -14583,7 +15870,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data26 < 0 || isNaN(data26)){
+if(data27 < 0 || isNaN(data27)){
 const err6 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err6];
@@ -14606,15 +15893,15 @@ vErrors.push(err7);
 errors++;
 }
 }
-var _valid1 = _errs80 === errors;
+var _valid1 = _errs82 === errors;
 if(_valid1){
 valid30 = true;
 passing0 = 0;
 }
-const _errs82 = errors;
-if(errors === _errs82){
-if(typeof data26 === "string"){
-if(!pattern45.test(data26)){
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data27 === "string"){
+if(!pattern48.test(data27)){
 const err8 = {instancePath:instancePath+"/statistics/q",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -14636,7 +15923,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid1 = _errs82 === errors;
+var _valid1 = _errs84 === errors;
 if(_valid1 && valid30){
 valid30 = false;
 passing0 = [passing0, 1];
@@ -14656,36 +15943,36 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs79;
+errors = _errs81;
 if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
+if(_errs81){
+vErrors.length = _errs81;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs77 === errors;
+var valid28 = _errs79 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["noise-floor"] !== undefined){
-let data27 = data25["noise-floor"];
-const _errs84 = errors;
+if(data26["noise-floor"] !== undefined){
+let data28 = data26["noise-floor"];
 const _errs86 = errors;
+const _errs88 = errors;
 let valid32 = false;
 let passing1 = null;
-const _errs87 = errors;
-if(errors === _errs87){
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 10 || isNaN(data27)){
+const _errs89 = errors;
+if(errors === _errs89){
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 10 || isNaN(data28)){
 const err11 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err11];
@@ -14696,7 +15983,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data27 < 0 || isNaN(data27)){
+if(data28 < 0 || isNaN(data28)){
 const err12 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
@@ -14719,15 +16006,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-var _valid2 = _errs87 === errors;
+var _valid2 = _errs89 === errors;
 if(_valid2){
 valid32 = true;
 passing1 = 0;
 }
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data27 === "string"){
-if(!pattern45.test(data27)){
+const _errs91 = errors;
+if(errors === _errs91){
+if(typeof data28 === "string"){
+if(!pattern48.test(data28)){
 const err14 = {instancePath:instancePath+"/statistics/noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -14749,7 +16036,7 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid2 = _errs89 === errors;
+var _valid2 = _errs91 === errors;
 if(_valid2 && valid32){
 valid32 = false;
 passing1 = [passing1, 1];
@@ -14769,36 +16056,36 @@ else {
 vErrors.push(err16);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs86;
+errors = _errs88;
 if(vErrors !== null){
-if(_errs86){
-vErrors.length = _errs86;
+if(_errs88){
+vErrors.length = _errs88;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs84 === errors;
+var valid28 = _errs86 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["fail-threshold"] !== undefined){
-let data28 = data25["fail-threshold"];
-const _errs91 = errors;
+if(data26["fail-threshold"] !== undefined){
+let data29 = data26["fail-threshold"];
 const _errs93 = errors;
+const _errs95 = errors;
 let valid34 = false;
 let passing2 = null;
-const _errs94 = errors;
-if(errors === _errs94){
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 10 || isNaN(data28)){
+const _errs96 = errors;
+if(errors === _errs96){
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 10 || isNaN(data29)){
 const err17 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err17];
@@ -14809,7 +16096,7 @@ vErrors.push(err17);
 errors++;
 }
 else {
-if(data28 < 0 || isNaN(data28)){
+if(data29 < 0 || isNaN(data29)){
 const err18 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err18];
@@ -14832,15 +16119,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-var _valid3 = _errs94 === errors;
+var _valid3 = _errs96 === errors;
 if(_valid3){
 valid34 = true;
 passing2 = 0;
 }
-const _errs96 = errors;
-if(errors === _errs96){
-if(typeof data28 === "string"){
-if(!pattern45.test(data28)){
+const _errs98 = errors;
+if(errors === _errs98){
+if(typeof data29 === "string"){
+if(!pattern48.test(data29)){
 const err20 = {instancePath:instancePath+"/statistics/fail-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -14862,7 +16149,7 @@ vErrors.push(err21);
 errors++;
 }
 }
-var _valid3 = _errs96 === errors;
+var _valid3 = _errs98 === errors;
 if(_valid3 && valid34){
 valid34 = false;
 passing2 = [passing2, 1];
@@ -14882,36 +16169,36 @@ else {
 vErrors.push(err22);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs93;
+errors = _errs95;
 if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
+if(_errs95){
+vErrors.length = _errs95;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs91 === errors;
+var valid28 = _errs93 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["unverified-threshold"] !== undefined){
-let data29 = data25["unverified-threshold"];
-const _errs98 = errors;
+if(data26["unverified-threshold"] !== undefined){
+let data30 = data26["unverified-threshold"];
 const _errs100 = errors;
+const _errs102 = errors;
 let valid36 = false;
 let passing3 = null;
-const _errs101 = errors;
-if(errors === _errs101){
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 > 10 || isNaN(data29)){
+const _errs103 = errors;
+if(errors === _errs103){
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 10 || isNaN(data30)){
 const err23 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err23];
@@ -14922,7 +16209,7 @@ vErrors.push(err23);
 errors++;
 }
 else {
-if(data29 < 0 || isNaN(data29)){
+if(data30 < 0 || isNaN(data30)){
 const err24 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
@@ -14945,15 +16232,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid4 = _errs101 === errors;
+var _valid4 = _errs103 === errors;
 if(_valid4){
 valid36 = true;
 passing3 = 0;
 }
-const _errs103 = errors;
-if(errors === _errs103){
-if(typeof data29 === "string"){
-if(!pattern45.test(data29)){
+const _errs105 = errors;
+if(errors === _errs105){
+if(typeof data30 === "string"){
+if(!pattern48.test(data30)){
 const err26 = {instancePath:instancePath+"/statistics/unverified-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -14975,7 +16262,7 @@ vErrors.push(err27);
 errors++;
 }
 }
-var _valid4 = _errs103 === errors;
+var _valid4 = _errs105 === errors;
 if(_valid4 && valid36){
 valid36 = false;
 passing3 = [passing3, 1];
@@ -14995,36 +16282,36 @@ else {
 vErrors.push(err28);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs100;
+errors = _errs102;
 if(vErrors !== null){
-if(_errs100){
-vErrors.length = _errs100;
+if(_errs102){
+vErrors.length = _errs102;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs98 === errors;
+var valid28 = _errs100 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25.confidence !== undefined){
-let data30 = data25.confidence;
-const _errs105 = errors;
+if(data26.confidence !== undefined){
+let data31 = data26.confidence;
 const _errs107 = errors;
+const _errs109 = errors;
 let valid38 = false;
 let passing4 = null;
-const _errs108 = errors;
-if(errors === _errs108){
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 10 || isNaN(data30)){
+const _errs110 = errors;
+if(errors === _errs110){
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 10 || isNaN(data31)){
 const err29 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err29];
@@ -15035,7 +16322,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data30 < 0 || isNaN(data30)){
+if(data31 < 0 || isNaN(data31)){
 const err30 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
@@ -15058,15 +16345,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-var _valid5 = _errs108 === errors;
+var _valid5 = _errs110 === errors;
 if(_valid5){
 valid38 = true;
 passing4 = 0;
 }
-const _errs110 = errors;
-if(errors === _errs110){
-if(typeof data30 === "string"){
-if(!pattern45.test(data30)){
+const _errs112 = errors;
+if(errors === _errs112){
+if(typeof data31 === "string"){
+if(!pattern48.test(data31)){
 const err32 = {instancePath:instancePath+"/statistics/confidence",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -15088,7 +16375,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var _valid5 = _errs110 === errors;
+var _valid5 = _errs112 === errors;
 if(_valid5 && valid38){
 valid38 = false;
 passing4 = [passing4, 1];
@@ -15108,36 +16395,36 @@ else {
 vErrors.push(err34);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs107;
+errors = _errs109;
 if(vErrors !== null){
-if(_errs107){
-vErrors.length = _errs107;
+if(_errs109){
+vErrors.length = _errs109;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs105 === errors;
+var valid28 = _errs107 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25.power !== undefined){
-let data31 = data25.power;
-const _errs112 = errors;
+if(data26.power !== undefined){
+let data32 = data26.power;
 const _errs114 = errors;
+const _errs116 = errors;
 let valid40 = false;
 let passing5 = null;
-const _errs115 = errors;
-if(errors === _errs115){
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 10 || isNaN(data31)){
+const _errs117 = errors;
+if(errors === _errs117){
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 10 || isNaN(data32)){
 const err35 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err35];
@@ -15148,7 +16435,7 @@ vErrors.push(err35);
 errors++;
 }
 else {
-if(data31 < 0 || isNaN(data31)){
+if(data32 < 0 || isNaN(data32)){
 const err36 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
@@ -15171,15 +16458,15 @@ vErrors.push(err37);
 errors++;
 }
 }
-var _valid6 = _errs115 === errors;
+var _valid6 = _errs117 === errors;
 if(_valid6){
 valid40 = true;
 passing5 = 0;
 }
-const _errs117 = errors;
-if(errors === _errs117){
-if(typeof data31 === "string"){
-if(!pattern45.test(data31)){
+const _errs119 = errors;
+if(errors === _errs119){
+if(typeof data32 === "string"){
+if(!pattern48.test(data32)){
 const err38 = {instancePath:instancePath+"/statistics/power",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -15201,7 +16488,7 @@ vErrors.push(err39);
 errors++;
 }
 }
-var _valid6 = _errs117 === errors;
+var _valid6 = _errs119 === errors;
 if(_valid6 && valid40){
 valid40 = false;
 passing5 = [passing5, 1];
@@ -15221,36 +16508,36 @@ else {
 vErrors.push(err40);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs114;
+errors = _errs116;
 if(vErrors !== null){
-if(_errs114){
-vErrors.length = _errs114;
+if(_errs116){
+vErrors.length = _errs116;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs112 === errors;
+var valid28 = _errs114 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["count-threshold"] !== undefined){
-let data32 = data25["count-threshold"];
-const _errs119 = errors;
+if(data26["count-threshold"] !== undefined){
+let data33 = data26["count-threshold"];
 const _errs121 = errors;
+const _errs123 = errors;
 let valid42 = false;
 let passing6 = null;
-const _errs122 = errors;
-if(errors === _errs122){
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 > 10 || isNaN(data32)){
+const _errs124 = errors;
+if(errors === _errs124){
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 10 || isNaN(data33)){
 const err41 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err41];
@@ -15261,7 +16548,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data32 < 0 || isNaN(data32)){
+if(data33 < 0 || isNaN(data33)){
 const err42 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err42];
@@ -15284,15 +16571,15 @@ vErrors.push(err43);
 errors++;
 }
 }
-var _valid7 = _errs122 === errors;
+var _valid7 = _errs124 === errors;
 if(_valid7){
 valid42 = true;
 passing6 = 0;
 }
-const _errs124 = errors;
-if(errors === _errs124){
-if(typeof data32 === "string"){
-if(!pattern45.test(data32)){
+const _errs126 = errors;
+if(errors === _errs126){
+if(typeof data33 === "string"){
+if(!pattern48.test(data33)){
 const err44 = {instancePath:instancePath+"/statistics/count-threshold",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -15314,7 +16601,7 @@ vErrors.push(err45);
 errors++;
 }
 }
-var _valid7 = _errs124 === errors;
+var _valid7 = _errs126 === errors;
 if(_valid7 && valid42){
 valid42 = false;
 passing6 = [passing6, 1];
@@ -15334,36 +16621,36 @@ else {
 vErrors.push(err46);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs121;
+errors = _errs123;
 if(vErrors !== null){
-if(_errs121){
-vErrors.length = _errs121;
+if(_errs123){
+vErrors.length = _errs123;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs119 === errors;
+var valid28 = _errs121 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["count-noise-floor"] !== undefined){
-let data33 = data25["count-noise-floor"];
-const _errs126 = errors;
+if(data26["count-noise-floor"] !== undefined){
+let data34 = data26["count-noise-floor"];
 const _errs128 = errors;
+const _errs130 = errors;
 let valid44 = false;
 let passing7 = null;
-const _errs129 = errors;
-if(errors === _errs129){
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 > 10 || isNaN(data33)){
+const _errs131 = errors;
+if(errors === _errs131){
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 10 || isNaN(data34)){
 const err47 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err47];
@@ -15374,7 +16661,7 @@ vErrors.push(err47);
 errors++;
 }
 else {
-if(data33 < 0 || isNaN(data33)){
+if(data34 < 0 || isNaN(data34)){
 const err48 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err48];
@@ -15397,15 +16684,15 @@ vErrors.push(err49);
 errors++;
 }
 }
-var _valid8 = _errs129 === errors;
+var _valid8 = _errs131 === errors;
 if(_valid8){
 valid44 = true;
 passing7 = 0;
 }
-const _errs131 = errors;
-if(errors === _errs131){
-if(typeof data33 === "string"){
-if(!pattern45.test(data33)){
+const _errs133 = errors;
+if(errors === _errs133){
+if(typeof data34 === "string"){
+if(!pattern48.test(data34)){
 const err50 = {instancePath:instancePath+"/statistics/count-noise-floor",schemaPath:"#/$defs/fraction/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"},message:"must match pattern \""+"^\\s*\\d+(\\.\\d+)?\\s*%\\s*$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
@@ -15427,7 +16714,7 @@ vErrors.push(err51);
 errors++;
 }
 }
-var _valid8 = _errs131 === errors;
+var _valid8 = _errs133 === errors;
 if(_valid8 && valid44){
 valid44 = false;
 passing7 = [passing7, 1];
@@ -15447,42 +16734,30 @@ else {
 vErrors.push(err52);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs128;
+errors = _errs130;
 if(vErrors !== null){
-if(_errs128){
-vErrors.length = _errs128;
+if(_errs130){
+vErrors.length = _errs130;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid28 = _errs126 === errors;
+var valid28 = _errs128 === errors;
 }
 else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["fail-on-inconclusive"] !== undefined){
-const _errs133 = errors;
-if(typeof data25["fail-on-inconclusive"] !== "boolean"){
-validate65.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid28 = _errs133 === errors;
-}
-else {
-var valid28 = true;
-}
-if(valid28){
-if(data25.crossover !== undefined){
+if(data26["fail-on-inconclusive"] !== undefined){
 const _errs135 = errors;
-if(typeof data25.crossover !== "boolean"){
-validate65.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data26["fail-on-inconclusive"] !== "boolean"){
+validate74.errors = [{instancePath:instancePath+"/statistics/fail-on-inconclusive",schemaPath:"#/properties/statistics/properties/fail-on-inconclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid28 = _errs135 === errors;
@@ -15491,10 +16766,10 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data25.robust !== undefined){
+if(data26.crossover !== undefined){
 const _errs137 = errors;
-if(typeof data25.robust !== "boolean"){
-validate65.errors = [{instancePath:instancePath+"/statistics/robust",schemaPath:"#/properties/statistics/properties/robust/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data26.crossover !== "boolean"){
+validate74.errors = [{instancePath:instancePath+"/statistics/crossover",schemaPath:"#/properties/statistics/properties/crossover/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid28 = _errs137 === errors;
@@ -15503,26 +16778,11 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data25["min-benchmarks-for-period"] !== undefined){
-let data37 = data25["min-benchmarks-for-period"];
+if(data26.robust !== undefined){
 const _errs139 = errors;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data26.robust !== "boolean"){
+validate74.errors = [{instancePath:instancePath+"/statistics/robust",schemaPath:"#/properties/statistics/properties/robust/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs139){
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 100000 || isNaN(data37)){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data37 < 2 || isNaN(data37)){
-validate65.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
-return false;
-}
-}
-}
 }
 var valid28 = _errs139 === errors;
 }
@@ -15530,14 +16790,41 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data25.missing !== undefined){
-let data38 = data25.missing;
+if(data26["min-benchmarks-for-period"] !== undefined){
+let data38 = data26["min-benchmarks-for-period"];
 const _errs141 = errors;
-if(!((data38 === "fail") || (data38 === "warn"))){
-validate65.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema151.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+validate74.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs141){
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 100000 || isNaN(data38)){
+validate74.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data38 < 2 || isNaN(data38)){
+validate74.errors = [{instancePath:instancePath+"/statistics/min-benchmarks-for-period",schemaPath:"#/properties/statistics/properties/min-benchmarks-for-period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+return false;
+}
+}
+}
+}
 var valid28 = _errs141 === errors;
+}
+else {
+var valid28 = true;
+}
+if(valid28){
+if(data26.missing !== undefined){
+let data39 = data26.missing;
+const _errs143 = errors;
+if(!((data39 === "fail") || (data39 === "warn"))){
+validate74.errors = [{instancePath:instancePath+"/statistics/missing",schemaPath:"#/properties/statistics/properties/missing/enum",keyword:"enum",params:{allowedValues: schema169.properties.statistics.properties.missing.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid28 = _errs143 === errors;
 }
 else {
 var valid28 = true;
@@ -15557,94 +16844,66 @@ var valid28 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/statistics",schemaPath:"#/properties/statistics/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs74 === errors;
+var valid0 = _errs76 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.budgets !== undefined){
-let data39 = data.budgets;
-const _errs142 = errors;
-if(errors === _errs142){
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+let data40 = data.budgets;
+const _errs144 = errors;
+if(errors === _errs144){
+if(Array.isArray(data40)){
+if(data40.length > 1000){
+validate74.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
 var valid45 = true;
-const len5 = data39.length;
+const len5 = data40.length;
 for(let i5=0; i5<len5; i5++){
-let data40 = data39[i5];
-const _errs144 = errors;
-if(errors === _errs144){
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+let data41 = data40[i5];
+const _errs146 = errors;
+if(errors === _errs146){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 let missing3;
-if((data40.benchmark === undefined) && (missing3 = "benchmark")){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+if((data41.benchmark === undefined) && (missing3 = "benchmark")){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-const _errs146 = errors;
-for(const key5 in data40){
-if(!((func1.call(schema151.properties.budgets.items.properties, key5)) || (pattern91.test(key5)))){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+const _errs148 = errors;
+for(const key5 in data41){
+if(!((func1.call(schema169.properties.budgets.items.properties, key5)) || (pattern94.test(key5)))){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs146 === errors){
-if(data40.benchmark !== undefined){
-let data41 = data40.benchmark;
-const _errs147 = errors;
-if(errors === _errs147){
-if(typeof data41 === "string"){
-if(func2(data41) > 1024){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data41) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid46 = _errs147 === errors;
-}
-else {
-var valid46 = true;
-}
-if(valid46){
-if(data40.median !== undefined){
-let data42 = data40.median;
+if(_errs148 === errors){
+if(data41.benchmark !== undefined){
+let data42 = data41.benchmark;
 const _errs149 = errors;
-const _errs150 = errors;
-if(errors === _errs150){
+if(errors === _errs149){
 if(typeof data42 === "string"){
-if(func2(data42) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data42) > 1024){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data42) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/benchmark",schemaPath:"#/properties/budgets/items/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15654,128 +16913,156 @@ else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.mean !== undefined){
-let data43 = data40.mean;
+if(data41.median !== undefined){
+let data43 = data41.median;
+const _errs151 = errors;
 const _errs152 = errors;
-const _errs153 = errors;
-if(errors === _errs153){
+if(errors === _errs152){
 if(typeof data43 === "string"){
 if(func2(data43) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data43) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/median",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid46 = _errs152 === errors;
+var valid46 = _errs151 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.p50 !== undefined){
-let data44 = data40.p50;
+if(data41.mean !== undefined){
+let data44 = data41.mean;
+const _errs154 = errors;
 const _errs155 = errors;
-const _errs156 = errors;
-if(errors === _errs156){
+if(errors === _errs155){
 if(typeof data44 === "string"){
 if(func2(data44) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data44) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/mean",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid46 = _errs155 === errors;
+var valid46 = _errs154 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.p95 !== undefined){
-let data45 = data40.p95;
+if(data41.p50 !== undefined){
+let data45 = data41.p50;
+const _errs157 = errors;
 const _errs158 = errors;
-const _errs159 = errors;
-if(errors === _errs159){
+if(errors === _errs158){
 if(typeof data45 === "string"){
 if(func2(data45) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data45) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p50",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid46 = _errs158 === errors;
+var valid46 = _errs157 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.p99 !== undefined){
-let data46 = data40.p99;
+if(data41.p95 !== undefined){
+let data46 = data41.p95;
+const _errs160 = errors;
 const _errs161 = errors;
-const _errs162 = errors;
-if(errors === _errs162){
+if(errors === _errs161){
 if(typeof data46 === "string"){
 if(func2(data46) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data46) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p95",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid46 = _errs161 === errors;
+var valid46 = _errs160 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.warn !== undefined){
-let data47 = data40.warn;
+if(data41.p99 !== undefined){
+let data47 = data41.p99;
+const _errs163 = errors;
 const _errs164 = errors;
-const _errs165 = errors;
+if(errors === _errs164){
+if(typeof data47 === "string"){
+if(func2(data47) > 64){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data47) < 1){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/p99",schemaPath:"#/$defs/limit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid46 = _errs163 === errors;
+}
+else {
+var valid46 = true;
+}
+if(valid46){
+if(data41.warn !== undefined){
+let data48 = data41.warn;
+const _errs166 = errors;
+const _errs167 = errors;
 let valid52 = false;
 let passing8 = null;
-const _errs166 = errors;
-if(errors === _errs166){
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1 || isNaN(data47)){
+const _errs168 = errors;
+if(errors === _errs168){
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1 || isNaN(data48)){
 const err53 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err53];
@@ -15786,7 +17073,7 @@ vErrors.push(err53);
 errors++;
 }
 else {
-if(data47 <= 0 || isNaN(data47)){
+if(data48 <= 0 || isNaN(data48)){
 const err54 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err54];
@@ -15809,15 +17096,15 @@ vErrors.push(err55);
 errors++;
 }
 }
-var _valid9 = _errs166 === errors;
+var _valid9 = _errs168 === errors;
 if(_valid9){
 valid52 = true;
 passing8 = 0;
 }
-const _errs168 = errors;
-if(errors === _errs168){
-if(typeof data47 === "string"){
-if(func2(data47) > 32){
+const _errs170 = errors;
+if(errors === _errs170){
+if(typeof data48 === "string"){
+if(func2(data48) > 32){
 const err56 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -15828,7 +17115,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(func2(data47) < 1){
+if(func2(data48) < 1){
 const err57 = {instancePath:instancePath+"/budgets/" + i5+"/warn",schemaPath:"#/properties/budgets/items/properties/warn/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
@@ -15851,7 +17138,7 @@ vErrors.push(err58);
 errors++;
 }
 }
-var _valid9 = _errs168 === errors;
+var _valid9 = _errs170 === errors;
 if(_valid9 && valid52){
 valid52 = false;
 passing8 = [passing8, 1];
@@ -15871,36 +17158,36 @@ else {
 vErrors.push(err59);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs165;
+errors = _errs167;
 if(vErrors !== null){
-if(_errs165){
-vErrors.length = _errs165;
+if(_errs167){
+vErrors.length = _errs167;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs164 === errors;
+var valid46 = _errs166 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40["max-regression"] !== undefined){
-let data48 = data40["max-regression"];
-const _errs170 = errors;
-const _errs171 = errors;
+if(data41["max-regression"] !== undefined){
+let data49 = data41["max-regression"];
+const _errs172 = errors;
+const _errs173 = errors;
 let valid53 = false;
 let passing9 = null;
-const _errs172 = errors;
-if(errors === _errs172){
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 > 10 || isNaN(data48)){
+const _errs174 = errors;
+if(errors === _errs174){
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 10 || isNaN(data49)){
 const err60 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err60];
@@ -15911,7 +17198,7 @@ vErrors.push(err60);
 errors++;
 }
 else {
-if(data48 < 0 || isNaN(data48)){
+if(data49 < 0 || isNaN(data49)){
 const err61 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err61];
@@ -15934,15 +17221,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-var _valid10 = _errs172 === errors;
+var _valid10 = _errs174 === errors;
 if(_valid10){
 valid53 = true;
 passing9 = 0;
 }
-const _errs174 = errors;
-if(errors === _errs174){
-if(typeof data48 === "string"){
-if(func2(data48) > 32){
+const _errs176 = errors;
+if(errors === _errs176){
+if(typeof data49 === "string"){
+if(func2(data49) > 32){
 const err63 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err63];
@@ -15953,7 +17240,7 @@ vErrors.push(err63);
 errors++;
 }
 else {
-if(func2(data48) < 1){
+if(func2(data49) < 1){
 const err64 = {instancePath:instancePath+"/budgets/" + i5+"/max-regression",schemaPath:"#/properties/budgets/items/properties/max-regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
@@ -15976,7 +17263,7 @@ vErrors.push(err65);
 errors++;
 }
 }
-var _valid10 = _errs174 === errors;
+var _valid10 = _errs176 === errors;
 if(_valid10 && valid53){
 valid53 = false;
 passing9 = [passing9, 1];
@@ -15996,36 +17283,36 @@ else {
 vErrors.push(err66);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs171;
+errors = _errs173;
 if(vErrors !== null){
-if(_errs171){
-vErrors.length = _errs171;
+if(_errs173){
+vErrors.length = _errs173;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs170 === errors;
+var valid46 = _errs172 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
-if(data40.max_regression !== undefined){
-let data49 = data40.max_regression;
-const _errs176 = errors;
-const _errs177 = errors;
+if(data41.max_regression !== undefined){
+let data50 = data41.max_regression;
+const _errs178 = errors;
+const _errs179 = errors;
 let valid54 = false;
 let passing10 = null;
-const _errs178 = errors;
-if(errors === _errs178){
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 10 || isNaN(data49)){
+const _errs180 = errors;
+if(errors === _errs180){
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 10 || isNaN(data50)){
 const err67 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err67];
@@ -16036,7 +17323,7 @@ vErrors.push(err67);
 errors++;
 }
 else {
-if(data49 < 0 || isNaN(data49)){
+if(data50 < 0 || isNaN(data50)){
 const err68 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err68];
@@ -16059,15 +17346,15 @@ vErrors.push(err69);
 errors++;
 }
 }
-var _valid11 = _errs178 === errors;
+var _valid11 = _errs180 === errors;
 if(_valid11){
 valid54 = true;
 passing10 = 0;
 }
-const _errs180 = errors;
-if(errors === _errs180){
-if(typeof data49 === "string"){
-if(func2(data49) > 32){
+const _errs182 = errors;
+if(errors === _errs182){
+if(typeof data50 === "string"){
+if(func2(data50) > 32){
 const err70 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err70];
@@ -16078,7 +17365,7 @@ vErrors.push(err70);
 errors++;
 }
 else {
-if(func2(data49) < 1){
+if(func2(data50) < 1){
 const err71 = {instancePath:instancePath+"/budgets/" + i5+"/max_regression",schemaPath:"#/properties/budgets/items/properties/max_regression/oneOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
@@ -16101,7 +17388,7 @@ vErrors.push(err72);
 errors++;
 }
 }
-var _valid11 = _errs180 === errors;
+var _valid11 = _errs182 === errors;
 if(_valid11 && valid54){
 valid54 = false;
 passing10 = [passing10, 1];
@@ -16121,51 +17408,51 @@ else {
 vErrors.push(err73);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
-errors = _errs177;
+errors = _errs179;
 if(vErrors !== null){
-if(_errs177){
-vErrors.length = _errs177;
+if(_errs179){
+vErrors.length = _errs179;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid46 = _errs176 === errors;
+var valid46 = _errs178 === errors;
 }
 else {
 var valid46 = true;
 }
 if(valid46){
 var valid55 = true;
-for(const key6 in data40){
-if(pattern91.test(key6)){
-let data50 = data40[key6];
-const _errs182 = errors;
-const _errs183 = errors;
-if(errors === _errs183){
-if(typeof data50 === "string"){
-if(func2(data50) > 64){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+for(const key6 in data41){
+if(pattern94.test(key6)){
+let data51 = data41[key6];
+const _errs184 = errors;
+const _errs185 = errors;
+if(errors === _errs185){
+if(typeof data51 === "string"){
+if(func2(data51) > 64){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data50) < 1){
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data51) < 1){
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5+"/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/countLimit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid55 = _errs182 === errors;
+var valid55 = _errs184 === errors;
 if(!valid55){
 break;
 }
@@ -16184,11 +17471,11 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/budgets/" + i5,schemaPath:"#/properties/budgets/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid45 = _errs144 === errors;
+var valid45 = _errs146 === errors;
 if(!valid45){
 break;
 }
@@ -16196,126 +17483,126 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs142 === errors;
+var valid0 = _errs144 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.claims !== undefined){
-let data51 = data.claims;
-const _errs185 = errors;
-if(errors === _errs185){
-if(Array.isArray(data51)){
-if(data51.length > 100){
-validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+let data52 = data.claims;
+const _errs187 = errors;
+if(errors === _errs187){
+if(Array.isArray(data52)){
+if(data52.length > 100){
+validate74.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid57 = true;
-const len6 = data51.length;
+const len6 = data52.length;
 for(let i6=0; i6<len6; i6++){
-let data52 = data51[i6];
-const _errs187 = errors;
-if(errors === _errs187){
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+let data53 = data52[i6];
+const _errs189 = errors;
+if(errors === _errs189){
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 let missing4;
-if((((data52.faster === undefined) && (missing4 = "faster")) || ((data52.than === undefined) && (missing4 = "than"))) || ((data52.by === undefined) && (missing4 = "by"))){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+if((((data53.faster === undefined) && (missing4 = "faster")) || ((data53.than === undefined) && (missing4 = "than"))) || ((data53.by === undefined) && (missing4 = "by"))){
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs189 = errors;
-for(const key7 in data52){
+const _errs191 = errors;
+for(const key7 in data53){
 if(!(((key7 === "faster") || (key7 === "than")) || (key7 === "by"))){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs189 === errors){
-if(data52.faster !== undefined){
-let data53 = data52.faster;
-const _errs190 = errors;
-const _errs191 = errors;
-if(errors === _errs191){
-if(typeof data53 === "string"){
-if(func2(data53) > 1024){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-else {
-if(func2(data53) < 1){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid58 = _errs190 === errors;
-}
-else {
-var valid58 = true;
-}
-if(valid58){
-if(data52.than !== undefined){
-let data54 = data52.than;
+if(_errs191 === errors){
+if(data53.faster !== undefined){
+let data54 = data53.faster;
+const _errs192 = errors;
 const _errs193 = errors;
-const _errs194 = errors;
-if(errors === _errs194){
+if(errors === _errs193){
 if(typeof data54 === "string"){
 if(func2(data54) > 1024){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data54) < 1){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/faster",schemaPath:"#/$defs/claimId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid58 = _errs193 === errors;
+var valid58 = _errs192 === errors;
 }
 else {
 var valid58 = true;
 }
 if(valid58){
-if(data52.by !== undefined){
-let data55 = data52.by;
+if(data53.than !== undefined){
+let data55 = data53.than;
+const _errs195 = errors;
 const _errs196 = errors;
 if(errors === _errs196){
 if(typeof data55 === "string"){
-if(func2(data55) > 64){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data55) > 1024){
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data55) < 1){
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/than",schemaPath:"#/$defs/claimId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid58 = _errs196 === errors;
+var valid58 = _errs195 === errors;
+}
+else {
+var valid58 = true;
+}
+if(valid58){
+if(data53.by !== undefined){
+let data56 = data53.by;
+const _errs198 = errors;
+if(errors === _errs198){
+if(typeof data56 === "string"){
+if(func2(data56) > 64){
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data56) < 1){
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6+"/by",schemaPath:"#/properties/claims/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid58 = _errs198 === errors;
 }
 else {
 var valid58 = true;
@@ -16326,11 +17613,11 @@ var valid58 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/claims/" + i6,schemaPath:"#/properties/claims/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid57 = _errs187 === errors;
+var valid57 = _errs189 === errors;
 if(!valid57){
 break;
 }
@@ -16338,51 +17625,51 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs185 === errors;
+var valid0 = _errs187 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.smells !== undefined){
-let data56 = data.smells;
-const _errs198 = errors;
-if(errors === _errs198){
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+let data57 = data.smells;
 const _errs200 = errors;
-for(const key8 in data56){
+if(errors === _errs200){
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+const _errs202 = errors;
+for(const key8 in data57){
 if(!(((key8 === "ignore") || (key8 === "fail-on")) || (key8 === "suites"))){
-validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs200 === errors){
-if(data56.ignore !== undefined){
-let data57 = data56.ignore;
-const _errs201 = errors;
-const _errs202 = errors;
-if(errors === _errs202){
-if(Array.isArray(data57)){
-if(data57.length > 20){
-validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(_errs202 === errors){
+if(data57.ignore !== undefined){
+let data58 = data57.ignore;
+const _errs203 = errors;
+const _errs204 = errors;
+if(errors === _errs204){
+if(Array.isArray(data58)){
+if(data58.length > 20){
+validate74.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid63 = true;
-const len7 = data57.length;
+const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
-let data58 = data57[i7];
-const _errs204 = errors;
-if(!(((((((data58 === "identical-timings") || (data58 === "flat-scaling")) || (data58 === "complexity-change")) || (data58 === "high-variance")) || (data58 === "bimodal")) || (data58 === "underpowered")) || (data58 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
+let data59 = data58[i7];
+const _errs206 = errors;
+if(!(((((((data59 === "identical-timings") || (data59 === "flat-scaling")) || (data59 === "complexity-change")) || (data59 === "high-variance")) || (data59 === "bimodal")) || (data59 === "underpowered")) || (data59 === "timer-resolution"))){
+validate74.errors = [{instancePath:instancePath+"/smells/ignore/" + i7,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema242.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid63 = _errs204 === errors;
+var valid63 = _errs206 === errors;
 if(!valid63){
 break;
 }
@@ -16390,37 +17677,37 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/smells/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid61 = _errs201 === errors;
+var valid61 = _errs203 === errors;
 }
 else {
 var valid61 = true;
 }
 if(valid61){
-if(data56["fail-on"] !== undefined){
-let data59 = data56["fail-on"];
-const _errs205 = errors;
-const _errs206 = errors;
-if(errors === _errs206){
-if(Array.isArray(data59)){
-if(data59.length > 20){
-validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(data57["fail-on"] !== undefined){
+let data60 = data57["fail-on"];
+const _errs207 = errors;
+const _errs208 = errors;
+if(errors === _errs208){
+if(Array.isArray(data60)){
+if(data60.length > 20){
+validate74.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid65 = true;
-const len8 = data59.length;
+const len8 = data60.length;
 for(let i8=0; i8<len8; i8++){
-let data60 = data59[i8];
-const _errs208 = errors;
-if(!(((((((data60 === "identical-timings") || (data60 === "flat-scaling")) || (data60 === "complexity-change")) || (data60 === "high-variance")) || (data60 === "bimodal")) || (data60 === "underpowered")) || (data60 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
+let data61 = data60[i8];
+const _errs210 = errors;
+if(!(((((((data61 === "identical-timings") || (data61 === "flat-scaling")) || (data61 === "complexity-change")) || (data61 === "high-variance")) || (data61 === "bimodal")) || (data61 === "underpowered")) || (data61 === "timer-resolution"))){
+validate74.errors = [{instancePath:instancePath+"/smells/fail-on/" + i8,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema242.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid65 = _errs208 === errors;
+var valid65 = _errs210 === errors;
 if(!valid65){
 break;
 }
@@ -16428,32 +17715,32 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/smells/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid61 = _errs205 === errors;
+var valid61 = _errs207 === errors;
 }
 else {
 var valid61 = true;
 }
 if(valid61){
-if(data56.suites !== undefined){
-let data61 = data56.suites;
-const _errs209 = errors;
-if(errors === _errs209){
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-if(Object.keys(data61).length > 100){
-validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
+if(data57.suites !== undefined){
+let data62 = data57.suites;
+const _errs211 = errors;
+if(errors === _errs211){
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(Object.keys(data62).length > 100){
+validate74.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/maxProperties",keyword:"maxProperties",params:{limit: 100},message:"must NOT have more than 100 properties"}];
 return false;
 }
 else {
-for(const key9 in data61){
-const _errs211 = errors;
-const _errs212 = errors;
-if(errors === _errs212){
+for(const key9 in data62){
+const _errs213 = errors;
+const _errs214 = errors;
+if(errors === _errs214){
 if(typeof key9 === "string"){
-if(!pattern26.test(key9)){
+if(!pattern29.test(key9)){
 const err74 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/$defs/suiteName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]{0,63}$"+"\"",propertyName:key9};
 if(vErrors === null){
 vErrors = [err74];
@@ -16475,7 +17762,7 @@ vErrors.push(err75);
 errors++;
 }
 }
-var valid66 = _errs211 === errors;
+var valid66 = _errs213 === errors;
 if(!valid66){
 const err76 = {instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid"};
 if(vErrors === null){
@@ -16485,47 +17772,47 @@ else {
 vErrors.push(err76);
 }
 errors++;
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 break;
 }
 }
 if(valid66){
-for(const key10 in data61){
-let data62 = data61[key10];
-const _errs215 = errors;
-if(errors === _errs215){
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key10 in data62){
+let data63 = data62[key10];
 const _errs217 = errors;
-for(const key11 in data62){
+if(errors === _errs217){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+const _errs219 = errors;
+for(const key11 in data63){
 if(!((key11 === "ignore") || (key11 === "fail-on"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs217 === errors){
-if(data62.ignore !== undefined){
-let data63 = data62.ignore;
-const _errs218 = errors;
-const _errs219 = errors;
-if(errors === _errs219){
-if(Array.isArray(data63)){
-if(data63.length > 20){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(_errs219 === errors){
+if(data63.ignore !== undefined){
+let data64 = data63.ignore;
+const _errs220 = errors;
+const _errs221 = errors;
+if(errors === _errs221){
+if(Array.isArray(data64)){
+if(data64.length > 20){
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid71 = true;
-const len9 = data63.length;
+const len9 = data64.length;
 for(let i9=0; i9<len9; i9++){
-let data64 = data63[i9];
-const _errs221 = errors;
-if(!(((((((data64 === "identical-timings") || (data64 === "flat-scaling")) || (data64 === "complexity-change")) || (data64 === "high-variance")) || (data64 === "bimodal")) || (data64 === "underpowered")) || (data64 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
+let data65 = data64[i9];
+const _errs223 = errors;
+if(!(((((((data65 === "identical-timings") || (data65 === "flat-scaling")) || (data65 === "complexity-change")) || (data65 === "high-variance")) || (data65 === "bimodal")) || (data65 === "underpowered")) || (data65 === "timer-resolution"))){
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore/" + i9,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema242.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid71 = _errs221 === errors;
+var valid71 = _errs223 === errors;
 if(!valid71){
 break;
 }
@@ -16533,37 +17820,37 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/ignore",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid69 = _errs218 === errors;
+var valid69 = _errs220 === errors;
 }
 else {
 var valid69 = true;
 }
 if(valid69){
-if(data62["fail-on"] !== undefined){
-let data65 = data62["fail-on"];
-const _errs222 = errors;
-const _errs223 = errors;
-if(errors === _errs223){
-if(Array.isArray(data65)){
-if(data65.length > 20){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(data63["fail-on"] !== undefined){
+let data66 = data63["fail-on"];
+const _errs224 = errors;
+const _errs225 = errors;
+if(errors === _errs225){
+if(Array.isArray(data66)){
+if(data66.length > 20){
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
 var valid73 = true;
-const len10 = data65.length;
+const len10 = data66.length;
 for(let i10=0; i10<len10; i10++){
-let data66 = data65[i10];
-const _errs225 = errors;
-if(!(((((((data66 === "identical-timings") || (data66 === "flat-scaling")) || (data66 === "complexity-change")) || (data66 === "high-variance")) || (data66 === "bimodal")) || (data66 === "underpowered")) || (data66 === "timer-resolution"))){
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema224.items.enum},message:"must be equal to one of the allowed values"}];
+let data67 = data66[i10];
+const _errs227 = errors;
+if(!(((((((data67 === "identical-timings") || (data67 === "flat-scaling")) || (data67 === "complexity-change")) || (data67 === "high-variance")) || (data67 === "bimodal")) || (data67 === "underpowered")) || (data67 === "timer-resolution"))){
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on/" + i10,schemaPath:"#/$defs/smellKinds/items/enum",keyword:"enum",params:{allowedValues: schema242.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid73 = _errs225 === errors;
+var valid73 = _errs227 === errors;
 if(!valid73){
 break;
 }
@@ -16571,11 +17858,11 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1")+"/fail-on",schemaPath:"#/$defs/smellKinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid69 = _errs222 === errors;
+var valid69 = _errs224 === errors;
 }
 else {
 var valid69 = true;
@@ -16584,11 +17871,11 @@ var valid69 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/smells/suites/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/smells/properties/suites/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid68 = _errs215 === errors;
+var valid68 = _errs217 === errors;
 if(!valid68){
 break;
 }
@@ -16597,11 +17884,11 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/smells/suites",schemaPath:"#/properties/smells/properties/suites/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid61 = _errs209 === errors;
+var valid61 = _errs211 === errors;
 }
 else {
 var valid61 = true;
@@ -16611,11 +17898,11 @@ var valid61 = true;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath:instancePath+"/smells",schemaPath:"#/properties/smells/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs198 === errors;
+var valid0 = _errs200 === errors;
 }
 else {
 var valid0 = true;
@@ -16636,27 +17923,28 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate65.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const history = validate80;
-const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
-const schema230 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
-const schema232 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
-const schema233 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
-const pattern97 = new RegExp("^https://", "u");
+export const history = validate89;
+const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/history.v1.schema.json","title":"BenchHistory","description":"The default branch's benchmark history as stored on gh-pages (docs/history.md): a catalogue of series and one record per commit (upserted by SHA), oldest first. Results refer to series by index so that thousands of commits stay small.","type":"object","additionalProperties":false,"required":["schema_version","series","commits"],"properties":{"schema_version":{"const":1},"generator":{"$ref":"#/$defs/generator"},"updated_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"series":{"description":"One entry per (suite, id, unit, direction); a benchmark whose unit or direction changes starts a new series.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/series"}},"commits":{"description":"One record per commit, in the order they were recorded (the default branch's order); the oldest are dropped first by retention.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/commit"}},"breaks":{"description":"Superseded baselines (docs/history.md, \"Superseded baselines\"): the benchmarks a glob matches changed their method at a commit, so nothing compares their numbers before that commit with those from it on. Written by `benchgate history supersede`; records are never deleted for it.","type":"array","maxItems":10000,"items":{"$ref":"#/$defs/break"}}},"$defs":{"break":{"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}},"generator":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}},"series":{"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}},"commit":{"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}},"result":{"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"},"nullableValue":{"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]}}};
+const schema248 = {"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1,"maxLength":64},"version":{"type":"string","minLength":1,"maxLength":64}}};
+const schema250 = {"type":"object","additionalProperties":false,"required":["suite","id","unit","direction"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"unit":{"type":"string","minLength":1,"maxLength":32},"direction":{"enum":["smaller_is_better","bigger_is_better"]},"origin":{"description":"Where the series came from: benchgate's own runs, or an import of github-action-benchmark's data.js (whose values are single measurements without a confidence interval).","enum":["benchgate","github-action-benchmark"]},"tool":{"description":"github-action-benchmark's tool name for imported series (cargo, benchmarkjs, customSmallerIsBetter, ...).","type":"string","minLength":1,"maxLength":64}}};
+const schema251 = {"type":"object","additionalProperties":false,"required":["sha","date","message","author","recorded_at","results"],"properties":{"sha":{"type":"string","pattern":"^[0-9a-f]{40}$"},"ref":{"type":"string","minLength":1,"maxLength":256},"date":{"description":"The commit's committer date.","$ref":"summary.v1.schema.json#/$defs/timestamp"},"message":{"description":"The commit message's first line.","type":"string","maxLength":1024},"author":{"type":"string","maxLength":256},"url":{"description":"The commit's page (https only).","type":"string","maxLength":2048,"pattern":"^https://"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"fingerprint":{"description":"The environment fingerprint of the run (docs/runner-host.md); a change is marked on the page.","type":"string","pattern":"^[0-9a-f]{16,64}$"},"environment":{"$ref":"summary.v1.schema.json#/$defs/environment"},"rounds":{"type":"integer","minimum":0,"maximum":10000},"verdict":{"description":"The gate's verdict for this commit against its parent, when there was one.","enum":["pass","fail","inconclusive","error"]},"results":{"description":"[series index, median, CI low, CI high, budget] per benchmark, in the series' unit; CI bounds and budget are null when unknown.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}},"reruns":{"description":"Earlier measurements of the same commit, oldest first: github-action-benchmark appends an entry per workflow run, and an import keeps every one. `results` of the commit are the latest measurement.","type":"array","maxItems":1000,"items":{"type":"object","additionalProperties":false,"required":["recorded_at","results"],"properties":{"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"},"results":{"type":"array","maxItems":100000,"items":{"$ref":"#/$defs/result"}},"extras":{"description":"Text github-action-benchmark kept per value (its `range` and `extra`), so an exported data.js keeps them: [series index, range, extra].","type":"array","maxItems":100000,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"type":["string","null"],"maxLength":256},{"type":["string","null"],"maxLength":4096}],"items":false,"tsType":"[number, string | null, string | null]"}}}}}}};
+const pattern100 = new RegExp("^https://", "u");
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16668,7 +17956,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func1.call(schema34.properties, key0))){
-validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16680,12 +17968,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern8.test(data0)){
-validate82.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16702,12 +17990,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func2(data1) > 256){
-validate82.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/cpu_model",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16721,18 +18009,18 @@ if(data.logical_cpus !== undefined){
 let data2 = data.logical_cpus;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate82.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate91.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 65536 || isNaN(data2)){
-validate82.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
+validate91.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate82.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate91.errors = [{instancePath:instancePath+"/logical_cpus",schemaPath:"#/properties/logical_cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -16751,12 +18039,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func2(data3) > 256){
-validate82.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/online_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16773,12 +18061,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate82.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/isolated_cpus",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16795,12 +18083,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func2(data5) > 256){
-validate82.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/governor",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16814,7 +18102,7 @@ if(data.turbo !== undefined){
 let data6 = data.turbo;
 const _errs18 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate82.errors = [{instancePath:instancePath+"/turbo",schemaPath:"#/properties/turbo/type",keyword:"type",params:{type: schema34.properties.turbo.type},message:"must be boolean,null"}];
+validate91.errors = [{instancePath:instancePath+"/turbo",schemaPath:"#/properties/turbo/type",keyword:"type",params:{type: schema34.properties.turbo.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -16830,12 +18118,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data7 === "string"){
 if(func2(data7) > 256){
-validate82.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/smt",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16852,12 +18140,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data8 === "string"){
 if(func2(data8) > 256){
-validate82.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16874,12 +18162,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data9 === "string"){
 if(func2(data9) > 256){
-validate82.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/os",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16896,12 +18184,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data10 === "string"){
 if(func2(data10) > 256){
-validate82.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/rustc",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16918,12 +18206,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data11 === "string"){
 if(func2(data11) > 256){
-validate82.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/cargo",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16940,18 +18228,18 @@ const _errs36 = errors;
 if(errors === _errs36){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 1e+300 || isNaN(data12)){
-validate82.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate91.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data12 < 0 || isNaN(data12)){
-validate82.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate91.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate91.errors = [{instancePath:instancePath+"/memory_bytes",schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -16968,12 +18256,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data13 === "string"){
 if(func2(data13) > 256){
-validate82.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/runner_name",schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16989,12 +18277,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data14)){
 if(data14.length > 3){
-validate82.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data14.length < 3){
-validate82.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate91.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -17007,18 +18295,18 @@ const _errs44 = errors;
 if(errors === _errs44){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 1e+300 || isNaN(data15)){
-validate82.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate91.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data15 < 0 || isNaN(data15)){
-validate82.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate91.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate91.errors = [{instancePath:instancePath+"/load_average/" + i0,schemaPath:"#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -17031,7 +18319,7 @@ break;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/load_average",schemaPath:"#/properties/load_average/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17047,7 +18335,7 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(Object.keys(data16).length > 32){
-validate82.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
+validate91.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
 return false;
 }
 else {
@@ -17111,7 +18399,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate82.errors = vErrors;
+validate91.errors = vErrors;
 return false;
 break;
 }
@@ -17124,12 +18412,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(func2(data17) > 256){
-validate82.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate91.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/shortText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17142,7 +18430,7 @@ break;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate91.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17169,22 +18457,22 @@ var valid0 = true;
 }
 }
 else {
-validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate82.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema250 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
-const schema252 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
+const schema268 = {"type":"array","minItems":5,"maxItems":5,"prefixItems":[{"type":"integer","minimum":0,"maximum":99999},{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"},{"$ref":"#/$defs/nullableValue"}],"items":false,"tsType":"[number, number, number | null, number | null, number | null]"};
+const schema270 = {"oneOf":[{"$ref":"summary.v1.schema.json#/$defs/nonNegative"},{"type":"null"}]};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17268,7 +18556,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate85.errors = vErrors;
+validate94.errors = vErrors;
 return false;
 }
 else {
@@ -17282,16 +18570,16 @@ vErrors = null;
 }
 }
 }
-validate85.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
+const evaluated0 = validate93.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17301,12 +18589,12 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 5){
-validate84.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
+validate93.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"}];
 return false;
 }
 else {
 if(data.length < 5){
-validate84.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
+validate93.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 5},message:"must NOT have fewer than 5 items"}];
 return false;
 }
 else {
@@ -17315,18 +18603,18 @@ if(len0 > 0){
 let data0 = data[0];
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate84.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate93.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs1){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 99999 || isNaN(data0)){
-validate84.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate93.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate84.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate93.errors = [{instancePath:instancePath+"/0",schemaPath:"#/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17342,18 +18630,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1e+300 || isNaN(data1)){
-validate84.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
+validate93.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1e+300},message:"must be <= 1e+300"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate84.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate93.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate93.errors = [{instancePath:instancePath+"/1",schemaPath:"summary.v1.schema.json#/$defs/nonNegative/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -17362,8 +18650,8 @@ var valid0 = _errs3 === errors;
 if(valid0){
 if(len0 > 2){
 const _errs6 = errors;
-if(!(validate85(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate94(data[2], {instancePath:instancePath+"/2",parentData:data,parentDataProperty:2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -17371,8 +18659,8 @@ var valid0 = _errs6 === errors;
 if(valid0){
 if(len0 > 3){
 const _errs7 = errors;
-if(!(validate85(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate94(data[3], {instancePath:instancePath+"/3",parentData:data,parentDataProperty:3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -17380,8 +18668,8 @@ var valid0 = _errs7 === errors;
 if(valid0){
 if(len0 > 4){
 const _errs8 = errors;
-if(!(validate85(data[4], {instancePath:instancePath+"/4",parentData:data,parentDataProperty:4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate94(data[4], {instancePath:instancePath+"/4",parentData:data,parentDataProperty:4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -17389,7 +18677,7 @@ var valid0 = _errs8 === errors;
 if(valid0){
 const len1 = data.length;
 if(!(len1 <= 5)){
-validate84.errors = [{instancePath,schemaPath:"#/items",keyword:"items",params:{limit: 5},message:"must NOT have more than 5 items"}];
+validate93.errors = [{instancePath,schemaPath:"#/items",keyword:"items",params:{limit: 5},message:"must NOT have more than 5 items"}];
 return false;
 }
 }
@@ -17401,20 +18689,20 @@ return false;
 }
 }
 else {
-validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate84.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate90.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17425,14 +18713,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sha === undefined) && (missing0 = "sha")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.message === undefined) && (missing0 = "message"))) || ((data.author === undefined) && (missing0 = "author"))) || ((data.recorded_at === undefined) && (missing0 = "recorded_at"))) || ((data.results === undefined) && (missing0 = "results"))){
-validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema233.properties, key0))){
-validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema251.properties, key0))){
+validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17444,12 +18732,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern5.test(data0)){
-validate81.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17465,18 +18753,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 256){
-validate81.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate90.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate81.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate90.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17493,18 +18781,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func2(data2) > 40){
-validate81.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate90.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data2)){
-validate81.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/date",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17520,12 +18808,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 1024){
-validate81.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate90.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17541,12 +18829,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 256){
-validate81.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate90.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17562,18 +18850,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func2(data5) > 2048){
-validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate90.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern97.test(data5)){
-validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
+if(!pattern100.test(data5)){
+validate90.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17590,18 +18878,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func2(data6) > 40){
-validate81.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate90.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data6)){
-validate81.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17617,12 +18905,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(!pattern8.test(data7)){
-validate81.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16,64}$"},message:"must match pattern \""+"^[0-9a-f]{16,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17634,8 +18922,8 @@ var valid0 = true;
 if(valid0){
 if(data.environment !== undefined){
 const _errs20 = errors;
-if(!(validate82(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate91(data.environment, {instancePath:instancePath+"/environment",parentData:data,parentDataProperty:"environment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs20 === errors;
@@ -17648,18 +18936,18 @@ if(data.rounds !== undefined){
 let data9 = data.rounds;
 const _errs21 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate81.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate90.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs21){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 10000 || isNaN(data9)){
-validate81.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+validate90.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
 return false;
 }
 else {
 if(data9 < 0 || isNaN(data9)){
-validate81.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate90.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17675,7 +18963,7 @@ if(data.verdict !== undefined){
 let data10 = data.verdict;
 const _errs23 = errors;
 if(!((((data10 === "pass") || (data10 === "fail")) || (data10 === "inconclusive")) || (data10 === "error"))){
-validate81.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema233.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
+validate90.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema251.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -17690,7 +18978,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(Array.isArray(data11)){
 if(data11.length > 100000){
-validate81.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate90.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -17698,8 +18986,8 @@ var valid3 = true;
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 const _errs26 = errors;
-if(!(validate84(data11[i0], {instancePath:instancePath+"/results/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate93(data11[i0], {instancePath:instancePath+"/results/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs26 === errors;
@@ -17710,7 +18998,7 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17726,7 +19014,7 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(Array.isArray(data13)){
 if(data13.length > 100000){
-validate81.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate90.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -17738,12 +19026,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data14)){
 if(data14.length > 3){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data14.length < 3){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -17752,18 +19040,18 @@ if(len2 > 0){
 let data15 = data14[0];
 const _errs31 = errors;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs31){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 99999 || isNaN(data15)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data15 < 0 || isNaN(data15)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/0",schemaPath:"#/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17776,13 +19064,13 @@ if(len2 > 1){
 let data16 = data14[1];
 const _errs33 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema233.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema251.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data16 === "string"){
 if(func2(data16) > 256){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/1",schemaPath:"#/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
@@ -17794,13 +19082,13 @@ if(len2 > 2){
 let data17 = data14[2];
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema233.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema251.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data17 === "string"){
 if(func2(data17) > 4096){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1+"/2",schemaPath:"#/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
@@ -17810,7 +19098,7 @@ var valid5 = _errs35 === errors;
 if(valid5){
 const len3 = data14.length;
 if(!(len3 <= 3)){
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 }
@@ -17820,7 +19108,7 @@ return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/extras/" + i1,schemaPath:"#/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17832,7 +19120,7 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/extras",schemaPath:"#/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17848,7 +19136,7 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(Array.isArray(data18)){
 if(data18.length > 1000){
-validate81.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -17861,14 +19149,14 @@ if(errors === _errs39){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.recorded_at === undefined) && (missing1 = "recorded_at")) || ((data19.results === undefined) && (missing1 = "results"))){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs41 = errors;
 for(const key1 in data19){
 if(!(((key1 === "recorded_at") || (key1 === "results")) || (key1 === "extras"))){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17881,18 +19169,18 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(typeof data20 === "string"){
 if(func2(data20) > 40){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data20)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17908,7 +19196,7 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(Array.isArray(data21)){
 if(data21.length > 100000){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -17916,8 +19204,8 @@ var valid9 = true;
 const len5 = data21.length;
 for(let i3=0; i3<len5; i3++){
 const _errs47 = errors;
-if(!(validate84(data21[i3], {instancePath:instancePath+"/reruns/" + i2+"/results/" + i3,parentData:data21,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate93(data21[i3], {instancePath:instancePath+"/reruns/" + i2+"/results/" + i3,parentData:data21,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs47 === errors;
@@ -17928,7 +19216,7 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/results",schemaPath:"#/properties/reruns/items/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17944,7 +19232,7 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(Array.isArray(data23)){
 if(data23.length > 100000){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -17956,12 +19244,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(Array.isArray(data24)){
 if(data24.length > 3){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data24.length < 3){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -17970,18 +19258,18 @@ if(len7 > 0){
 let data25 = data24[0];
 const _errs52 = errors;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs52){
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 > 99999 || isNaN(data25)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999},message:"must be <= 99999"}];
 return false;
 }
 else {
 if(data25 < 0 || isNaN(data25)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/0",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17994,13 +19282,13 @@ if(len7 > 1){
 let data26 = data24[1];
 const _errs54 = errors;
 if((typeof data26 !== "string") && (data26 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema233.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/type",keyword:"type",params:{type: schema251.properties.reruns.items.properties.extras.items.prefixItems[1].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data26 === "string"){
 if(func2(data26) > 256){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/1",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/1/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 }
@@ -18012,13 +19300,13 @@ if(len7 > 2){
 let data27 = data24[2];
 const _errs56 = errors;
 if((typeof data27 !== "string") && (data27 !== null)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema233.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/type",keyword:"type",params:{type: schema251.properties.reruns.items.properties.extras.items.prefixItems[2].type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data27 === "string"){
 if(func2(data27) > 4096){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4+"/2",schemaPath:"#/properties/reruns/items/properties/extras/items/prefixItems/2/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}];
 return false;
 }
 }
@@ -18028,7 +19316,7 @@ var valid11 = _errs56 === errors;
 if(valid11){
 const len8 = data24.length;
 if(!(len8 <= 3)){
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/items",keyword:"items",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 }
@@ -18038,7 +19326,7 @@ return false;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras/" + i4,schemaPath:"#/properties/reruns/items/properties/extras/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18050,7 +19338,7 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2+"/extras",schemaPath:"#/properties/reruns/items/properties/extras/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18065,7 +19353,7 @@ var valid7 = true;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [{instancePath:instancePath+"/reruns/" + i2,schemaPath:"#/properties/reruns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18077,7 +19365,7 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/reruns",schemaPath:"#/properties/reruns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18103,23 +19391,23 @@ var valid0 = true;
 }
 }
 else {
-validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate81.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema255 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
-const pattern102 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const pattern104 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
+const schema273 = {"type":"object","additionalProperties":false,"required":["benchmark","from","reason","recorded_at"],"properties":{"benchmark":{"description":"A glob over series ids, as in budgets: `*` any run of characters (also across `/`), `?` one character, everything else literal.","type":"string","minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},"from":{"description":"The first commit measured with the new method; a commit of `commits` when written.","type":"string","pattern":"^[0-9a-f]{40}$"},"reason":{"description":"Why the old numbers no longer compare: plain text on one line, shown on the page.","type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},"recorded_at":{"$ref":"summary.v1.schema.json#/$defs/timestamp"}}};
+const pattern105 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const pattern107 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$", "u");
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18130,14 +19418,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.benchmark === undefined) && (missing0 = "benchmark")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.recorded_at === undefined) && (missing0 = "recorded_at"))){
-validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "benchmark") || (key0 === "from")) || (key0 === "reason")) || (key0 === "recorded_at"))){
-validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18149,24 +19437,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 512){
-validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate101.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate101.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern102.test(data0)){
-validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"+"\""}];
+if(!pattern105.test(data0)){
+validate101.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/benchmark",schemaPath:"#/properties/benchmark/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18182,12 +19470,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
-validate92.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18203,24 +19491,24 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 300){
-validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+validate101.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate101.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern104.test(data2)){
-validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"+"\""}];
+if(!pattern107.test(data2)){
+validate101.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18237,18 +19525,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 40){
-validate92.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate101.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data3)){
-validate92.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/recorded_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18264,21 +19552,21 @@ var valid0 = true;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate92.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/history.v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate89.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18289,14 +19577,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.schema_version === undefined) && (missing0 = "schema_version")) || ((data.series === undefined) && (missing0 = "series"))) || ((data.commits === undefined) && (missing0 = "commits"))){
-validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "schema_version") || (key0 === "generator")) || (key0 === "updated_at")) || (key0 === "series")) || (key0 === "commits")) || (key0 === "breaks"))){
-validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18305,7 +19593,7 @@ if(_errs1 === errors){
 if(data.schema_version !== undefined){
 const _errs2 = errors;
 if(1 !== data.schema_version){
-validate80.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate89.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18322,14 +19610,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.name === undefined) && (missing1 = "name")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate89.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!((key1 === "name") || (key1 === "version"))){
-validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate89.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18341,18 +19629,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate80.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate89.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data2) < 1){
-validate80.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/generator/name",schemaPath:"#/$defs/generator/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18368,18 +19656,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func2(data3) > 64){
-validate80.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate89.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate80.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/generator/version",schemaPath:"#/$defs/generator/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18393,7 +19681,7 @@ var valid2 = true;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [{instancePath:instancePath+"/generator",schemaPath:"#/$defs/generator/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18410,18 +19698,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 40){
-validate80.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+validate89.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data4)){
-validate80.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
+validate89.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/updated_at",schemaPath:"summary.v1.schema.json#/$defs/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18437,7 +19725,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data5)){
 if(data5.length > 100000){
-validate80.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate89.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -18451,14 +19739,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing2;
 if(((((data6.suite === undefined) && (missing2 = "suite")) || ((data6.id === undefined) && (missing2 = "id"))) || ((data6.unit === undefined) && (missing2 = "unit"))) || ((data6.direction === undefined) && (missing2 = "direction"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key2 in data6){
 if(!((((((key2 === "suite") || (key2 === "id")) || (key2 === "unit")) || (key2 === "direction")) || (key2 === "origin")) || (key2 === "tool"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18470,18 +19758,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data7 === "string"){
 if(func2(data7) > 256){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/suite",schemaPath:"#/$defs/series/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18497,18 +19785,18 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func2(data8) > 1024){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/id",schemaPath:"#/$defs/series/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18524,18 +19812,18 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data9 === "string"){
 if(func2(data9) > 32){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func2(data9) < 1){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/unit",schemaPath:"#/$defs/series/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18549,7 +19837,7 @@ if(data6.direction !== undefined){
 let data10 = data6.direction;
 const _errs26 = errors;
 if(!((data10 === "smaller_is_better") || (data10 === "bigger_is_better"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema232.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/direction",schemaPath:"#/$defs/series/properties/direction/enum",keyword:"enum",params:{allowedValues: schema250.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs26 === errors;
@@ -18562,7 +19850,7 @@ if(data6.origin !== undefined){
 let data11 = data6.origin;
 const _errs27 = errors;
 if(!((data11 === "benchgate") || (data11 === "github-action-benchmark"))){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema232.properties.origin.enum},message:"must be equal to one of the allowed values"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/origin",schemaPath:"#/$defs/series/properties/origin/enum",keyword:"enum",params:{allowedValues: schema250.properties.origin.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs27 === errors;
@@ -18577,18 +19865,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func2(data12) > 64){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data12) < 1){
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0+"/tool",schemaPath:"#/$defs/series/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18606,7 +19894,7 @@ var valid6 = true;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [{instancePath:instancePath+"/series/" + i0,schemaPath:"#/$defs/series/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18618,7 +19906,7 @@ break;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate89.errors = [{instancePath:instancePath+"/series",schemaPath:"#/properties/series/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18634,7 +19922,7 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(Array.isArray(data13)){
 if(data13.length > 100000){
-validate80.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate89.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -18642,8 +19930,8 @@ var valid7 = true;
 const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate81(data13[i1], {instancePath:instancePath+"/commits/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+if(!(validate90(data13[i1], {instancePath:instancePath+"/commits/" + i1,parentData:data13,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs32 === errors;
@@ -18654,7 +19942,7 @@ break;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate89.errors = [{instancePath:instancePath+"/commits",schemaPath:"#/properties/commits/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18670,7 +19958,7 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(Array.isArray(data15)){
 if(data15.length > 10000){
-validate80.errors = [{instancePath:instancePath+"/breaks",schemaPath:"#/properties/breaks/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+validate89.errors = [{instancePath:instancePath+"/breaks",schemaPath:"#/properties/breaks/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
@@ -18678,8 +19966,8 @@ var valid8 = true;
 const len2 = data15.length;
 for(let i2=0; i2<len2; i2++){
 const _errs35 = errors;
-if(!(validate92(data15[i2], {instancePath:instancePath+"/breaks/" + i2,parentData:data15,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate101(data15[i2], {instancePath:instancePath+"/breaks/" + i2,parentData:data15,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs35 === errors;
@@ -18690,7 +19978,7 @@ break;
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/breaks",schemaPath:"#/properties/breaks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate89.errors = [{instancePath:instancePath+"/breaks",schemaPath:"#/properties/breaks/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18708,25 +19996,25 @@ var valid0 = true;
 }
 }
 else {
-validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate80.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const shard = validate94;
-const schema257 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"description":"The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.","type":"integer","minimum":1,"maximum":100},"sequential":{"description":"Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, \"Sequential rounds with shards\").","type":"object","additionalProperties":false,"required":["min_rounds","max_rounds"],"properties":{"min_rounds":{"type":"integer","minimum":2,"maximum":100},"max_rounds":{"type":"integer","minimum":2,"maximum":100}}},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
-const pattern109 = new RegExp("^[^-]", "u");
-const schema258 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
-const schema259 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
+export const shard = validate103;
+const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"description":"The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.","type":"integer","minimum":1,"maximum":100},"sequential":{"description":"Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, \"Sequential rounds with shards\").","type":"object","additionalProperties":false,"required":["min_rounds","max_rounds"],"properties":{"min_rounds":{"type":"integer","minimum":2,"maximum":100},"max_rounds":{"type":"integer","minimum":2,"maximum":100}}},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
+const pattern112 = new RegExp("^[^-]", "u");
+const schema276 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
+const schema277 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
+const evaluated0 = validate104.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18737,14 +20025,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shard === undefined) && (missing0 = "shard")) || ((data.members === undefined) && (missing0 = "members"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "shard") || (key0 === "members"))){
-validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18754,18 +20042,18 @@ if(data.shard !== undefined){
 let data0 = data.shard;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate104.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 64 || isNaN(data0)){
-validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+validate104.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate95.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate104.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -18783,12 +20071,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 100000){
-validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate104.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate104.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -18802,14 +20090,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.suite === undefined) && (missing1 = "suite")){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "suite") || (key1 === "id"))){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18821,18 +20109,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func2(data3) > 256){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/suite",schemaPath:"#/$defs/unitMember/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18859,7 +20147,7 @@ errors++;
 }
 var valid4 = _errs15 === errors;
 if(valid4){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -18876,18 +20164,18 @@ vErrors = null;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func2(data4) > 1024){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0+"/id",schemaPath:"#/$defs/unitMember/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18901,7 +20189,7 @@ var valid3 = true;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate104.errors = [{instancePath:instancePath+"/members/" + i0,schemaPath:"#/$defs/unitMember/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18914,7 +20202,7 @@ break;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate104.errors = [{instancePath:instancePath+"/members",schemaPath:"#/properties/members/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18928,20 +20216,20 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate95.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18952,14 +20240,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.ok === undefined) && (missing0 = "ok"))){
-validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "name") || (key0 === "ok")) || (key0 === "expected")) || (key0 === "actual")) || (key0 === "exit_code")) || (key0 === "diff")) || (key0 === "message"))){
-validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18971,18 +20259,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 256){
-validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+validate106.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate106.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18995,7 +20283,7 @@ if(valid0){
 if(data.ok !== undefined){
 const _errs4 = errors;
 if(typeof data.ok !== "boolean"){
-validate97.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate106.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -19009,13 +20297,13 @@ let data2 = data.expected;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern19.test(data2)){
-validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(!pattern22.test(data2)){
+validate106.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/expected",schemaPath:"#/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19030,13 +20318,13 @@ let data3 = data.actual;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern19.test(data3)){
-validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(!pattern22.test(data3)){
+validate106.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/actual",schemaPath:"#/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19050,7 +20338,7 @@ if(data.exit_code !== undefined){
 let data4 = data.exit_code;
 const _errs10 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-validate97.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema121.properties.exit_code.type},message:"must be integer,null"}];
+validate106.errors = [{instancePath:instancePath+"/exit_code",schemaPath:"#/properties/exit_code/type",keyword:"type",params:{type: schema139.properties.exit_code.type},message:"must be integer,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -19065,12 +20353,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 8192){
-validate97.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
+validate106.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19087,12 +20375,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func2(data6) > 2048){
-validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate106.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/message",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19111,21 +20399,21 @@ var valid0 = true;
 }
 }
 else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate97.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://benchgate.dev/schemas/shard.v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate103.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19136,14 +20424,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.schema_version === undefined) && (missing0 = "schema_version")) || ((data.index === undefined) && (missing0 = "index"))) || ((data.count === undefined) && (missing0 = "count"))) || ((data.split === undefined) && (missing0 = "split"))) || ((data.base === undefined) && (missing0 = "base"))) || ((data.head === undefined) && (missing0 = "head"))) || ((data.rounds === undefined) && (missing0 = "rounds"))) || ((data.units === undefined) && (missing0 = "units"))) || ((data.golden === undefined) && (missing0 = "golden"))){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema257.properties, key0))){
-validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema275.properties, key0))){
+validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19152,7 +20440,7 @@ if(_errs1 === errors){
 if(data.schema_version !== undefined){
 const _errs2 = errors;
 if(1 !== data.schema_version){
-validate94.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate103.errors = [{instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -19165,18 +20453,18 @@ if(data.index !== undefined){
 let data1 = data.index;
 const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate94.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs3){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 64 || isNaN(data1)){
-validate94.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+validate103.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate94.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate103.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19192,18 +20480,18 @@ if(data.count !== undefined){
 let data2 = data.count;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate94.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 64 || isNaN(data2)){
-validate94.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
+validate103.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate94.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate103.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19220,13 +20508,13 @@ let data3 = data.split;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(!pattern19.test(data3)){
-validate94.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(!pattern22.test(data3)){
+validate103.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/split",schemaPath:"#/properties/split/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19242,12 +20530,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(!pattern5.test(data4)){
-validate94.errors = [{instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+validate103.errors = [{instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19263,12 +20551,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(!pattern5.test(data5)){
-validate94.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+validate103.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19282,18 +20570,18 @@ if(data.rounds !== undefined){
 let data6 = data.rounds;
 const _errs13 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate94.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate94.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate103.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate94.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate103.errors = [{instancePath:instancePath+"/rounds",schemaPath:"#/properties/rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19312,14 +20600,14 @@ if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing1;
 if(((data7.min_rounds === undefined) && (missing1 = "min_rounds")) || ((data7.max_rounds === undefined) && (missing1 = "max_rounds"))){
-validate94.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate103.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs17 = errors;
 for(const key1 in data7){
 if(!((key1 === "min_rounds") || (key1 === "max_rounds"))){
-validate94.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate103.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19329,18 +20617,18 @@ if(data7.min_rounds !== undefined){
 let data8 = data7.min_rounds;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate94.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100 || isNaN(data8)){
-validate94.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 2 || isNaN(data8)){
-validate94.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/min_rounds",schemaPath:"#/properties/sequential/properties/min_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
@@ -19356,18 +20644,18 @@ if(data7.max_rounds !== undefined){
 let data9 = data7.max_rounds;
 const _errs20 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate94.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs20){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 100 || isNaN(data9)){
-validate94.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data9 < 2 || isNaN(data9)){
-validate94.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
+validate103.errors = [{instancePath:instancePath+"/sequential/max_rounds",schemaPath:"#/properties/sequential/properties/max_rounds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
 return false;
 }
 }
@@ -19383,7 +20671,7 @@ var valid1 = true;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [{instancePath:instancePath+"/sequential",schemaPath:"#/properties/sequential/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19399,24 +20687,24 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(func2(data10) > 1000){
-validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate103.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate103.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern109.test(data10)){
-validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
+if(!pattern112.test(data10)){
+validate103.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate103.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19433,14 +20721,14 @@ if(errors === _errs24){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing2;
 if((((data11.total === undefined) && (missing2 = "total")) || ((data11.mine === undefined) && (missing2 = "mine"))) || ((data11.dealt === undefined) && (missing2 = "dealt"))){
-validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate103.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs26 = errors;
 for(const key2 in data11){
 if(!(((key2 === "total") || (key2 === "mine")) || (key2 === "dealt"))){
-validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate103.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19450,18 +20738,18 @@ if(data11.total !== undefined){
 let data12 = data11.total;
 const _errs27 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 100000 || isNaN(data12)){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate103.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data12 < 0 || isNaN(data12)){
-validate94.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate103.errors = [{instancePath:instancePath+"/units/total",schemaPath:"#/properties/units/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -19477,18 +20765,18 @@ if(data11.mine !== undefined){
 let data13 = data11.mine;
 const _errs29 = errors;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate103.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs29){
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 > 100000 || isNaN(data13)){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate103.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data13 < 0 || isNaN(data13)){
-validate94.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate103.errors = [{instancePath:instancePath+"/units/mine",schemaPath:"#/properties/units/properties/mine/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -19506,7 +20794,7 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(Array.isArray(data14)){
 if(data14.length > 100000){
-validate94.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
+validate103.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}];
 return false;
 }
 else {
@@ -19514,8 +20802,8 @@ var valid3 = true;
 const len0 = data14.length;
 for(let i0=0; i0<len0; i0++){
 const _errs33 = errors;
-if(!(validate95(data14[i0], {instancePath:instancePath+"/units/dealt/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate104(data14[i0], {instancePath:instancePath+"/units/dealt/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs33 === errors;
@@ -19526,7 +20814,7 @@ break;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate103.errors = [{instancePath:instancePath+"/units/dealt",schemaPath:"#/properties/units/properties/dealt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -19541,7 +20829,7 @@ var valid2 = true;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [{instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19557,7 +20845,7 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(Array.isArray(data16)){
 if(data16.length > 1000){
-validate94.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate103.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -19565,8 +20853,8 @@ var valid4 = true;
 const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 const _errs36 = errors;
-if(!(validate97(data16[i1], {instancePath:instancePath+"/golden/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate106(data16[i1], {instancePath:instancePath+"/golden/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs36 === errors;
@@ -19577,7 +20865,7 @@ break;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate103.errors = [{instancePath:instancePath+"/golden",schemaPath:"#/properties/golden/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -19600,12 +20888,12 @@ var valid0 = true;
 }
 }
 else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate94.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -54,6 +54,10 @@ Options:
                       and 2, head round 1) and the two base runs tell the noise. Replaces the
                       config's rounds; refused with --rounds other than 1, --min-rounds,
                       --max-rounds, --time-budget and --shard
+  --no-where          no "Where it regressed" after the verdict (default: the config's where:,
+                      else on): the 5 largest regressions of Criterion suites run once per
+                      side under Callgrind, the functions whose instructions changed shown
+                      under the table (docs: where.md)
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
   --shard I/N         measure only shard I of N: every shard computes the same split, runs
                       base and head of its part on this machine and writes its summaries and
@@ -134,6 +138,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     "time-budget": { kind: "string" },
     schedule: { kind: "string" },
     aba: { kind: "boolean" },
+    "no-where": { kind: "boolean" },
     filter: { kind: "string" },
     shard: { kind: "string" },
     repo: { kind: "string" },
@@ -162,6 +167,7 @@ export async function runCommand(argv: readonly string[], machine: Machine): Pro
     ...optional("schedule", scheduleFlag(args)),
     ...optional("filter", stringFlag(args, "filter")),
     ...(booleanFlag(args, "aba") ? { aba: true } : {}),
+    ...(booleanFlag(args, "no-where") ? { where: false as const } : {}),
     statistics: statisticsOverrides(args),
   };
   checkAbaOverrides(overrides);

@@ -1,0 +1,80 @@
+// One benchmark of one side's bench executable, run once under Callgrind for "Where it
+// regressed" (docs/where.md). Both sides must execute the same bytes apart from the code under
+// test, as instruction-count suites do (config/suites/instructions): the executable is staged to
+// one path both sides run from, in one working folder, with the instruction suites' fixed
+// environment and ASLR off. The output file's name holds `%p`: Criterion forks a child that
+// writes an empty file of the same name before the parent writes its own at exit, so the
+// largest file is the parent's.
+import path from "node:path";
+import { BASE_ENV } from "../config/suites/instructions/instructions-suite.ts";
+import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.ts";
+import { runStep } from "../exec/run-step.ts";
+import { ToolError } from "../errors.ts";
+import type { Machine } from "../ports/machine.ts";
+
+/** A Callgrind file larger than this is not read (the demo's are about 31 KB). */
+export const MAX_PROFILE_BYTES = 64 * 1024 * 1024;
+
+/** Where the profiles run: one folder for both sides, so every path the program sees is equal. */
+export interface ProfilePlace {
+  /** Holds the staged executable and is the working folder; the same for both sides. */
+  readonly dir: string;
+  /** Both sides' output is appended here. */
+  readonly logFile: string;
+}
+
+/** Callgrind's command line for one benchmark of the staged executable. */
+export function callgrindArgv(staged: string, outPattern: string, run: ProfileRun, id: string) {
+  return [
+    "setarch",
+    "-R",
+    "valgrind",
+    "--tool=callgrind",
+    `--toggle-collect=${run.collect}`,
+    `--callgrind-out-file=${outPattern}`,
+    staged,
+    ...run.args(id),
+  ];
+}
+
+/**
+ * Runs benchmark `id` of `binary` under Callgrind from `place` and returns the profile's text.
+ * Throws a ToolError when it fails, times out or writes no profile (an InterruptedError on
+ * Ctrl-C).
+ */
+export async function profileBenchmark(
+  binary: BenchBinary,
+  run: ProfileRun,
+  id: string,
+  side: Side,
+  place: ProfilePlace,
+  limits: { readonly timeoutMs: number; readonly signal?: AbortSignal },
+  machine: Pick<Machine, "proc" | "dirs" | "reader">,
+): Promise<string> {
+  const staged = path.join(place.dir, "bench");
+  const outDir = path.join(place.dir, "profile");
+  await machine.dirs.copyFile(binary.executable, staged);
+  await machine.dirs.remove(outDir);
+  await machine.dirs.ensure(outDir);
+  const label = `where (${side}): callgrind`;
+  await runStep(
+    machine.proc,
+    label,
+    callgrindArgv(staged, path.join(outDir, "callgrind.%p"), run, id),
+    {
+      cwd: place.dir,
+      env: BASE_ENV,
+      timeoutMs: limits.timeoutMs,
+      logFile: place.logFile,
+      ...(limits.signal === undefined ? {} : { signal: limits.signal }),
+    },
+  );
+  let profile = "";
+  for (const entry of await machine.reader.list(outDir)) {
+    if (entry.kind !== "file" || !entry.name.startsWith("callgrind.")) continue;
+    const text = await machine.reader.readText(path.join(outDir, entry.name), MAX_PROFILE_BYTES);
+    if (text.length > profile.length) profile = text;
+  }
+  if (profile === "") throw new ToolError(`${label} wrote no profile (see ${place.logFile})`);
+  return profile;
+}

@@ -1,0 +1,269 @@
+// The Where step with a fake machine: an in-memory file system, a clock that moves only when a
+// process runs, and a process port that "runs Callgrind" by writing the demo crate's real
+// profiles (fixtures/callgrind-3.19) for whichever side's executable was staged, beside the
+// empty file Criterion's forked child leaves.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { criterionSuite } from "../config/suites/criterion/criterion-suite.ts";
+import { gungraunSuite } from "../config/suites/gungraun/gungraun-suite.ts";
+import type { SuitePlan } from "../config/run-config.ts";
+import type { DirEntry } from "../ports/files.ts";
+import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
+import { Progress } from "../runner/progress.ts";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
+import { FIXTURES } from "../../test/support/fixtures.ts";
+import { BASE_ENV } from "../config/suites/instructions/instructions-suite.ts";
+import {
+  findWhere,
+  whereCapMs,
+  withWhere,
+  WHERE_MAX_REGRESSIONS,
+  WHERE_MIN_MS,
+  type WhereContext,
+  type WhereMachine,
+} from "./where-step.ts";
+
+const fixture = (name: string): string =>
+  readFileSync(path.join(FIXTURES, "callgrind-3.19", `callgrind.out.${name}`), "utf8");
+
+const at = { key: "/suites/0", source: "benchgate.yml" };
+const MICRO = criterionSuite.plan(
+  { kind: "criterion", name: "micro", bench: "demo" },
+  { name: "micro", timeoutMs: 60_000 },
+  at,
+) as SuitePlan;
+const COUNTS = gungraunSuite.plan(
+  { kind: "gungraun", name: "counts", bench: "counts" },
+  { name: "counts", timeoutMs: 60_000 },
+  at,
+) as SuitePlan;
+
+interface Call {
+  readonly argv: readonly string[];
+  readonly options: ProcessOptions;
+  readonly staged: string;
+}
+
+/** A machine whose files live in a Map; `profile(id, side)` says what Callgrind "writes" (null: it fails). */
+function fakeMachine(
+  profile: (id: string, side: string) => string | null,
+  msPerRun = 5_000,
+): { machine: WhereMachine; files: Map<string, string>; calls: Call[] } {
+  const files = new Map<string, string>([
+    ["/cache/target-base/release/deps/demo-1", "BASE"],
+    ["/cache/target-head/release/deps/demo-1", "HEAD"],
+  ]);
+  const calls: Call[] = [];
+  let now = 0;
+  let temps = 0;
+  const under = (dir: string): string[] => [...files.keys()].filter((f) => f.startsWith(`${dir}/`));
+  const result = (exitCode: number): ProcessResult => ({
+    exitCode,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    stdout: "",
+    stderrTail: exitCode === 0 ? "" : "valgrind: something broke\n",
+    durationMs: msPerRun,
+  });
+  const machine: WhereMachine = {
+    proc: (argv, options) => {
+      now += msPerRun;
+      const staged = argv[6] ?? "";
+      const side = files.get(staged) === "BASE" ? "base" : "head";
+      calls.push({ argv, options, staged });
+      const id = argv.at(-1) ?? "";
+      const text = profile(id, side);
+      if (text === null) return Promise.resolve(result(1));
+      const pattern = (argv[5] ?? "").replace("--callgrind-out-file=", "");
+      files.set(pattern.replace("%p", "4242"), text);
+      files.set(pattern.replace("%p", "4243"), ""); // Criterion's forked child
+      return Promise.resolve(result(0));
+    },
+    dirs: {
+      makeTemp: (prefix) => Promise.resolve(`/tmp/${prefix}${++temps}`),
+      ensure: () => Promise.resolve(),
+      remove: (dir) => {
+        for (const f of under(dir)) files.delete(f);
+        return Promise.resolve();
+      },
+      copyFile: (from, to) => {
+        const text = files.get(from);
+        if (text === undefined) return Promise.reject(new Error(`no ${from}`));
+        files.set(to, text);
+        return Promise.resolve();
+      },
+      copyTree: () => Promise.reject(new Error("not used")),
+      lock: () => Promise.reject(new Error("not used")),
+      names: (dir) => Promise.resolve(under(dir).map((f) => path.basename(f))),
+    },
+    reader: {
+      readText: (file) => {
+        const text = files.get(file);
+        return text === undefined ? Promise.reject(new Error(`no ${file}`)) : Promise.resolve(text);
+      },
+      list: (dir) =>
+        Promise.resolve(
+          under(dir)
+            .filter((f) => path.dirname(f) === dir)
+            .map((f): DirEntry => ({ name: path.basename(f), kind: "file" }))
+            .sort((a, b) => (a.name < b.name ? -1 : 1)),
+        ),
+      kindOf: (file) => Promise.resolve(files.has(file) ? "file" : undefined),
+    },
+    writer: {
+      writeText: (file, text) => {
+        files.set(file, text);
+        return Promise.resolve();
+      },
+      writeBytes: () => Promise.reject(new Error("not used")),
+    },
+    clock: { now: () => now, date: () => new Date("2026-12-06T00:00:00Z") },
+    interrupts: () => ({ signal: new AbortController().signal, dispose: () => undefined }),
+  };
+  return { machine, files, calls };
+}
+
+function context(lines: string[], suites: readonly SuitePlan[] = [MICRO, COUNTS]): WhereContext {
+  const binary = (side: string) => ({
+    executable: `/cache/target-${side}/release/deps/demo-1`,
+    cwd: `/tmp/wt/${side}`,
+  });
+  return {
+    suites,
+    binaries: {
+      base: new Map([["micro", binary("base")]]),
+      head: new Map([["micro", binary("head")]]),
+    },
+    out: "/out",
+    progress: new Progress((t) => lines.push(t), { now: () => 0, date: () => new Date() }),
+    elapsedMs: 10 * 60_000,
+  };
+}
+
+const regressed = (id: string, change: number, suite = "micro") =>
+  makeEntry({ id, suite, change, verdict: "regressed" });
+
+const demoProfiles = (id: string, side: string): string =>
+  fixture(`${id === "checksum/fnv1a" ? "fnv1a" : "normalize"}.${side}`);
+
+describe("findWhere", () => {
+  it("profiles a Criterion regression on both sides and names the function", async () => {
+    const { machine, files, calls } = fakeMachine(demoProfiles);
+    const lines: string[] = [];
+    const report = makeReport({
+      verdict: "fail",
+      benchmarks: [
+        makeEntry({ id: "parse/100", suite: "micro", change: 0.001 }),
+        regressed("normalize", 2.0),
+      ],
+    });
+    const wheres = await findWhere(report, context(lines), machine);
+    expect([...wheres.keys()]).toEqual([1]);
+    const where = wheres.get(1);
+    expect(where?.files).toEqual({
+      base: "where/1-base.callgrind",
+      head: "where/1-head.callgrind",
+      flame_diff: "where/1-flame-diff.svg",
+    });
+    expect(where?.seconds).toBe(10);
+    expect(where?.diff?.self[0]?.name).toBe("demo_crate::normalize");
+    expect(where?.diff?.total.relative).toBeCloseTo(2.0, 1);
+    // The parent's profile, not the child's empty one; the SVG beside it.
+    expect(files.get("/out/where/1-base.callgrind")).toBe(fixture("normalize.base"));
+    expect(files.get("/out/where/1-head.callgrind")).toBe(fixture("normalize.head"));
+    expect(files.get("/out/where/1-flame-diff.svg")).toContain("<svg");
+
+    // Both sides run the same bytes: one staged path, one folder, one fixed environment.
+    expect(calls).toHaveLength(2);
+    const [base, head] = calls;
+    expect(base?.argv).toEqual(head?.argv);
+    expect(base?.options.cwd).toBe(head?.options.cwd);
+    expect(base?.options.env).toEqual(BASE_ENV);
+    expect(base?.argv.slice(0, 5)).toEqual([
+      "setarch",
+      "-R",
+      "valgrind",
+      "--tool=callgrind",
+      "--toggle-collect=criterion::routine::Routine::profile",
+    ]);
+    expect(base?.argv.slice(7)).toEqual(["--bench", "--profile-time", "1", "--exact", "normalize"]);
+    expect(lines.join("")).toMatch(/where: normalize \(base\) under callgrind…/);
+    expect(lines.join("")).toMatch(
+      /where: normalize: \+200\.\d % instructions, most in demo_crate::normalize \(10 s\)/,
+    );
+
+    // The report keeps its schema (and its verdict) with `where` in it.
+    const withIt = withWhere(report, wheres);
+    expect(withIt.verdict).toBe("fail");
+    expect(withIt.benchmarks[1]?.where?.diff?.self[0]?.name).toBe("demo_crate::normalize");
+  });
+
+  it("says why a regression has no Where: another suite kind, no executable, the caps", async () => {
+    const { machine, calls } = fakeMachine(demoProfiles);
+    const lines: string[] = [];
+    const many = Array.from({ length: WHERE_MAX_REGRESSIONS + 1 }, (_, i) =>
+      regressed(`normalize/${i}`, 1 + i / 10),
+    );
+    const report = makeReport({
+      verdict: "fail",
+      benchmarks: [regressed("counts::demo::fnv1a n4096", 0.03, "counts"), ...many],
+    });
+    const wheres = await findWhere(report, context(lines), machine);
+    expect(wheres.get(0)?.note).toBe(
+      "Where could not be computed: not yet for gungraun suites (docs/where.md)",
+    );
+    // The largest first: normalize/0, the smallest, is the one left out.
+    expect(wheres.get(1)?.note).toBe(
+      `Where could not be computed: only the ${WHERE_MAX_REGRESSIONS} largest regressions are profiled`,
+    );
+    expect(calls).toHaveLength(2 * WHERE_MAX_REGRESSIONS);
+    expect(wheres.get(WHERE_MAX_REGRESSIONS + 1)?.files?.base).toBe("where/1-base.callgrind");
+    // Without the executables (schedule: suite), nothing runs.
+    const none = { ...context(lines), binaries: undefined };
+    const noted = await findWhere(
+      makeReport({ benchmarks: [regressed("normalize", 2)] }),
+      none,
+      machine,
+    );
+    expect(noted.get(0)?.note).toMatch(/under schedule: pairs/);
+    expect(calls).toHaveLength(2 * WHERE_MAX_REGRESSIONS);
+  });
+
+  it("stops at the time cap and turns a failing run into a note, never an error", async () => {
+    // Each process takes a third of the cap: the first regression fits, the second does not.
+    const cap = whereCapMs(0);
+    expect(cap).toBe(WHERE_MIN_MS);
+    const { machine } = fakeMachine(demoProfiles, cap / 3);
+    const report = makeReport({
+      benchmarks: [regressed("normalize", 2), regressed("checksum/fnv1a", 0.5)],
+    });
+    const ctx = { ...context([]), elapsedMs: 0 };
+    const wheres = await findWhere(report, ctx, machine);
+    expect(wheres.get(0)?.diff).toBeDefined();
+    expect(wheres.get(1)?.note).toMatch(/^Where could not be computed: .*time cap/);
+
+    const failing = fakeMachine((_id, side) =>
+      side === "head" ? null : fixture("normalize.base"),
+    );
+    const lines: string[] = [];
+    const failed = await findWhere(
+      makeReport({ benchmarks: [regressed("normalize", 2)] }),
+      context(lines),
+      failing.machine,
+    );
+    expect(failed.get(0)?.note).toMatch(
+      /^Where could not be computed: where \(head\): callgrind exited with code 1/,
+    );
+    expect(failed.get(0)?.diff).toBeUndefined();
+    expect(lines.join("")).toMatch(/warning: where: normalize:/);
+  });
+
+  it("profiles nothing when nothing regressed", async () => {
+    const { machine, calls } = fakeMachine(demoProfiles);
+    const wheres = await findWhere(makeReport(), context([]), machine);
+    expect(wheres.size).toBe(0);
+    expect(calls).toHaveLength(0);
+  });
+});

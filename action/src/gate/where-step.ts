@@ -1,0 +1,258 @@
+// "Where it regressed" (issue 29, docs/where.md), after the verdict: each confirmed regression of
+// a suite whose kind can profile one benchmark (SuiteKind.profile: Criterion) runs once per side
+// under Callgrind (./profile-benchmark.ts); the two profiles' difference per iteration
+// (core/instruction-diff.ts) goes into report.json's entry as `where`, the comment shows it under
+// the table, and both profiles and a differential flame graph land in OUT/where/, named by the
+// regression's index, never by its id. Bounded: the largest WHERE_MAX_REGRESSIONS regressions,
+// within a time cap that is a small share of the run's time. It never changes the verdict: a
+// failure is a note on the entry ("Where could not be computed: …"), and the report is checked
+// against its schema again before it is written.
+import path from "node:path";
+import { diffProfiles } from "../core/instruction-diff.ts";
+import { suiteKind } from "../config/suites/registry.ts";
+import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.ts";
+import type { SuitePlan } from "../config/run-config.ts";
+import { ToolError } from "../errors.ts";
+import { InterruptedError } from "../exec/run-step.ts";
+import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
+import type { Machine } from "../ports/machine.ts";
+import { renderComment } from "../render/comment.ts";
+import { flameDiffSvg } from "../render/flame-diff-svg.ts";
+import { capLength, sanitizeText } from "../render/sanitize-text.ts";
+import { formatExactChange } from "../number-text.ts";
+import type { Progress } from "../runner/progress.ts";
+import type {
+  BenchReport,
+  Entry,
+  FunctionChange,
+  InstructionDiff,
+  Where,
+} from "../schemas/report.gen.ts";
+import { validateReport } from "../schemas/validate-document.ts";
+import type { Decision } from "./decide.ts";
+import { profileBenchmark } from "./profile-benchmark.ts";
+
+/** Regressions profiled per run, the largest first. */
+export const WHERE_MAX_REGRESSIONS = 5;
+/** The step's time cap: this share of the run's time so far, … */
+export const WHERE_SHARE = 0.1;
+/** … but at least this long, so that one regression of a short run still gets its answer. */
+export const WHERE_MIN_MS = 60_000;
+
+/** The time the Where step may take after a run that took `elapsedMs`. */
+export function whereCapMs(elapsedMs: number): number {
+  return Math.max(WHERE_MIN_MS, WHERE_SHARE * elapsedMs);
+}
+
+/** What the step needs of the machine. */
+export type WhereMachine = Pick<
+  Machine,
+  "proc" | "dirs" | "reader" | "writer" | "clock" | "interrupts"
+>;
+
+export interface WhereContext {
+  readonly suites: readonly SuitePlan[];
+  /** Per side, the bench executables the run built, by suite name (runner's RunOutcome). */
+  readonly binaries: Readonly<Record<Side, ReadonlyMap<string, BenchBinary>>> | undefined;
+  readonly out: string;
+  readonly progress: Progress;
+  /** The run's time so far, which the cap is a share of. */
+  readonly elapsedMs: number;
+}
+
+/** A profile is untrusted and long names are real (generics): capped to the schema's lengths. */
+function capped(diff: InstructionDiff): InstructionDiff {
+  const row = (r: FunctionChange): FunctionChange => ({
+    ...r,
+    name: capLength(r.name, 1024),
+    object: capLength(r.object, 256),
+  });
+  const { basis } = diff;
+  return {
+    ...diff,
+    basis:
+      basis.kind === "per-run"
+        ? { ...basis, reason: capLength(basis.reason, 2048) }
+        : basis.routine === undefined
+          ? basis
+          : { ...basis, routine: capLength(basis.routine, 1024) },
+    self: diff.self.slice(0, 10).map(row),
+    inclusive: diff.inclusive.slice(0, 10).map(row),
+  };
+}
+
+const seconds = (ms: number): number => Math.round(ms / 100) / 10;
+
+/** Profiles one regression on both sides and writes its files; throws when it cannot. */
+async function whereOf(
+  entry: Entry,
+  target: ProfileTarget,
+  index: number,
+  ctx: WhereContext,
+  deadline: number,
+  machine: WhereMachine,
+  signal: AbortSignal,
+): Promise<Where> {
+  const { run } = target;
+  const started = machine.clock.now();
+  const place = {
+    dir: await machine.dirs.makeTemp("benchgate-where-"),
+    logFile: path.join(ctx.out, "logs", "where.log"),
+  };
+  const name = sanitizeText(entry.id, { maxLength: 120 });
+  const texts: Partial<Record<Side, string>> = {};
+  try {
+    for (const side of ["base", "head"] as const) {
+      const timeoutMs = deadline - machine.clock.now();
+      if (timeoutMs < 1000) throw new ToolError("the step's time cap was reached");
+      ctx.progress.line(`where: ${name} (${side}) under callgrind…`);
+      texts[side] = await profileBenchmark(
+        target[side],
+        run,
+        entry.id,
+        side,
+        place,
+        { timeoutMs, signal },
+        machine,
+      );
+    }
+  } finally {
+    await machine.dirs.remove(place.dir).catch(() => undefined);
+  }
+  const files = {
+    base: `where/${index}-base.callgrind`,
+    head: `where/${index}-head.callgrind`,
+    flame_diff: `where/${index}-flame-diff.svg`,
+  };
+  const baseText = texts.base ?? "";
+  const headText = texts.head ?? "";
+  const profiles = {
+    base: parseCallgrind(baseText, files.base),
+    head: parseCallgrind(headText, files.head),
+  };
+  const diff = capped(diffProfiles(profiles.base, profiles.head));
+  const svg = flameDiffSvg(profiles.base, profiles.head, diff.basis, {
+    title: `Where: ${capLength(entry.id, 200)}`,
+  });
+  await machine.dirs.ensure(path.join(ctx.out, "where"));
+  await machine.writer.writeText(path.join(ctx.out, files.base), baseText);
+  await machine.writer.writeText(path.join(ctx.out, files.head), headText);
+  await machine.writer.writeText(path.join(ctx.out, files.flame_diff), svg);
+  const took = machine.clock.now() - started;
+  const most =
+    diff.self[0] === undefined
+      ? ""
+      : `, most in ${sanitizeText(diff.self[0].name, { maxLength: 80 })}`;
+  ctx.progress.line(
+    `where: ${name}: ${diff.unchanged ? "instructions unchanged" : `${formatExactChange(diff.total.relative)} instructions`}${most} (${seconds(took)} s)`,
+  );
+  return { diff, files, seconds: seconds(took) };
+}
+
+/** What one regression runs under Callgrind: how, and each side's executable. */
+interface ProfileTarget {
+  readonly run: ProfileRun;
+  readonly base: BenchBinary;
+  readonly head: BenchBinary;
+}
+
+/** The regression's profile target, or why it has none (before anything runs). */
+function targetOf(entry: Entry, ctx: WhereContext): ProfileTarget | { readonly why: string } {
+  const suite = ctx.suites.find((s) => s.name === entry.suite);
+  if (suite === undefined) return { why: "its suite is not in this run" };
+  const run = suiteKind(suite).profile;
+  if (run === undefined) return { why: `not yet for ${suite.kind} suites (docs/where.md)` };
+  const base = ctx.binaries?.base.get(suite.name);
+  const head = ctx.binaries?.head.get(suite.name);
+  if (base === undefined || head === undefined)
+    return {
+      why: "it runs the bench executable that cargo names under schedule: pairs, and this run has none",
+    };
+  return { run, base, head };
+}
+
+/**
+ * The `where` of every confirmed regression, by its index in report.benchmarks: a diff, or a
+ * note saying why there is none.
+ */
+export async function findWhere(
+  report: BenchReport,
+  ctx: WhereContext,
+  machine: WhereMachine,
+): Promise<ReadonlyMap<number, Where>> {
+  const regressions = report.benchmarks
+    .map((entry, at) => ({ entry, at }))
+    .filter(({ entry }) => entry.verdict === "regressed" && entry.secondary !== true)
+    .sort((x, y) => (y.entry.change ?? 0) - (x.entry.change ?? 0));
+  const result = new Map<number, Where>();
+  if (regressions.length === 0) return result;
+  const capMs = whereCapMs(ctx.elapsedMs);
+  const deadline = machine.clock.now() + capMs;
+  const started = machine.clock.now();
+  let profiled = 0;
+  let stopped: string | undefined;
+  const interrupts = machine.interrupts();
+  try {
+    for (const { entry, at } of regressions) {
+      const target = targetOf(entry, ctx);
+      if ("why" in target) {
+        result.set(at, { note: `Where could not be computed: ${target.why}` });
+        continue;
+      }
+      if (stopped === undefined && profiled >= WHERE_MAX_REGRESSIONS)
+        stopped = `only the ${WHERE_MAX_REGRESSIONS} largest regressions are profiled`;
+      if (stopped === undefined && deadline - machine.clock.now() < 1000)
+        stopped = `the step's time cap (${seconds(capMs)} s) was reached`;
+      if (stopped !== undefined) {
+        result.set(at, { note: `Where could not be computed: ${stopped}` });
+        continue;
+      }
+      profiled++;
+      try {
+        result.set(
+          at,
+          await whereOf(entry, target, profiled, ctx, deadline, machine, interrupts.signal),
+        );
+      } catch (error) {
+        if (error instanceof InterruptedError) stopped = "the run was interrupted";
+        const why = error instanceof Error ? error.message : String(error);
+        ctx.progress.warn(`where: ${sanitizeText(entry.id, { maxLength: 120 })}: ${why}`);
+        result.set(at, { note: capLength(`Where could not be computed: ${why}`, 2048) });
+      }
+    }
+  } finally {
+    interrupts.dispose();
+  }
+  if (profiled > 0)
+    ctx.progress.line(
+      `where: ${profiled} regression${profiled === 1 ? "" : "s"} profiled in ${seconds(machine.clock.now() - started)} s (cap ${seconds(capMs)} s)`,
+    );
+  return result;
+}
+
+/** The report with each entry's `where`, checked against the schema again. */
+export function withWhere(report: BenchReport, wheres: ReadonlyMap<number, Where>): BenchReport {
+  const benchmarks = report.benchmarks.map((entry, at) => {
+    const where = wheres.get(at);
+    return where === undefined ? entry : { ...entry, where };
+  });
+  return validateReport({ ...report, benchmarks }, "generated report with where");
+}
+
+/** The decision with Where added to its report and comment. */
+export async function addWhere(
+  decision: Decision,
+  ctx: WhereContext,
+  machine: WhereMachine,
+): Promise<Decision> {
+  const wheres = await findWhere(decision.report, ctx, machine);
+  if (wheres.size === 0) return decision;
+  try {
+    const report = withWhere(decision.report, wheres);
+    return { ...decision, report, markdown: renderComment(report, decision.comment) };
+  } catch (error) {
+    // Our bug, but Where must not cost the verdict its report: written without it, and said.
+    ctx.progress.warn(`where: left out of the report: ${(error as Error).message}`);
+    return decision;
+  }
+}
