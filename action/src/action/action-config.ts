@@ -4,8 +4,8 @@
 import { InputError } from "../errors.ts";
 import { MAX_SHARDS, parseShard, type ShardTag as Shard } from "../core/shard-blocks.ts";
 
-export const MODES = ["gate", "measure", "report", "authorize"] as const;
-export type Mode = (typeof MODES)[number];
+const MODES = ["gate", "measure", "report", "authorize"] as const;
+type Mode = (typeof MODES)[number];
 
 export interface ActionConfig {
   readonly mode: Mode;
@@ -55,10 +55,10 @@ export interface ActionConfig {
   };
 }
 
-export const MEASURE_RESULTS = ["success", "failure", "cancelled", "skipped"] as const;
-export type MeasureResult = (typeof MEASURE_RESULTS)[number];
+const MEASURE_RESULTS = ["success", "failure", "cancelled", "skipped"] as const;
+type MeasureResult = (typeof MEASURE_RESULTS)[number];
 
-export type InputReader = (name: string) => string;
+type InputReader = (name: string) => string;
 
 const SHA = /^[0-9a-f]{40}$/;
 

@@ -19,7 +19,7 @@ import { parseJsonText } from "../schemas/parse-json.ts";
 /** GitHub's own payloads are far smaller; a larger file is not one. */
 const MAX_EVENT_BYTES = 25 * 1024 * 1024;
 
-export interface ActionDeps {
+interface ActionDeps {
   readonly io: StepIO;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly reader: FileReader;

@@ -23,7 +23,7 @@ export type Schedule = (typeof SCHEDULES)[number];
  * Under contention whole processes land up to 2× off, so the number of processes decides, and
  * short adjacent pairs were 3.7–3.9× better at equal time on a 2-core VM (issue 26's table).
  */
-export const DEFAULT_SCHEDULE: Schedule = "pairs";
+const DEFAULT_SCHEDULE: Schedule = "pairs";
 /** rounds: auto without min-rounds / max-rounds. */
 export const DEFAULT_SEQUENTIAL = Object.freeze({ minRounds: 3, maxRounds: 15 });
 export const DEFAULT_TIMEOUTS = Object.freeze({
@@ -43,7 +43,7 @@ export interface GoldenPlan {
 }
 
 /** rounds: auto — sequential rounds; RunConfig.rounds is then max-rounds. */
-export interface SequentialPlan {
+interface SequentialPlan {
   /** Every benchmark runs this many rounds before any may stop. */
   readonly minRounds: number;
   /** No round starts that would, by the earlier rounds' times, end after this (rounds only). */

@@ -66,9 +66,9 @@ export const METHOD = {
     "; sequential rounds: Pocock-type error spending over the looks, futility by conditional power",
 } as const;
 
-export const SPENDING = "Lan-DeMets Pocock-type A(t)=ln(1+(e-1)t), Bonferroni over looks";
+const SPENDING = "Lan-DeMets Pocock-type A(t)=ln(1+(e-1)t), Bonferroni over looks";
 
-export interface CompareOptions {
+interface CompareOptions {
   readonly settings: CompareSettings;
   readonly generator?: { name: string; version: string };
   /** ISO timestamp to stamp the report with (the caller owns the clock). */

@@ -26,14 +26,14 @@ export interface Determinism {
   readonly noiseFloor: number;
 }
 
-export interface SettledCounts {
+interface SettledCounts {
   /** Decided here: exact counts, and secondary counts that are not deterministic. */
   readonly decided: ReadonlyMap<string, CountDecision>;
   /** Primary counts that are not deterministic: the caller tests them like timings. */
   readonly noisy: ReadonlyMap<string, Determinism>;
 }
 
-export interface CountDecision extends Decision {
+interface CountDecision extends Decision {
   readonly determinism: Determinism;
 }
 

@@ -140,7 +140,7 @@ function withinRunSe(o: Observation, z: number): number | undefined {
  * the within-run interval is only a lower bound on uncertainty. The result is labelled
  * unverified and can only fail on a large practical threshold.
  */
-export function singleRun(
+function singleRun(
   series: BenchmarkSeries,
   rounds: { base: number; head: number },
   mu: number,

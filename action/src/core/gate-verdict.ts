@@ -31,7 +31,7 @@ export const OTHER_FAILURES = [
   "golden",
   "smells",
 ] as const;
-export type OtherFailure = (typeof OTHER_FAILURES)[number];
+type OtherFailure = (typeof OTHER_FAILURES)[number];
 
 export interface FailureCauses {
   /** The ids of the benchmarks with a confirmed regression. */

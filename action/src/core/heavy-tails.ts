@@ -13,7 +13,7 @@ import { tCdf, tQuantile } from "./distributions.ts";
 /** The ν values tried (∞ = normal); a finer grid changes p-values by less than their error. */
 const NU_GRID = [1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 30, Infinity] as const;
 
-export interface TailFit {
+interface TailFit {
   /** Degrees of freedom of the t distribution of one run's noise (Infinity: normal). */
   readonly nu: number;
   /** Per benchmark (in input order): the location and scale s of its records. */

@@ -56,7 +56,7 @@ export interface TestedLook {
 }
 
 /** One run per side and nothing to borrow a variance from. */
-export interface SingleRunLook {
+interface SingleRunLook {
   readonly kind: "single-run";
   readonly series: BenchmarkSeries;
   readonly rounds: { readonly base: number; readonly head: number };
@@ -65,7 +65,7 @@ export interface SingleRunLook {
 }
 
 /** Paired data exists on both sides but no round produced a usable pair. */
-export interface UnpairedLook {
+interface UnpairedLook {
   readonly kind: "no-pair";
   readonly series: BenchmarkSeries;
   readonly notes: readonly string[];
@@ -94,7 +94,7 @@ export interface Look {
 }
 
 /** Rates and times feel round shocks and the run order; bytes and counts are their own group. */
-export function isTiming(unit: string): boolean {
+function isTiming(unit: string): boolean {
   return unit === "ns" || unit.endsWith("/s");
 }
 

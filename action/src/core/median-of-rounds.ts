@@ -52,7 +52,7 @@ export const MEDIAN_MIN_ROUNDS = ((): number => {
   return n;
 })();
 
-export interface RoundsMedian {
+interface RoundsMedian {
   readonly estimate: number;
   /** Per-round variance whose /n is the median's variance: π/2·S². */
   readonly variance: number;

@@ -17,7 +17,7 @@ import { welchDf } from "./round-model.ts";
 import { inflationOf } from "./spread-inflation.ts";
 
 /** A benchmark's own variance from the noise source, on the scale the suite is moderated on. */
-export interface OwnVariance {
+interface OwnVariance {
   readonly variance: number;
   readonly df: number;
 }
@@ -35,7 +35,7 @@ export interface OneRunRow {
 }
 
 /** A second test every benchmark must also pass, for one benchmark at the job's inflation. */
-export interface SecondTest {
+interface SecondTest {
   /** One-sided p-value of a slowdown `x` beyond the noise floor. */
   readonly upper: (x: number) => number;
   /** The smallest slowdown (log scale) it can detect (TestedLook.mdeFloor). */
@@ -43,7 +43,7 @@ export interface SecondTest {
 }
 
 /** What one noise source is, for the shared analysis of a group of rows R. */
-export interface OneRunNoise<R extends OneRunRow> {
+interface OneRunNoise<R extends OneRunRow> {
   /**
    * Per unit of own variance: the variance of d, and of one base–head log ratio (two runs, the
    * scale of the report's sd and prior).

@@ -31,7 +31,7 @@ export function outlierFence(n: number, alpha = SET_ASIDE_ALPHA): number {
   return tQuantile(1 - alpha / (2 * Math.max(1, n)), df);
 }
 
-export interface Fenced {
+interface Fenced {
   /** The indexes (into the input) of the records set aside. */
   readonly outside: ReadonlySet<number>;
   readonly centre: number;

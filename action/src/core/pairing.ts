@@ -191,7 +191,7 @@ function environmentOf(files: readonly SourcedSummary[]): Environment | undefine
   return files.find((f) => f.summary.environment !== undefined)?.summary.environment;
 }
 
-export interface PairingOptions {
+interface PairingOptions {
   /** Compare rounds that do not pair as independent runs instead of refusing them. */
   readonly unpaired: boolean;
 }

@@ -22,7 +22,7 @@ export interface HeadToHead {
 }
 
 /** exp(mean d) and exp of its t interval. */
-export interface LogRatioEstimate {
+interface LogRatioEstimate {
   readonly estimate: number;
   /** Undefined with one round: one log ratio has no spread to make an interval from. */
   readonly interval: readonly [number, number] | undefined;
@@ -37,7 +37,7 @@ export interface Speedup extends LogRatioEstimate {
 }
 
 /** Why there is no speedup to give: a sentence that names both benchmarks. */
-export interface NoSpeedup {
+interface NoSpeedup {
   readonly kind: "none";
   readonly reason: string;
 }

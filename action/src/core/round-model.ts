@@ -41,7 +41,7 @@ export interface AdjustedRounds {
   readonly dfLoss: number;
 }
 
-export interface SuiteShift {
+interface SuiteShift {
   readonly estimate: number;
   readonly variance: number;
   readonly df: number;
@@ -123,7 +123,7 @@ function backfit(
   return { gamma, level };
 }
 
-export interface RoundModelOptions {
+interface RoundModelOptions {
   readonly minBenchmarks: number;
   /** Fit the run-order effect when the estimated rounds have both orders. */
   readonly crossover: boolean;

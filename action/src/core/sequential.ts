@@ -55,7 +55,7 @@ export interface NextRound {
  * would settle the benchmark either way (rule a regression out, or confirm one) is below this:
  * the classical conditional-power rule. More rounds would almost surely end "inconclusive".
  */
-export const FUTILITY = 0.1;
+const FUTILITY = 0.1;
 
 /** A(t): the share of the error rate spent by information fraction t. */
 function spent(t: number): number {

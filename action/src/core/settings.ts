@@ -39,7 +39,7 @@ export interface CompareSettings {
   readonly countNoiseFloor: number;
 }
 
-export const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
+const DEFAULT_SETTINGS: CompareSettings = Object.freeze({
   q: 0.05,
   noiseFloor: 0.01,
   failThreshold: 0.03,

@@ -22,7 +22,7 @@ import { budgetRules } from "./plan.ts";
 import { writeHistoryPages } from "./write-history-pages.ts";
 
 /** What the caller knows about the commit; git fills in the rest. */
-export interface CommitFacts {
+interface CommitFacts {
   readonly sha?: string | undefined;
   readonly message?: string | undefined;
   readonly author?: string | undefined;
@@ -65,7 +65,7 @@ export interface AppendRequest {
   readonly repositoryUrl?: string | undefined;
 }
 
-export interface AppendResult {
+interface AppendResult {
   /** "unchanged": the commit was already recorded exactly so; nothing was pushed. */
   readonly status: "pushed" | "unchanged";
   /** The recorded commit. */

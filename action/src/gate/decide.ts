@@ -22,7 +22,7 @@ import { GENERATOR } from "../version.ts";
 import { renderComment, type CommentOptions } from "../render/comment.ts";
 import type { Judgement } from "./plan.ts";
 
-export interface GateInput {
+interface GateInput {
   readonly base: readonly SourcedSummary[];
   readonly head: readonly SourcedSummary[];
   readonly settings: CompareSettings;

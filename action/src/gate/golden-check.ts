@@ -12,7 +12,7 @@ import { checkGoldenIn, produceGoldenOutputs, writeGolden } from "../runner/gold
 import { expandArgv, type Placeholders } from "../config/placeholders.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 
-export interface GoldenCheckOptions {
+interface GoldenCheckOptions {
   /** check compares only; update also rewrites the checksums (and `<name>.out`) files. */
   readonly action: "check" | "update";
   /** The project's root: the checkout whose outputs and checksums file are used. */

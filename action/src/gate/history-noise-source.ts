@@ -8,7 +8,7 @@ import type { BenchHistory } from "../schemas/history.gen.ts";
 import type { BenchReport } from "../schemas/report.gen.ts";
 import { estimateHistoryNoise, HISTORY_NOISE_DEFAULTS } from "../history/estimate-history-noise.ts";
 
-export interface HistoryNoiseRequest {
+interface HistoryNoiseRequest {
   /** The default branch's history.json, already read and validated. */
   readonly history: BenchHistory | undefined;
   /** Most recent records per series (default 30). */

@@ -10,14 +10,14 @@ import { renderSite } from "../site/site-files.ts";
 /** github-action-benchmark's page and tools read this file; we keep it beside ours. */
 export const GAB_DATA_FILE = "data.js";
 
-export interface PagesFilesOptions {
+interface PagesFilesOptions {
   /** The page's title (the page's own default when absent). */
   readonly title?: string | undefined;
   /** https://server/owner/name, which data.js names as its repository. */
   readonly repositoryUrl?: string | undefined;
 }
 
-export interface HistoryPages {
+interface HistoryPages {
   /** The files for a merged history; the pages writer calls it once per attempt. */
   readonly files: (history: BenchHistory) => ReadonlyMap<string, string>;
   /** data.js's size when the last call left it out (only the last attempt's files count). */

@@ -20,7 +20,7 @@ export type PlanSource =
       readonly path?: string;
     };
 
-export const DEFAULT_CONFIG_PATH = "benchgate.yml";
+const DEFAULT_CONFIG_PATH = "benchgate.yml";
 
 export async function loadGatePlan(
   source: PlanSource,

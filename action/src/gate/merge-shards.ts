@@ -44,7 +44,7 @@ export interface MergeExpectation {
 }
 
 /** What reading and checking the folders needs: the files, and sha256 to check each split. */
-export type ShardReading = Pick<Machine, "reader" | "sha256">;
+type ShardReading = Pick<Machine, "reader" | "sha256">;
 
 /** A shard folder's shard.json alone (the merge reads the base commit from it first). */
 export async function readShardManifest(reader: FileReader, dir: string): Promise<BenchShard> {
@@ -61,7 +61,7 @@ export async function readShardManifest(reader: FileReader, dir: string): Promis
 }
 
 /** One shard's folder: its shard.json, then its summaries checked against it. */
-export async function readShardFolder(
+async function readShardFolder(
   reader: FileReader,
   dir: string,
   expected: MergeExpectation,

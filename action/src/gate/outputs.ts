@@ -11,7 +11,7 @@ export interface OutputFiles {
   readonly commentFile: string;
 }
 
-export interface RunExtras {
+interface RunExtras {
   readonly critcmpTable?: string | undefined;
   /** timings.json's document: where the time went. */
   readonly timings?: unknown;

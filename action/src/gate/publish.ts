@@ -30,7 +30,7 @@ export interface GateTarget {
 }
 
 /** The action's facts publishing needs: whose comments are ours, and a /rebench's check and command. */
-export interface PublishSettings {
+interface PublishSettings {
   readonly botUserId: number;
   /** The check run the authorizer opened for a /rebench. */
   readonly checkId?: number;

@@ -17,7 +17,7 @@ import type { Machine } from "../ports/machine.ts";
 /** The baseline's name, and who accepts which commit and why, as the manifest records them. */
 type AcceptedAs = Pick<AcceptRequest, "name" | "commit" | "by" | "reason">;
 
-export interface StoreBaselineOptions extends AcceptedAs {
+interface StoreBaselineOptions extends AcceptedAs {
   /** A `benchgate run --out` folder to read one side of … */
   readonly from?: string | undefined;
   /** … that side (default head; only with `from`). */

@@ -40,7 +40,7 @@ export interface SupersedeOnPagesRequest {
   readonly unsetTokenVariable?: string | undefined;
 }
 
-export interface SupersedeResult {
+interface SupersedeResult {
   /** What the mark did to the history ("unchanged": it was there already). */
   readonly status: SupersedeOutcome["status"];
   /** Whether a commit was pushed (the page may change even when the mark did not). */
@@ -141,7 +141,7 @@ export async function supersedeInFile(
 }
 
 /** Where `--list` reads the marks: a local file, or the pages branch. */
-export type BreaksSource =
+type BreaksSource =
   | { readonly file: string }
   | { readonly target: Pick<HistoryPagesTarget, "remote" | "branch" | "dir" | "token"> };
 

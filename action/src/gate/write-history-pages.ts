@@ -28,14 +28,14 @@ export interface HistoryPagesTarget {
   readonly repositoryUrl?: string | undefined;
 }
 
-export interface HistoryPagesChange {
+interface HistoryPagesChange {
   /** The new history from the one on the branch (undefined: none yet). Pure; may run many times. */
   readonly transform: (current: BenchHistory | undefined) => BenchHistory;
   /** The gh-pages commit's message, or how to say it once `transform` ran (clipped to 200). */
   readonly message: string | ((history: BenchHistory) => string);
 }
 
-export interface HistoryPagesWrite {
+interface HistoryPagesWrite {
   readonly result: PagesWriteResult;
   /** "REMOTE BRANCH:DIR/history.json", credentials removed, for the result line. */
   readonly where: string;

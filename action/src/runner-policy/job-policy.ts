@@ -18,7 +18,7 @@ export interface JobFacts {
   readonly payload: unknown;
 }
 
-export interface JobPolicy {
+interface JobPolicy {
   readonly defaultBranch: string;
   /** Workflow file names allowed on this runner (benchgate-pr.yml, …). */
   readonly workflows: ReadonlySet<string>;

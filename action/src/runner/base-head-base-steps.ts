@@ -15,7 +15,7 @@ import type { RunDeps, RunRequest } from "./run-request.ts";
 import type { SuiteTime } from "./sequential-rounds.ts";
 
 /** The steps in the order they run, the summary round each is saved as, and its progress name. */
-export const BASE_HEAD_BASE: readonly {
+const BASE_HEAD_BASE: readonly {
   readonly side: Side;
   readonly round: number;
   readonly name: string;

@@ -22,7 +22,7 @@ export function compiledCrate(line: string): string | undefined {
   return m === null ? undefined : `${m[1] ?? ""} ${m[2] ?? ""}`;
 }
 
-export interface BuildProgressOptions {
+interface BuildProgressOptions {
   /** "building base". */
   readonly label: string;
   readonly clock: Clock;

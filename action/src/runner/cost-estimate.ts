@@ -13,7 +13,7 @@ import { plural } from "./rounds-state.ts";
 /** Each side's fingerprint and summary, per round. */
 const ROUND_OVERHEAD_MS = 1000;
 
-export interface PlannedCost {
+interface PlannedCost {
   /** Benchmarks known before they run (Criterion listed, hyperfine and instructions commands). */
   readonly benchmarks: number;
   readonly suites: number;

@@ -17,7 +17,7 @@ import { escapeFailure, InterruptedError } from "../exec/run-step.ts";
 import { expandArgv, type Placeholders } from "../config/placeholders.ts";
 import { joinInside } from "../config/config-checks.ts";
 
-export interface GoldenDeps {
+interface GoldenDeps {
   readonly proc: ProcessPort;
   readonly reader: FileReader;
   readonly sha256: Sha256;

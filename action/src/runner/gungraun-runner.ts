@@ -13,7 +13,7 @@ import { findLock, lockPackages, MAX_LOCK_BYTES } from "./cargo-lock.ts";
 import { watchCargo } from "./build-progress.ts";
 
 /** The harness library a lock file names, and its runner's crate. */
-export interface Harness {
+interface Harness {
   readonly library: "gungraun" | "iai-callgrind";
   readonly version: string;
 }

@@ -25,13 +25,13 @@ import {
 } from "./round-budget.ts";
 
 /** When the round just finished started, and its suites' times. */
-export interface RoundTimes {
+interface RoundTimes {
   readonly roundStarted: number;
   readonly thisRound: ReadonlyMap<string, SuiteTime>;
 }
 
 /** A round that has run: its number and plan, and its times. */
-export interface FinishedRound {
+interface FinishedRound {
   readonly round: number;
   readonly plan: RoundPlan;
   readonly times: RoundTimes;

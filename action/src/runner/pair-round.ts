@@ -44,7 +44,7 @@ interface SideState extends SideBenchmarks {
 }
 
 /** The plan one process runs: the unit's, with the harness's short time flags. */
-export function shortPlan(plan: SuitePlan, setup: PairSetup): SuitePlan {
+function shortPlan(plan: SuitePlan, setup: PairSetup): SuitePlan {
   const kind = suiteKind(plan);
   if (kind.shorten === undefined) return plan;
   return kind.shorten(plan, { wholeSeconds: setup.wholeSeconds.has(plan.name) }).plan;

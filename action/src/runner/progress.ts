@@ -17,7 +17,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** A line about round 1's pace after one of its pairs, or undefined. */
-export type PaceLine = (
+type PaceLine = (
   suite: string,
   pairs: { readonly done: number; readonly expected: number },
   times: { readonly suiteMs: number; readonly roundMs: number; readonly elapsedMs: number },

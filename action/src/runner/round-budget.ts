@@ -15,7 +15,7 @@ export interface CostGroup {
 }
 
 /** What the ledger knows of past rounds' costs. */
-export interface PastCosts {
+interface PastCosts {
   /** Each suite's latest run, both sides. */
   readonly latest: ReadonlyMap<string, SuiteTime>;
   /** Each benchmark's latest base and head processes together (pairs). */

@@ -35,7 +35,7 @@ export interface SideRound {
 }
 
 /** The progress lines' name of a side of a round; `first` marks the side that ran first. */
-export function sideLabel(at: SideRound, progress: Progress, first = false): string {
+function sideLabel(at: SideRound, progress: Progress, first = false): string {
   if (at.label !== undefined) return at.label;
   const { side, round } = at;
   return `${progress.roundLabel(round)} · ${side}${first && side === roundOrder(round)[0] ? " (first)" : ""}`;
@@ -103,11 +103,7 @@ function keepOpen(
  * How many benchmarks a suite's run should give, for the progress inside it: what the other side
  * gave in this round, else the open ones it gave before (sequential rounds), else its last run.
  */
-export function expectedCount(
-  suite: string,
-  at: SideRound,
-  ledger: RoundLedger,
-): number | undefined {
+function expectedCount(suite: string, at: SideRound, ledger: RoundLedger): number | undefined {
   const thisRound = at.times.get(suite)?.benchmarks;
   if (thisRound !== undefined && thisRound > 0) return thisRound;
   const { active } = at.plan;

@@ -34,7 +34,7 @@ export interface RoundsOutcome {
 }
 
 /** The signal's name from the abort's reason ("SIGTERM"), else "a signal". */
-export function signalName(signal: AbortSignal): string {
+function signalName(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   return typeof reason === "string" && /^SIG[A-Z0-9]{1,16}$/.test(reason) ? reason : "a signal";
 }

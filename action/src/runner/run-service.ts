@@ -11,7 +11,7 @@ import { failureHeadline, ToolError } from "../errors.ts";
 import type { RunningService, ServicePort, ServiceUsage } from "../ports/services.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 
-export interface ServedRun {
+interface ServedRun {
   /** "suite api (head, round 2), server rust". */
   readonly label: string;
   readonly cwd: string;

@@ -70,7 +70,7 @@ export function measuredBy(benchmarks: readonly Benchmark[], time: ProcessTime):
   return benchmarks.map((b) => ({ ...b, process }));
 }
 
-export interface SuiteDeps {
+interface SuiteDeps {
   readonly proc: ProcessPort;
   readonly dirs: DirPort;
   readonly reader: FileReader;

@@ -39,7 +39,7 @@ export function canonicalSplit(count: number, dealt: readonly DealtUnit[]): stri
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: a stable, well-spread order that needs no crypto. */
-export function unitHash(key: string): number {
+function unitHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);

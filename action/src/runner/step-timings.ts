@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { ProcessPort } from "../ports/process.ts";
 
-export interface TimingEntry {
+interface TimingEntry {
   readonly step: string;
   readonly count: number;
   readonly ms: number;

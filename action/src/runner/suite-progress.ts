@@ -9,7 +9,7 @@ import type { Clock } from "../ports/clock.ts";
 import { formatDuration } from "./progress.ts";
 
 /** What one line of a tool's output says about the benchmarks: one started, or one done. */
-export type BenchmarkEvent =
+type BenchmarkEvent =
   | { readonly kind: "started"; readonly id: string }
   | { readonly kind: "done" }
   | { readonly kind: "count"; readonly done: number; readonly id: string };
@@ -29,7 +29,7 @@ export function benchmarkEvent(line: string): BenchmarkEvent | undefined {
   return undefined;
 }
 
-export interface SuiteProgressOptions {
+interface SuiteProgressOptions {
   /** "round 2/5 · head · micro". */
   readonly label: string;
   /** How many benchmarks this run should measure, when an earlier run of the suite says. */

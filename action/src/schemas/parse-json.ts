@@ -8,14 +8,14 @@
 import { InputError } from "../errors.ts";
 import { parseWithEscapedKeys } from "./parse-escaped-keys.ts";
 
-export interface JsonLimits {
+interface JsonLimits {
   /** Longest accepted text, in UTF-16 code units (callers cap bytes before decoding). */
   readonly maxChars: number;
   /** Deepest accepted nesting of arrays and objects. */
   readonly maxDepth: number;
 }
 
-export const DEFAULT_JSON_LIMITS: JsonLimits = Object.freeze({
+const DEFAULT_JSON_LIMITS: JsonLimits = Object.freeze({
   maxChars: 64 * 1024 * 1024,
   maxDepth: 64,
 });

@@ -71,7 +71,7 @@ export interface ProcessTime {
  * round (`cargo bench --no-run`), so the rounds only run it and a build error is told apart
  * from a benchmark's.
  */
-export interface BenchBuild<Plan> {
+interface BenchBuild<Plan> {
   /** The bench target a suite builds and runs. */
   target(plan: Plan): CargoBenchTarget;
   /**
@@ -88,7 +88,7 @@ export interface BenchBuild<Plan> {
 }
 
 /** The harness crate a bench target links: what its versions tell `shorten`. */
-export interface LinkedHarness {
+interface LinkedHarness {
   /** Its name in Cargo.lock. */
   readonly crate: string;
   /** What both sides' versions of it (none found: empty) mean for its flags. */
@@ -142,7 +142,7 @@ export interface StepContext {
 }
 
 /** What a kind's `shorten` knows of the harness both sides link (schedule: pairs). */
-export interface HarnessFacts {
+interface HarnessFacts {
   /** Criterion before 0.4 on either side (or no version found): time flags in whole seconds. */
   readonly wholeSeconds: boolean;
 }

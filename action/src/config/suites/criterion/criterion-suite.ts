@@ -57,7 +57,7 @@ export function criterionRunArgv(suite: CriterionSuitePlan, side: Side, round: n
 }
 
 /** The built executable run as `cargo bench` runs it: `--bench` tells Criterion to measure. */
-export function criterionBinaryArgv(
+function criterionBinaryArgv(
   suite: CriterionSuitePlan,
   binary: BenchBinary,
   side: Side,
@@ -67,7 +67,7 @@ export function criterionBinaryArgv(
 }
 
 /** Lists the benchmarks the suite's filter selects, one `<id>: benchmark` line each. */
-export function criterionListArgv(suite: CriterionSuitePlan): Argv {
+function criterionListArgv(suite: CriterionSuitePlan): Argv {
   const argv: [string, ...string[]] = ["cargo", "bench", ...cargoTargetArgs(suite), "--", "--list"];
   if (suite.filter !== undefined) argv.push(suite.filter);
   return argv;

@@ -54,7 +54,7 @@ export function effectiveTime(time: ProcessTime, wholeSeconds: boolean): Process
 }
 
 /** The flags benchgate adds to one process, and those it leaves to the user's `args`. */
-export interface ShortFlags {
+interface ShortFlags {
   readonly added: readonly string[];
   /** The flags `args` already sets: the user's value wins. */
   readonly kept: readonly string[];

@@ -22,7 +22,7 @@ export interface DivanSuitePlan extends SuiteBase, CargoBenchTarget {
  */
 const OUTPUT_OPTIONS = ["--list", "--test", "--format", "--help", "-h", "--version", "-V"];
 
-export function divanRunArgv(suite: DivanSuitePlan): Argv {
+function divanRunArgv(suite: DivanSuitePlan): Argv {
   const argv: [string, ...string[]] = [
     "cargo",
     "bench",
@@ -39,7 +39,7 @@ export function divanRunArgv(suite: DivanSuitePlan): Argv {
  * `/rebench <filter>` is a regular expression over benchgate's ids (`root/group/bench/arg`);
  * divan matches its filter against `root::group::bench::arg`, so each `/` becomes `::`.
  */
-export function divanFilter(text: string): string {
+function divanFilter(text: string): string {
   return text.replaceAll("/", "::");
 }
 

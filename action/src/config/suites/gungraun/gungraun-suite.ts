@@ -11,7 +11,7 @@ import { cargoBenchTarget, cargoTargetArgs } from "../cargo-bench-target.ts";
 import { ownCountThresholds } from "../count-thresholds.ts";
 import type { CargoBenchTarget, OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
 
-export interface GungraunSuitePlan extends SuiteBase, CargoBenchTarget {
+interface GungraunSuitePlan extends SuiteBase, CargoBenchTarget {
   readonly kind: "gungraun";
   readonly counts: OwnCountThresholds;
 }

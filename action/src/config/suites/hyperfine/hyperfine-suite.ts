@@ -17,7 +17,7 @@ import { PROCESS_MS } from "../round-estimate.ts";
  * command, unless the suite's `warmup:`/`runs:` or its args say otherwise (hyperfine's own
  * default is at least ten runs and three seconds per command).
  */
-export const PAIR_RUNS = Object.freeze({ warmup: 1, runs: 10 });
+const PAIR_RUNS = Object.freeze({ warmup: 1, runs: 10 });
 
 /** One run of a command, not known before it runs: a short command's guess. */
 const RUN_MS = 50;

@@ -33,7 +33,7 @@ export const BASE_ENV: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Valgrind's options: instructions only (no cache simulation: 2–3× faster, and exact). */
-export function valgrindArgv(outFile: string): Argv {
+function valgrindArgv(outFile: string): Argv {
   return [
     "setarch",
     "-R",

@@ -15,7 +15,7 @@ import { loadBudgetRules } from "./load-budgets.ts";
 
 type Method = NonNullable<LoadSuite["endpoints"][number]["method"]>;
 
-export interface LoadEndpoint {
+interface LoadEndpoint {
   readonly name: string;
   readonly path: string;
   readonly method: Method;
@@ -23,7 +23,7 @@ export interface LoadEndpoint {
   readonly headers: readonly (readonly [string, string])[];
 }
 
-export interface LoadVariant {
+interface LoadVariant {
   /** undefined: the suite has no variants (ids have no variant segment). */
   readonly name: string | undefined;
   readonly server: Argv;
@@ -48,15 +48,15 @@ export interface LoadSuitePlan extends SuiteBase {
 }
 
 /** The metrics each endpoint's result gives (ingest/oha and the others; docs/formats.md). */
-export const ENDPOINT_METRICS = ["req/s", "p50", "p95", "p99", "p99.9", "errors"] as const;
+const ENDPOINT_METRICS = ["req/s", "p50", "p95", "p99", "p99.9", "errors"] as const;
 
 /** `rust/health`, or `health` without variants: the stem of an endpoint's ids. */
-export function endpointStem(variant: LoadVariant, endpoint: LoadEndpoint): string {
+function endpointStem(variant: LoadVariant, endpoint: LoadEndpoint): string {
   return variant.name === undefined ? endpoint.name : `${variant.name}/${endpoint.name}`;
 }
 
 /** `api/server`, `api/rust/server`: the stem of a server's resource ids. */
-export function serverStem(suite: string, variant: LoadVariant): string {
+function serverStem(suite: string, variant: LoadVariant): string {
   return variant.name === undefined ? `${suite}/server` : `${suite}/${variant.name}/server`;
 }
 
@@ -137,7 +137,7 @@ function plannedVariants(raw: LoadSuite, key: string, source: string): LoadVaria
  * `--stats-success-breakdown`: latencies of the 2xx answers apart, so a fast 503 does not make
  * a failing endpoint look quick.
  */
-export function ohaArgv(
+function ohaArgv(
   plan: LoadSuitePlan,
   endpoint: LoadEndpoint,
   url: string,
