@@ -57,6 +57,7 @@ export async function runGate(
             suites: plan.run.suites,
             binaries: measurement.benchBinaries,
             out: target.out,
+            cacheDir: target.cacheDir,
             progress,
             elapsedMs: progress.elapsedMs(),
           },

@@ -49,7 +49,7 @@ interface Call {
 function fakeMachine(
   profile: (id: string, side: string) => string | null,
   msPerRun = 5_000,
-): { machine: WhereMachine; files: Map<string, string>; calls: Call[] } {
+): { machine: WhereMachine; files: Map<string, string>; calls: Call[]; locked: Set<string> } {
   const files = new Map<string, string>([
     ["/cache/target-base/release/deps/demo-1", "BASE"],
     ["/cache/target-head/release/deps/demo-1", "HEAD"],
@@ -57,6 +57,7 @@ function fakeMachine(
   const calls: Call[] = [];
   let now = 0;
   let temps = 0;
+  const locked = new Set<string>();
   const under = (dir: string): string[] => [...files.keys()].filter((f) => f.startsWith(`${dir}/`));
   const result = (exitCode: number): ProcessResult => ({
     exitCode,
@@ -95,7 +96,11 @@ function fakeMachine(
         return Promise.resolve();
       },
       copyTree: () => Promise.reject(new Error("not used")),
-      lock: () => Promise.reject(new Error("not used")),
+      lock: (file) =>
+        locked.has(file)
+          ? Promise.resolve({ heldBy: "pid 7" })
+          : (locked.add(file),
+            Promise.resolve({ release: () => (locked.delete(file), Promise.resolve()) })),
       names: (dir) => Promise.resolve(under(dir).map((f) => path.basename(f))),
     },
     reader: {
@@ -122,7 +127,7 @@ function fakeMachine(
     clock: { now: () => now, date: () => new Date("2026-12-06T00:00:00Z") },
     interrupts: () => ({ signal: new AbortController().signal, dispose: () => undefined }),
   };
-  return { machine, files, calls };
+  return { machine, files, calls, locked };
 }
 
 function context(lines: string[], suites: readonly SuitePlan[] = [MICRO, COUNTS]): WhereContext {
@@ -137,6 +142,7 @@ function context(lines: string[], suites: readonly SuitePlan[] = [MICRO, COUNTS]
       head: new Map([["micro", binary("head")]]),
     },
     out: "/out",
+    cacheDir: "/cache",
     progress: new Progress((t) => lines.push(t), { now: () => 0, date: () => new Date() }),
     elapsedMs: 10 * 60_000,
   };
@@ -258,6 +264,20 @@ describe("findWhere", () => {
     );
     expect(failed.get(0)?.diff).toBeUndefined();
     expect(lines.join("")).toMatch(/warning: where: normalize:/);
+  });
+
+  it("holds the cache's lock while it profiles, and runs nothing when another run holds it", async () => {
+    const { machine, calls, locked } = fakeMachine(demoProfiles);
+    const report = makeReport({ benchmarks: [regressed("normalize", 2)] });
+    await findWhere(report, context([]), machine);
+    expect(locked.size).toBe(0);
+    expect(calls).toHaveLength(2);
+    locked.add("/cache/run.lock");
+    const wheres = await findWhere(report, context([]), machine);
+    expect(wheres.get(0)?.note).toBe(
+      "Where could not be computed: another run (pid 7) took the cache after this one",
+    );
+    expect(calls).toHaveLength(2);
   });
 
   it("profiles nothing when nothing regressed", async () => {

@@ -21,6 +21,7 @@ import { flameDiffSvg } from "../render/flame-diff-svg.ts";
 import { capLength, sanitizeText } from "../render/sanitize-text.ts";
 import { formatExactChange } from "../number-text.ts";
 import type { Progress } from "../runner/progress.ts";
+import { cacheLockFile } from "../runner/run-benchmarks.ts";
 import type {
   BenchReport,
   Entry,
@@ -55,6 +56,11 @@ export interface WhereContext {
   /** Per side, the bench executables the run built, by suite name (runner's RunOutcome). */
   readonly binaries: Readonly<Record<Side, ReadonlyMap<string, BenchBinary>>> | undefined;
   readonly out: string;
+  /**
+   * The run's cache, whose lock the step takes again: the executables are in its target
+   * directories, which another run must not rebuild while they are profiled.
+   */
+  readonly cacheDir: string;
   readonly progress: Progress;
   /** The run's time so far, which the cap is a share of. */
   readonly elapsedMs: number;
@@ -186,6 +192,12 @@ export async function findWhere(
     .sort((x, y) => (y.entry.change ?? 0) - (x.entry.change ?? 0));
   const result = new Map<number, Where>();
   if (regressions.length === 0) return result;
+  const lock = await machine.dirs.lock(cacheLockFile(ctx.cacheDir));
+  if ("heldBy" in lock) {
+    const note = `Where could not be computed: another run (${lock.heldBy}) took the cache after this one`;
+    for (const { at } of regressions) result.set(at, { note: capLength(note, 2048) });
+    return result;
+  }
   const capMs = whereCapMs(ctx.elapsedMs);
   const deadline = machine.clock.now() + capMs;
   const started = machine.clock.now();
@@ -222,6 +234,7 @@ export async function findWhere(
     }
   } finally {
     interrupts.dispose();
+    await lock.release();
   }
   if (profiled > 0)
     ctx.progress.line(

@@ -48,6 +48,11 @@ const OUTPUTS = [
   "where",
 ] as const;
 
+/** One run per cache directory at a time: this file, held while its target directories are used. */
+export function cacheLockFile(cacheDir: string): string {
+  return path.join(cacheDir, "run.lock");
+}
+
 /** The output folder must be empty or one of ours: we delete inside it. */
 async function prepareOut(out: string, deps: RunDeps): Promise<void> {
   const names = await deps.dirs.names(out);
@@ -84,7 +89,7 @@ export async function runBenchmarks(request: RunRequest, deps: RunDeps): Promise
   // Cargo trusts mtimes: another run building into the same target directories after our
   // checkout could make Cargo skip rebuilding our sources. One run per cache directory.
   await deps.dirs.ensure(request.cacheDir);
-  const lock = await deps.dirs.lock(path.join(request.cacheDir, "run.lock"));
+  const lock = await deps.dirs.lock(cacheLockFile(request.cacheDir));
   if ("heldBy" in lock)
     throw new ToolError(
       `another benchgate run (${lock.heldBy}) is using the cache ${request.cacheDir}; wait for it or pass another --cache-dir`,
