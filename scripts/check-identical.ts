@@ -201,80 +201,36 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
   };
   const config = write(path.join(dir, "benchgate.yml"), CONFIG);
   const critcmp = path.join(ROOT, "action/src/render/__fixtures__/demo-critcmp.txt");
-  const out = (name: string, extra: readonly string[] = []): string[] => [
-    "--json",
-    `OUT/${name}/report.json`,
-    "--markdown",
-    `OUT/${name}/comment.md`,
-    ...extra,
-  ];
+  /** `compare` of these summaries, writing the case's report.json and comment.md. */
+  const compare = (
+    name: string,
+    base: readonly string[],
+    head: readonly string[],
+    extra: readonly string[] = [],
+  ): Case => ({
+    name,
+    args: [
+      "compare",
+      ...extra,
+      "--base",
+      ...base,
+      "--head",
+      ...head,
+      "--json",
+      `OUT/${name}/report.json`,
+      "--markdown",
+      `OUT/${name}/comment.md`,
+    ],
+  });
   const aa = readdirSync(DATA).filter((d) => d.startsWith("aa-"));
   for (const suite of aa) {
+    const criterion = path.join(DATA, suite, "criterion");
     const summaries = path.join(dir, suite);
-    await ingestTree(tree, path.join(DATA, suite, "criterion"), summaries);
+    await ingestTree(tree, criterion, summaries);
     const base = roundsIn(summaries, "base");
     const head = roundsIn(summaries, "head");
     const at = (side: string, rounds: readonly number[]) =>
       rounds.map((r) => path.join(summaries, `${side}-${r}.json`));
-    cases.push(
-      {
-        name: `${suite}/all`,
-        args: [
-          "compare",
-          "--base",
-          ...at("base", base),
-          "--head",
-          ...at("head", head),
-          ...out(`${suite}/all`),
-        ],
-      },
-      {
-        name: `${suite}/tree`,
-        args: [
-          "compare",
-          "--criterion",
-          path.join(DATA, suite, "criterion"),
-          ...out(`${suite}/tree`),
-        ],
-      },
-      {
-        name: `${suite}/three`,
-        args: [
-          "compare",
-          "--base",
-          ...at("base", base.slice(0, 3)),
-          "--head",
-          ...at("head", head.slice(0, 3)),
-          ...out(`${suite}/three`),
-        ],
-      },
-      {
-        name: `${suite}/config`,
-        args: [
-          "compare",
-          "--base",
-          ...at("base", base),
-          "--head",
-          ...at("head", head),
-          "--config",
-          config,
-          "--critcmp",
-          critcmp,
-          ...out(`${suite}/config`),
-        ],
-      },
-      {
-        name: `${suite}/one`,
-        args: [
-          "compare",
-          "--base",
-          ...at("base", [1]),
-          "--head",
-          ...at("head", [1]),
-          ...out(`${suite}/one`),
-        ],
-      },
-    );
     // ×2 on every fourth benchmark, ×1.04 on the ones after them: confirmed and borderline.
     const slowed = head.map((r) =>
       write(
@@ -284,17 +240,6 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
         ),
       ),
     );
-    cases.push({
-      name: `${suite}/injected`,
-      args: [
-        "compare",
-        "--base",
-        ...at("base", base),
-        "--head",
-        ...slowed,
-        ...out(`${suite}/injected`),
-      ],
-    });
     // base, head, base in one job: base rounds 1 and 2 around head round 1.
     const aba = [1, 2].map((r) =>
       write(
@@ -302,18 +247,6 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
         relabel(readJson(path.join(summaries, `base-${base[r - 1]}.json`)), "base", r),
       ),
     );
-    cases.push({
-      name: `${suite}/aba`,
-      args: [
-        "compare",
-        "--aba",
-        "--base",
-        ...aba,
-        "--head",
-        ...at("head", [1]),
-        ...out(`${suite}/aba`),
-      ],
-    });
     // One run per side against a history of the other rounds (both sides', in run order).
     const earlier = base
       .slice(1)
@@ -324,24 +257,44 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
     const hist = write(path.join(dir, `${suite}-history.json`), history(earlier));
     const single = (label: string, file: string): string =>
       write(path.join(dir, `${suite}-single`, `${label}.json`), onRunner(readJson(file)));
-    const oneBase = single("base-1", path.join(summaries, "base-1.json"));
-    for (const [label, headFile] of [
-      ["history", single("head-1", path.join(summaries, "head-1.json"))],
-      ["history-injected", single("head-1-injected", slowed[0] as string)],
-    ] as const)
-      cases.push({
-        name: `${suite}/${label}`,
+    const oneBase = [single("base-1", path.join(summaries, "base-1.json"))];
+    cases.push(
+      compare(`${suite}/all`, at("base", base), at("head", head)),
+      {
+        name: `${suite}/tree`,
         args: [
           "compare",
-          "--history",
-          hist,
-          "--base",
-          oneBase,
-          "--head",
-          headFile,
-          ...out(`${suite}/${label}`),
+          "--criterion",
+          criterion,
+          "--json",
+          `OUT/${suite}/tree/report.json`,
+          "--markdown",
+          `OUT/${suite}/tree/comment.md`,
         ],
-      });
+      },
+      compare(`${suite}/three`, at("base", base.slice(0, 3)), at("head", head.slice(0, 3))),
+      compare(`${suite}/config`, at("base", base), at("head", head), [
+        "--config",
+        config,
+        "--critcmp",
+        critcmp,
+      ]),
+      compare(`${suite}/one`, at("base", [1]), at("head", [1])),
+      compare(`${suite}/injected`, at("base", base), slowed),
+      compare(`${suite}/aba`, aba, at("head", [1]), ["--aba"]),
+      compare(
+        `${suite}/history`,
+        oneBase,
+        [single("head-1", path.join(summaries, "head-1.json"))],
+        ["--history", hist],
+      ),
+      compare(
+        `${suite}/history-injected`,
+        oneBase,
+        [single("head-1-injected", slowed[0] as string)],
+        ["--history", hist],
+      ),
+    );
   }
   for (const suite of readdirSync(DATA).filter((d) => d.startsWith("schedules-"))) {
     for (const schedule of ["pairs", "suite"]) {
@@ -354,11 +307,7 @@ async function makeInputs(tree: string, dir: string): Promise<Case[]> {
           .sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
           .map((f) => path.join(folder, f));
       if (side("base").length === 0) continue;
-      const name = `${suite}/${schedule}`;
-      cases.push({
-        name,
-        args: ["compare", "--base", ...side("base"), "--head", ...side("head"), ...out(name)],
-      });
+      cases.push(compare(`${suite}/${schedule}`, side("base"), side("head")));
     }
   }
   const help = [
