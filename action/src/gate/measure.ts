@@ -91,7 +91,7 @@ export function defaultCacheDir(env: Readonly<Record<string, string>>): string {
  * $BENCHGATE_TOOLS_DIR, else tools/ in the default cache directory. Not under --cache-dir, so a
  * fresh cache of build outputs does not install the same runner again.
  */
-export function defaultToolsDir(env: Readonly<Record<string, string>>): string {
+function defaultToolsDir(env: Readonly<Record<string, string>>): string {
   const explicit = env["BENCHGATE_TOOLS_DIR"];
   if (explicit !== undefined && explicit !== "") return explicit;
   return path.join(defaultCacheDir(env), "tools");

@@ -32,7 +32,7 @@ export type StatisticsOverrides = {
   -readonly [K in keyof CompareSettings]?: CompareSettings[K];
 };
 
-export interface JudgeOverrides {
+interface JudgeOverrides {
   readonly statistics?: StatisticsOverrides;
 }
 
@@ -180,10 +180,7 @@ export function budgetRules(
 }
 
 /** The claims of benchgate.yml; errors name the claim and key, and we add the file. */
-export function claimList(
-  config: BenchgateConfig | undefined,
-  configFile: string | undefined,
-): Claim[] {
+function claimList(config: BenchgateConfig | undefined, configFile: string | undefined): Claim[] {
   return inFile(configFile, () => parseClaims(config?.claims));
 }
 

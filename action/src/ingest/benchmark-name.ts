@@ -3,7 +3,7 @@
 // errors, so one made here holds no line break, escape or other control character.
 
 /** Longest name given or derived (a suite name has the same bound). */
-export const MAX_NAME_LENGTH = 256;
+const MAX_NAME_LENGTH = 256;
 
 /** C0 controls, DEL and C1 controls. */
 function isControl(codePoint: number): boolean {

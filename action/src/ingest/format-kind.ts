@@ -44,7 +44,7 @@ interface FormatKindBase<Name extends string> {
 }
 
 /** What an adapter is given besides the parsed JSON or the text. */
-export interface ParseContext {
+interface ParseContext {
   /** --suite, when given; a format picks its own default otherwise. */
   readonly suite: string | undefined;
   /** --name, when given (only to a kind with `nameOption`). */
@@ -72,7 +72,7 @@ export interface FileFormatKind<Name extends string = string> extends FormatKind
   parse(data: unknown, source: string, context: ParseContext): FormatRead;
 }
 
-export interface TreeOptions {
+interface TreeOptions {
   /** --baseline: given exactly when the kind declares a `baseline` (`ingest` checks). */
   readonly baseline?: string;
   readonly suite?: string;
@@ -81,7 +81,7 @@ export interface TreeOptions {
 }
 
 /** One of several baselines read in one walk, with the side and round its name gives. */
-export interface BaselineRead extends FormatRead {
+interface BaselineRead extends FormatRead {
   readonly baseline: string;
   readonly side: string;
   readonly round: number;

@@ -17,7 +17,7 @@ import { FORMAT_KINDS } from "./registry.ts";
 export type IngestKind = (typeof FORMAT_KINDS)[number]["name"];
 export const INGEST_KINDS: readonly IngestKind[] = FORMAT_KINDS.map((k) => k.name);
 
-export interface IngestOptions {
+interface IngestOptions {
   /**
    * Criterion only (required there): the baseline directory to read. File and text kinds ignore
    * it; a directory kind without baselines (gungraun) refuses it.
@@ -181,7 +181,7 @@ export const MULTI_BASELINE_KINDS: readonly IngestKind[] = FORMAT_KINDS.filter(
   (k) => k.input === "directory" && "readBaselines" in k,
 ).map((k) => k.name);
 
-export interface BaselinesOptions {
+interface BaselinesOptions {
   /** `--baselines`: a glob over the baseline names (`*` and `?`). */
   readonly baselines: string;
   readonly suite?: string;
@@ -189,7 +189,7 @@ export interface BaselinesOptions {
 }
 
 /** One baseline's validated summary, from ingestBaselines. */
-export interface BaselineSummary {
+interface BaselineSummary {
   readonly baseline: string;
   readonly summary: BenchSummary;
 }

@@ -24,13 +24,13 @@ export const MAX_LOAD_FILE_BYTES = 16 * MiB;
 export const MAX_RUN_SECONDS = 366 * 24 * 3600;
 
 /** The endpoint's name when `--name` is not given. */
-export const DEFAULT_ENDPOINT = "load";
+const DEFAULT_ENDPOINT = "load";
 
 /** The tools whose files give these entries: each entry's `source`. */
-export type LoadTool = Extract<Benchmark["source"], "oha" | "k6" | "vegeta">;
+type LoadTool = Extract<Benchmark["source"], "oha" | "k6" | "vegeta">;
 
 /** One latency percentile as read, in ns, with where it was read (for the order check). */
-export interface Percentile {
+interface Percentile {
   readonly ns: number;
   readonly at: At;
 }
@@ -44,7 +44,7 @@ export interface Latencies {
 }
 
 /** What one run measured, in counts of requests and seconds, before it becomes entries. */
-export interface LoadRun {
+interface LoadRun {
   /** Requests sent; requests the tool itself cancelled when its duration ran out are not. */
   readonly requests: number;
   /** Responses with a 2xx status. */

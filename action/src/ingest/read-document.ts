@@ -82,7 +82,7 @@ function yamlProblem(error: unknown): string {
 }
 
 /** How deep collections may nest in benchgate.yml: as in every JSON input (readJsonFile). */
-export const MAX_YAML_DEPTH = 64;
+const MAX_YAML_DEPTH = 64;
 
 /** The lexer's zero-width tokens: document, scalar and flow-error markers. */
 const LEXER_MARKERS: ReadonlySet<string> = new Set(["\u0002", "\u0018", "\u001f"]);

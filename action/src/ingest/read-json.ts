@@ -5,7 +5,7 @@ import type { FileReader } from "../ports/files.ts";
 import { parseJsonText } from "../schemas/parse-json.ts";
 
 /** No benchmark format nests anywhere near this deep. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 export const MiB = 1024 * 1024;
 

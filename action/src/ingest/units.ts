@@ -4,7 +4,7 @@
 import type { Benchmark } from "../schemas/summary.gen.ts";
 
 export type Direction = Benchmark["direction"];
-export type UnitKind = "time" | "rate" | "size" | "count" | "unknown";
+type UnitKind = "time" | "rate" | "size" | "count" | "unknown";
 
 export interface NormalizedUnit {
   /** The unit values are reported in after multiplying by `factor` (e.g. "ns", "B/s"). */

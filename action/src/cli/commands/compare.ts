@@ -18,7 +18,7 @@ import { SETTING_FLAGS, SETTING_FLAGS_HELP, statisticsOverrides } from "../stati
 /** critcmp's table is shown folded; a larger file is not a table worth reading. */
 const MAX_CRITCMP_BYTES = 1024 * 1024;
 
-export const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE... [options]
+const COMPARE_HELP = `Usage: benchgate compare --base FILE... --head FILE... [options]
        benchgate compare --criterion DIR [options]
 
 Compares benchmark summaries (summary.json, from \`benchgate ingest\`) of the base and head of a

@@ -99,7 +99,7 @@ export function sideAndRound(
 }
 
 /** A baseline with the side and round of its summary. */
-export interface NamedRun {
+interface NamedRun {
   readonly baseline: string;
   readonly side: string;
   readonly round: number;

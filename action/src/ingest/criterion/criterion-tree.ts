@@ -20,7 +20,7 @@ import {
   type WalkLimits,
 } from "./criterion-walk.ts";
 
-export interface CriterionTreeOptions {
+interface CriterionTreeOptions {
   /** The baseline directory to read (`--save-baseline NAME`; `new` = whatever ran last). */
   readonly baseline: string;
   /** Suite name for every benchmark; default "criterion". */
@@ -29,7 +29,7 @@ export interface CriterionTreeOptions {
   readonly round: number;
 }
 
-export interface CriterionTreeLimits extends WalkLimits {
+interface CriterionTreeLimits extends WalkLimits {
   /** Benchmarks of one baseline. */
   readonly maxBenchmarks: number;
   readonly maxBytes: {

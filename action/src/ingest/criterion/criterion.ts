@@ -28,10 +28,10 @@ import { parseThroughput } from "./criterion-throughput.ts";
 type Metadata = NonNullable<Benchmark["metadata"]>;
 
 /** Criterion's `sample_size` is at least 10 and rarely above a few thousand. */
-export const MAX_CRITERION_SAMPLES = 100_000;
+const MAX_CRITERION_SAMPLES = 100_000;
 
 /** The identifying part of benchmark.json (also critcmp's `criterion_benchmark_v1`). */
-export interface CriterionId {
+interface CriterionId {
   readonly fullId: string;
   readonly groupId: string | undefined;
   readonly functionId: string | undefined;
@@ -43,7 +43,7 @@ export interface CriterionId {
 }
 
 /** One estimate with its bootstrap confidence interval. */
-export interface CriterionEstimate {
+interface CriterionEstimate {
   readonly point: number;
   readonly lower: number;
   readonly upper: number;
@@ -51,7 +51,7 @@ export interface CriterionEstimate {
   readonly standardError: number;
 }
 
-export interface CriterionEstimates {
+interface CriterionEstimates {
   readonly layout: "0.3.3+" | "pre-0.3.3";
   readonly mean: CriterionEstimate;
   readonly median: CriterionEstimate;
@@ -61,7 +61,7 @@ export interface CriterionEstimates {
   readonly slope: CriterionEstimate | undefined;
 }
 
-export interface CriterionSample {
+interface CriterionSample {
   readonly layout: "0.3.3+" | "pre-0.3.3";
   /** "Linear" or "Flat"; pre-0.3.3 files do not say (only Linear existed then). */
   readonly samplingMode: string | undefined;
@@ -183,7 +183,7 @@ function sampleValues(value: unknown, at: At): number[] {
 }
 
 /** sample.json: `{sampling_mode, iters, times}` (≥ 0.3.3) or `[[iters…], [times…]]` (≤ 0.3.2). */
-export function parseCriterionSample(value: unknown, at: At): CriterionSample {
+function parseCriterionSample(value: unknown, at: At): CriterionSample {
   let layout: CriterionSample["layout"];
   let samplingMode: string | undefined;
   let itersRaw: unknown;
@@ -221,7 +221,7 @@ export function parseCriterionSample(value: unknown, at: At): CriterionSample {
 }
 
 /** times[j] / iters[j]: the mean time of one iteration within sample j (ns). */
-export function perIterationSamples(sample: CriterionSample, at: At): number[] {
+function perIterationSamples(sample: CriterionSample, at: At): number[] {
   return sample.times.map((time, j) => {
     const value = time / (sample.iters[j] ?? 1);
     if (!Number.isFinite(value) || value > MAX_VALUE)
@@ -274,7 +274,7 @@ export interface CriterionDocuments {
 }
 
 /** File names for error messages, one per document. */
-export interface CriterionSources {
+interface CriterionSources {
   readonly benchmark: string;
   readonly estimates: string;
   readonly sample: string;

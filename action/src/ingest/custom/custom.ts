@@ -7,7 +7,7 @@ import type { FormatGuess } from "../format-kind.ts";
 import { CONTAINER_KEYS, looksLikeHarnessSummary, parseHarnessSummary } from "./harness-summary.ts";
 import { fail, hasField, isObject, rootAt } from "../json-guards.ts";
 
-export type CustomInput =
+type CustomInput =
   | { readonly kind: "summary"; readonly summary: BenchSummary }
   | { readonly kind: "harness"; readonly benchmarks: Benchmark[] };
 

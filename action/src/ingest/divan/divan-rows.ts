@@ -6,7 +6,7 @@
 // benchmark above it (a throughput rate, or the allocation profiler's rows). Pure.
 
 /** The six columns of divan's table, in its order. */
-export const COLUMNS = ["fastest", "slowest", "median", "mean", "samples", "iters"] as const;
+const COLUMNS = ["fastest", "slowest", "median", "mean", "samples", "iters"] as const;
 
 /** The four time columns, in ns. */
 export interface Times {

@@ -20,7 +20,7 @@ const MAX_BENCHMARKS = 20_000;
 /** Ids are capped by the summary schema. */
 const MAX_ID_LENGTH = 1024;
 
-export interface DivanOptions {
+interface DivanOptions {
   /** Suite of the benchmarks; default "divan". */
   readonly suite: string | undefined;
   readonly guess: FormatGuess;

@@ -33,7 +33,7 @@ const SUPPORTED = 'supported: "7" (gungraun 0.20) and "6" (iai-callgrind 0.16)';
 /** A benchmark runs a handful of tools; more profiles than this is not a harness's file. */
 const MAX_PROFILES = 64;
 
-export interface GungraunSummary {
+interface GungraunSummary {
   /** "6" or "7". */
   readonly version: string;
   /** The benchmark as the harness's console names it: `module_path`, then " " and `id`. */

@@ -15,7 +15,7 @@ import { mapConcurrent } from "../map-concurrent.ts";
 import { MiB, joinPath, parseUntrustedJson } from "../read-json.ts";
 import { SUMMARY_VERSIONS, parseGungraunSummary } from "./gungraun-summary.ts";
 
-export interface GungraunTreeLimits {
+interface GungraunTreeLimits {
   /**
    * Directory levels below the folder given that are listed (the harness's layout uses 4); a
    * folder below them is an error.
@@ -59,7 +59,7 @@ function notFileOrDir(path: string): InputError {
 }
 
 /** Every summary.json of the tree, in a deterministic (sorted, breadth-first) order. */
-async function findSummaries(
+export async function findSummaries(
   home: string,
   reader: FileReader,
   limits: GungraunTreeLimits,

@@ -29,7 +29,7 @@ import {
 const NS_PER_S = 1e9;
 
 /** The error oha records for a request it cancelled at the end of `-z` (its ClientError::Deadline). */
-export const OHA_DEADLINE = "aborted due to deadline";
+const OHA_DEADLINE = "aborted due to deadline";
 
 /** More distinct error texts than this is not a file oha wrote for one endpoint. */
 const MAX_ERROR_KINDS = 100_000;
