@@ -11,6 +11,8 @@ import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.
 import { runStep } from "../exec/run-step.ts";
 import { ToolError } from "../errors.ts";
 import type { Machine } from "../ports/machine.ts";
+import { sanitizeText } from "../render/sanitize-text.ts";
+import type { Progress } from "../runner/progress.ts";
 
 /** A Callgrind file larger than this is not read (the demo's are about 31 KB). */
 export const MAX_PROFILE_BYTES = 64 * 1024 * 1024;
@@ -77,4 +79,46 @@ export async function profileBenchmark(
   }
   if (profile === "") throw new ToolError(`${label} wrote no profile (see ${place.logFile})`);
   return profile;
+}
+
+/**
+ * Runs benchmark `id` under Callgrind on both sides, from one temporary folder, each run with
+ * the time left until `deadline` (ms on the machine's clock): each side's profile.
+ */
+export async function profileBothSides(
+  id: string,
+  target: { readonly run: ProfileRun; readonly base: BenchBinary; readonly head: BenchBinary },
+  step: {
+    readonly out: string;
+    readonly progress: Progress;
+    readonly deadline: number;
+    readonly signal: AbortSignal;
+  },
+  machine: Pick<Machine, "proc" | "dirs" | "reader" | "clock">,
+): Promise<Record<Side, string>> {
+  const place = {
+    dir: await machine.dirs.makeTemp("benchgate-where-"),
+    logFile: path.join(step.out, "logs", "where.log"),
+  };
+  const name = sanitizeText(id, { maxLength: 120 });
+  const texts = { base: "", head: "" };
+  try {
+    for (const side of ["base", "head"] as const) {
+      const timeoutMs = step.deadline - machine.clock.now();
+      if (timeoutMs < 1000) throw new ToolError("the step's time cap was reached");
+      step.progress.line(`where: ${name} (${side}) under callgrind…`);
+      texts[side] = await profileBenchmark(
+        target[side],
+        target.run,
+        id,
+        side,
+        place,
+        { timeoutMs, signal: step.signal },
+        machine,
+      );
+    }
+  } finally {
+    await machine.dirs.remove(place.dir).catch(() => undefined);
+  }
+  return texts;
 }

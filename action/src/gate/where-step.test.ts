@@ -59,6 +59,17 @@ function fakeMachine(
   let temps = 0;
   const locked = new Set<string>();
   const under = (dir: string): string[] => [...files.keys()].filter((f) => f.startsWith(`${dir}/`));
+  /** The entries right under `dir`: its files, and the folders that hold files deeper down. */
+  const entries = (dir: string): DirEntry[] => {
+    const byName = new Map<string, DirEntry["kind"]>();
+    for (const f of under(dir)) {
+      const [first, ...rest] = f.slice(dir.length + 1).split("/");
+      if (first !== undefined) byName.set(first, rest.length === 0 ? "file" : "dir");
+    }
+    return [...byName]
+      .map(([name, kind]) => ({ name, kind }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+  };
   const result = (exitCode: number): ProcessResult => ({
     exitCode,
     signal: null,
@@ -101,21 +112,16 @@ function fakeMachine(
           ? Promise.resolve({ heldBy: "pid 7" })
           : (locked.add(file),
             Promise.resolve({ release: () => (locked.delete(file), Promise.resolve()) })),
-      names: (dir) => Promise.resolve(under(dir).map((f) => path.basename(f))),
+      names: (dir) => Promise.resolve(entries(dir).map((e) => e.name)),
     },
     reader: {
       readText: (file) => {
         const text = files.get(file);
         return text === undefined ? Promise.reject(new Error(`no ${file}`)) : Promise.resolve(text);
       },
-      list: (dir) =>
-        Promise.resolve(
-          under(dir)
-            .filter((f) => path.dirname(f) === dir)
-            .map((f): DirEntry => ({ name: path.basename(f), kind: "file" }))
-            .sort((a, b) => (a.name < b.name ? -1 : 1)),
-        ),
-      kindOf: (file) => Promise.resolve(files.has(file) ? "file" : undefined),
+      list: (dir) => Promise.resolve(entries(dir)),
+      kindOf: (file) =>
+        Promise.resolve(files.has(file) ? "file" : under(file).length > 0 ? "dir" : undefined),
     },
     writer: {
       writeText: (file, text) => {
@@ -218,7 +224,7 @@ describe("findWhere", () => {
     });
     const wheres = await findWhere(report, context(lines), machine);
     expect(wheres.get(0)?.note).toBe(
-      "Where could not be computed: not yet for gungraun suites (docs/where.md)",
+      "Where could not be computed: the suite's runs left no single Callgrind file of it on both sides",
     );
     // The largest first: normalize/0, the smallest, is the one left out.
     expect(wheres.get(1)?.note).toBe(
@@ -264,6 +270,42 @@ describe("findWhere", () => {
     );
     expect(failed.get(0)?.diff).toBeUndefined();
     expect(lines.join("")).toMatch(/warning: where: normalize:/);
+  });
+
+  it("reads a gungraun regression's own profiles from the run's output, running nothing", async () => {
+    const { machine, files, calls } = fakeMachine(demoProfiles);
+    const tree = path.join(FIXTURES, "gungraun-where");
+    const bench = "demo-crate/counts/demo/checksum.fnv1a";
+    for (const tag of ["base-3", "head-3"])
+      for (const name of ["summary.json", "callgrind.checksum.fnv1a.out"])
+        files.set(
+          `/out/raw/counts/${tag}/${bench}/${name}`,
+          readFileSync(path.join(tree, tag, bench, name), "utf8"),
+        );
+    // An older round's folder without the benchmark: the latest that has it is taken.
+    files.set("/out/raw/counts/base-1/other.txt", "");
+    const lines: string[] = [];
+    const report = makeReport({
+      benchmarks: [regressed("counts::demo::checksum fnv1a", 0.032, "counts")],
+    });
+    const wheres = await findWhere(report, context(lines), machine);
+    expect(calls).toHaveLength(0);
+    const diff = wheres.get(0)?.diff;
+    expect(diff?.basis).toEqual({
+      kind: "per-iteration",
+      base: 1,
+      head: 1,
+      method: "routine",
+      routine: "counts::checksum::__gungraun_wrapper_mod::checksum",
+    });
+    expect(diff?.self.map((r) => [r.name, r.base, r.head])).toEqual([
+      ["demo_crate::fnv1a", 15_382, 15_878],
+    ]);
+    expect(diff?.total.relative).toBeCloseTo(0.0318, 3);
+    expect(files.get("/out/where/1-head.callgrind")).toBe(
+      readFileSync(path.join(tree, "head-3", bench, "callgrind.checksum.fnv1a.out"), "utf8"),
+    );
+    expect(lines.join("")).toMatch(/from the suite's own profiles/);
   });
 
   it("holds the cache's lock while it profiles, and runs nothing when another run holds it", async () => {

@@ -12,7 +12,6 @@ import { diffProfiles } from "../core/instruction-diff.ts";
 import { suiteKind } from "../config/suites/registry.ts";
 import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.ts";
 import type { SuitePlan } from "../config/run-config.ts";
-import { ToolError } from "../errors.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
 import type { Machine } from "../ports/machine.ts";
@@ -31,7 +30,9 @@ import type {
 } from "../schemas/report.gen.ts";
 import { validateReport } from "../schemas/validate-document.ts";
 import type { Decision } from "./decide.ts";
-import { profileBenchmark } from "./profile-benchmark.ts";
+import { MAX_PROFILE_BYTES, profileBothSides } from "./profile-benchmark.ts";
+import { recordedProfiles, routineIn } from "./recorded-profiles.ts";
+import type { RecordedProfile } from "../ingest/gungraun/gungraun-profiles.ts";
 
 /** Regressions profiled per run, the largest first. */
 export const WHERE_MAX_REGRESSIONS = 5;
@@ -89,7 +90,7 @@ function capped(diff: InstructionDiff): InstructionDiff {
 
 const seconds = (ms: number): number => Math.round(ms / 100) / 10;
 
-/** Profiles one regression on both sides and writes its files; throws when it cannot. */
+/** Profiles one regression (or reads its recorded profiles) and writes its files; throws when it cannot. */
 async function whereOf(
   entry: Entry,
   target: ProfileTarget,
@@ -99,74 +100,90 @@ async function whereOf(
   machine: WhereMachine,
   signal: AbortSignal,
 ): Promise<Where> {
-  const { run } = target;
   const started = machine.clock.now();
-  const place = {
-    dir: await machine.dirs.makeTemp("benchgate-where-"),
-    logFile: path.join(ctx.out, "logs", "where.log"),
-  };
-  const name = sanitizeText(entry.id, { maxLength: 120 });
-  const texts: Partial<Record<Side, string>> = {};
-  try {
-    for (const side of ["base", "head"] as const) {
-      const timeoutMs = deadline - machine.clock.now();
-      if (timeoutMs < 1000) throw new ToolError("the step's time cap was reached");
-      ctx.progress.line(`where: ${name} (${side}) under callgrind…`);
-      texts[side] = await profileBenchmark(
-        target[side],
-        run,
-        entry.id,
-        side,
-        place,
-        { timeoutMs, signal },
-        machine,
-      );
-    }
-  } finally {
-    await machine.dirs.remove(place.dir).catch(() => undefined);
-  }
+  const texts =
+    target.kind === "run"
+      ? await profileBothSides(
+          entry.id,
+          target,
+          { out: ctx.out, progress: ctx.progress, deadline, signal },
+          machine,
+        )
+      : {
+          base: await machine.reader.readText(target.base.file, MAX_PROFILE_BYTES),
+          head: await machine.reader.readText(target.head.file, MAX_PROFILE_BYTES),
+        };
   const files = {
     base: `where/${index}-base.callgrind`,
     head: `where/${index}-head.callgrind`,
     flame_diff: `where/${index}-flame-diff.svg`,
   };
-  const baseText = texts.base ?? "";
-  const headText = texts.head ?? "";
   const profiles = {
-    base: parseCallgrind(baseText, files.base),
-    head: parseCallgrind(headText, files.head),
+    base: parseCallgrind(texts.base, files.base),
+    head: parseCallgrind(texts.head, files.head),
   };
-  const diff = capped(diffProfiles(profiles.base, profiles.head));
+  const routine =
+    target.kind === "recorded"
+      ? routineIn(profiles.head, target.head.functionName ?? target.base.functionName)
+      : undefined;
+  const diff = capped(
+    diffProfiles(profiles.base, profiles.head, routine === undefined ? {} : { routine }),
+  );
   const svg = flameDiffSvg(profiles.base, profiles.head, diff.basis, {
     title: `Where: ${capLength(entry.id, 200)}`,
   });
   await machine.dirs.ensure(path.join(ctx.out, "where"));
-  await machine.writer.writeText(path.join(ctx.out, files.base), baseText);
-  await machine.writer.writeText(path.join(ctx.out, files.head), headText);
+  await machine.writer.writeText(path.join(ctx.out, files.base), texts.base);
+  await machine.writer.writeText(path.join(ctx.out, files.head), texts.head);
   await machine.writer.writeText(path.join(ctx.out, files.flame_diff), svg);
   const took = machine.clock.now() - started;
   const most =
     diff.self[0] === undefined
       ? ""
       : `, most in ${sanitizeText(diff.self[0].name, { maxLength: 80 })}`;
+  const change = diff.unchanged
+    ? "instructions unchanged"
+    : `${formatExactChange(diff.total.relative)} instructions`;
+  const how = target.kind === "run" ? "" : ", from the suite's own profiles";
   ctx.progress.line(
-    `where: ${name}: ${diff.unchanged ? "instructions unchanged" : `${formatExactChange(diff.total.relative)} instructions`}${most} (${seconds(took)} s)`,
+    `where: ${sanitizeText(entry.id, { maxLength: 120 })}: ${change}${most} (${seconds(took)} s${how})`,
   );
   return { diff, files, seconds: seconds(took) };
 }
 
-/** What one regression runs under Callgrind: how, and each side's executable. */
-interface ProfileTarget {
-  readonly run: ProfileRun;
-  readonly base: BenchBinary;
-  readonly head: BenchBinary;
-}
+/**
+ * What one regression's Where reads: its benchmark run under Callgrind (how, and each side's
+ * executable), or the profiles the suite's own runs wrote.
+ */
+type ProfileTarget =
+  | {
+      readonly kind: "run";
+      readonly run: ProfileRun;
+      readonly base: BenchBinary;
+      readonly head: BenchBinary;
+    }
+  | {
+      readonly kind: "recorded";
+      readonly base: RecordedProfile;
+      readonly head: RecordedProfile;
+    };
 
 /** The regression's profile target, or why it has none (before anything runs). */
-function targetOf(entry: Entry, ctx: WhereContext): ProfileTarget | { readonly why: string } {
+async function targetOf(
+  entry: Entry,
+  ctx: WhereContext,
+  machine: WhereMachine,
+): Promise<ProfileTarget | { readonly why: string }> {
   const suite = ctx.suites.find((s) => s.name === entry.suite);
   if (suite === undefined) return { why: "its suite is not in this run" };
-  const run = suiteKind(suite).profile;
+  const kind = suiteKind(suite);
+  if (kind.recordedProfile !== undefined) {
+    const recorded = await recordedProfiles(suite, entry.id, ctx.out, machine);
+    return recorded === undefined
+      ? { why: "the suite's runs left no single Callgrind file of it on both sides" }
+      : { kind: "recorded", ...recorded };
+  }
+  const run = kind.profile;
   if (run === undefined) return { why: `not yet for ${suite.kind} suites (docs/where.md)` };
   const base = ctx.binaries?.base.get(suite.name);
   const head = ctx.binaries?.head.get(suite.name);
@@ -174,7 +191,7 @@ function targetOf(entry: Entry, ctx: WhereContext): ProfileTarget | { readonly w
     return {
       why: "it runs the bench executable that cargo names under schedule: pairs, and this run has none",
     };
-  return { run, base, head };
+  return { kind: "run", run, base, head };
 }
 
 /**
@@ -206,14 +223,20 @@ export async function findWhere(
   const interrupts = machine.interrupts();
   try {
     for (const { entry, at } of regressions) {
-      const target = targetOf(entry, ctx);
+      let target: ProfileTarget | { readonly why: string };
+      try {
+        target = await targetOf(entry, ctx, machine);
+      } catch (error) {
+        target = { why: error instanceof Error ? error.message : String(error) };
+      }
       if ("why" in target) {
-        result.set(at, { note: `Where could not be computed: ${target.why}` });
+        result.set(at, { note: capLength(`Where could not be computed: ${target.why}`, 2048) });
         continue;
       }
       if (stopped === undefined && profiled >= WHERE_MAX_REGRESSIONS)
         stopped = `only the ${WHERE_MAX_REGRESSIONS} largest regressions are profiled`;
-      if (stopped === undefined && deadline - machine.clock.now() < 1000)
+      // Reading recorded profiles takes milliseconds: only a run is held to the cap.
+      if (stopped === undefined && target.kind === "run" && deadline - machine.clock.now() < 1000)
         stopped = `the step's time cap (${seconds(capMs)} s) was reached`;
       if (stopped !== undefined) {
         result.set(at, { note: `Where could not be computed: ${stopped}` });

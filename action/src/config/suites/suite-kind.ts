@@ -9,6 +9,8 @@
 // puts into schemas/config.v1.schema.json; ./registry.ts lists the kinds.
 import type { IngestKind } from "../../ingest/index.ts";
 import type { Argv } from "../config-checks.ts";
+import type { FileReader } from "../../ports/files.ts";
+import type { RecordedProfile } from "../../ingest/gungraun/gungraun-profiles.ts";
 
 export type Side = "base" | "head";
 
@@ -285,6 +287,17 @@ export interface SuiteKind<
    * under Callgrind. Absent: the kind's regressions get no Where block yet.
    */
   readonly profile?: ProfileRun;
+  /**
+   * "Where it regressed": its own runs already wrote one Callgrind file per benchmark; the one of
+   * benchmark `id` in the output of the side and round `run` names (`dir` and `tag` as the step
+   * had them), or undefined. Absent: none.
+   */
+  recordedProfile?(
+    plan: Plan,
+    run: { readonly dir: string; readonly tag: string },
+    id: string,
+    reader: FileReader,
+  ): Promise<RecordedProfile | undefined>;
   /** Its output is a Criterion baseline tree, which critcmp tabulates beside the verdict. */
   readonly critcmpTable?: boolean;
   /**

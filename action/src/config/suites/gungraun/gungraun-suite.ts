@@ -9,6 +9,7 @@ import path from "node:path";
 import type { GungraunSuite } from "../../../schemas/config.gen.ts";
 import { cargoBenchTarget, cargoTargetArgs } from "../cargo-bench-target.ts";
 import { ownCountThresholds } from "../count-thresholds.ts";
+import { findGungraunProfile } from "../../../ingest/gungraun/gungraun-profiles.ts";
 import type { CargoBenchTarget, OwnCountThresholds, SuiteBase, SuiteKind } from "../suite-kind.ts";
 
 interface GungraunSuitePlan extends SuiteBase, CargoBenchTarget {
@@ -30,6 +31,9 @@ export const gungraunSuite: SuiteKind<GungraunSuite, GungraunSuitePlan> = {
   runsWhole: true,
   build: { target: (plan) => plan, needsHarnessRunner: true },
   deterministicCounts: { thresholds: ownCountThresholds },
+  // The harness keeps each benchmark's Callgrind file in the home folder step() gives it.
+  recordedProfile: (_plan, run, id, reader) =>
+    findGungraunProfile(path.join(run.dir, run.tag), id, reader),
   step(plan, run) {
     const home = path.join(run.dir, run.tag);
     return {
