@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { format } from "prettier";
 import { FORMAT_KINDS } from "../action/src/ingest/registry.ts";
+import { RESOURCE_SOURCE } from "../action/src/runner/run-service.ts";
 
 export const SUMMARY_SCHEMA = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -17,7 +18,7 @@ export const SUMMARY_SCHEMA = path.resolve(
  * Sources that are no input format's: a load suite's resource entries (a server's memory and
  * open files), which the runner reads from /proc itself (runner/run-service.ts).
  */
-const MEASURED_SOURCES = ["load"] as const;
+const MEASURED_SOURCES = [RESOURCE_SOURCE] as const;
 
 interface SummarySchema {
   $defs: { benchmark: { properties: { source: { enum: string[] } } } };

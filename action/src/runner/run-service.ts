@@ -31,8 +31,11 @@ const PROBE_TIMEOUT_MS = 2000;
 const SETTLE_MS = 2000;
 const SETTLE_POLL_MS = 100;
 
-/** Resource entries are measured by benchgate itself from /proc, not read from a tool. */
-const RESOURCE_SOURCE = "load";
+/**
+ * Resource entries are measured by benchgate itself from /proc, not read from a tool: their
+ * `source`, which the summary schema's derived enum takes from here (scripts/summary-sources.ts).
+ */
+export const RESOURCE_SOURCE = "load";
 
 function exitText(exit: { exitCode: number | null; signal: string | null }): string {
   return exit.exitCode === null
