@@ -1,5 +1,6 @@
 // The plan of `run --aba`: base, head, base replaces the config's rounds, fixed or auto, as
 // `--rounds N` does; a rounds flag that asks for anything else is refused, naming the flag.
+// And whether "Where it regressed" runs: benchgate.yml's `where:`, and `--no-where` over it.
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import type { BenchgateConfig } from "../schemas/config.gen.ts";
@@ -52,5 +53,16 @@ describe("checkAbaOverrides", () => {
     );
     // The same overrides without --aba are the rounds' own business.
     expect(() => checkAbaOverrides(overrides)).not.toThrow();
+  });
+});
+
+describe("gatePlanFrom: where", () => {
+  it("is on unless benchgate.yml's where: false or --no-where switches it off", () => {
+    const plan = (document: BenchgateConfig, overrides: PlanOverrides = {}): boolean =>
+      gatePlanFrom(document, "benchgate.yml", overrides).where;
+    expect(plan({ version: 1, suites: SUITES })).toBe(true);
+    expect(plan({ version: 1, where: true, suites: SUITES })).toBe(true);
+    expect(plan({ version: 1, where: false, suites: SUITES })).toBe(false);
+    expect(plan({ version: 1, where: true, suites: SUITES }, { where: false })).toBe(false);
   });
 });
