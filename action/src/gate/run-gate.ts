@@ -1,5 +1,5 @@
 // The whole gate on one machine, from a plan to the files in the output folder: measure, decide,
-// write. The CLI's `run` and the action's gate and measure modes are adapters over this; the
+// "Where it regressed" for the confirmed regressions (./where-step.ts; never the verdict), write. The CLI's `run` and the action's gate and measure modes are adapters over this; the
 // action's report mode decides and writes the same way from a measure job's summaries. A run
 // stopped by Ctrl-C or SIGTERM after at least one complete round still decides on those rounds
 // and writes the report marked partial, then fails as interrupted (PartialRunError), so that no
