@@ -11,7 +11,7 @@ import { InterruptedError } from "../exec/run-step.ts";
 import { decide, type Decision, type PartialRun } from "./decide.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
-import { addWhere } from "./where-step.ts";
+import { WHERE_STEP, addWhere } from "./where-step.ts";
 import type { GatePlan } from "./plan.ts";
 
 export interface GateRun extends Decision, OutputFiles {
@@ -61,7 +61,8 @@ export async function runGate(
             progress,
             elapsedMs: progress.elapsedMs(),
           },
-          machine,
+          // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
+          { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
         )
       : decided;
   if (critcmp.table === undefined && stopped === undefined)

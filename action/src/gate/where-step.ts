@@ -34,6 +34,9 @@ import { MAX_PROFILE_BYTES, profileBothSides } from "./profile-benchmark.ts";
 import { recordedProfiles, routineIn } from "./recorded-profiles.ts";
 import type { RecordedProfile } from "../ingest/gungraun/gungraun-profiles.ts";
 
+/** What timings.json calls the step's Callgrind runs. */
+export const WHERE_STEP = "valgrind (where)";
+
 /** Regressions profiled per run, the largest first. */
 export const WHERE_MAX_REGRESSIONS = 5;
 /** The step's time cap: this share of the run's time so far, … */

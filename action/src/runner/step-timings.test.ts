@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { stepKind } from "./step-timings.ts";
+import type { ProcessPort } from "../ports/process.ts";
+import { StepTimings, stepKind } from "./step-timings.ts";
 
 describe("stepKind", () => {
   it("names cargo by its role and a bench executable run directly by what it is", () => {
@@ -10,5 +11,36 @@ describe("stepKind", () => {
     expect(stepKind(["/t/release/deps/demo-0bee31d624d3f9af", "--bench", "--noplot"])).toBe(
       "bench executable",
     );
+  });
+});
+
+describe("StepTimings", () => {
+  it("counts every process of a wrapped port under what it is, or under the step it is given", async () => {
+    const timings = new StepTimings();
+    const proc: ProcessPort = (argv) =>
+      Promise.resolve({
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        stdout: "",
+        stderrTail: "",
+        durationMs: argv[0] === "cargo" ? 1500 : 250,
+      });
+    const options = { cwd: "/w", env: {}, timeoutMs: 1000 };
+    const plain = timings.wrap(proc);
+    const where = timings.wrap(proc, "valgrind (where)");
+    await plain(["cargo", "bench", "--no-run"], options);
+    await where(["setarch", "-R", "valgrind", "--tool=callgrind"], options);
+    await where(["setarch", "-R", "valgrind", "--tool=callgrind"], options);
+    expect(timings.document(3000)).toEqual({
+      wall_ms: 3000,
+      tools_ms: 2000,
+      own_ms: 1000,
+      steps: [
+        { step: "cargo build", count: 1, ms: 1500 },
+        { step: "valgrind (where)", count: 2, ms: 500 },
+      ],
+    });
   });
 });

@@ -40,11 +40,15 @@ export class StepTimings {
     this.#steps.set(step, entry);
   }
 
-  /** The same port, timing every process it runs (also failed ones). */
-  wrap(proc: ProcessPort): ProcessPort {
+  /**
+   * The same port, timing every process it runs (also failed ones), each under what it is, or
+   * under `step` when the caller knows better (the Where step's Callgrind runs, which would
+   * otherwise be counted as `setarch`).
+   */
+  wrap(proc: ProcessPort, step?: string): ProcessPort {
     return async (argv, options) => {
       const result = await proc(argv, options);
-      this.record(stepKind(argv), result.durationMs);
+      this.record(step ?? stepKind(argv), result.durationMs);
       return result;
     };
   }
