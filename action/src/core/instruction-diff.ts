@@ -32,12 +32,12 @@ import { iterationCount, type Iterations } from "./benchmark-iterations.ts";
 export const UNCHANGED_BELOW = 0.01;
 
 /** A function's |change| per iteration below this share of the total is not listed. */
-export const NEGLIGIBLE_SHARE = 0.001;
+const NEGLIGIBLE_SHARE = 0.001;
 
 /** Functions kept per ranking; the comment shows fewer, report.json these. */
-export const TOP_FUNCTIONS = 10;
+const TOP_FUNCTIONS = 10;
 
-export interface DiffOptions {
+interface DiffOptions {
   /** The benchmark function whose calls are the iterations, when the suite knows it. */
   readonly routine?: string;
   readonly top?: number;

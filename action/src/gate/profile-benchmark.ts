@@ -18,7 +18,7 @@ import type { Progress } from "../runner/progress.ts";
 export const MAX_PROFILE_BYTES = 64 * 1024 * 1024;
 
 /** Where the profiles run: one folder for both sides, so every path the program sees is equal. */
-export interface ProfilePlace {
+interface ProfilePlace {
   /** Holds the staged executable and is the working folder; the same for both sides. */
   readonly dir: string;
   /** Both sides' output is appended here. */
@@ -26,7 +26,7 @@ export interface ProfilePlace {
 }
 
 /** Callgrind's command line for one benchmark of the staged executable. */
-export function callgrindArgv(staged: string, outPattern: string, run: ProfileRun, id: string) {
+function callgrindArgv(staged: string, outPattern: string, run: ProfileRun, id: string) {
   return [
     "setarch",
     "-R",
@@ -44,7 +44,7 @@ export function callgrindArgv(staged: string, outPattern: string, run: ProfileRu
  * Throws a ToolError when it fails, times out or writes no profile (an InterruptedError on
  * Ctrl-C).
  */
-export async function profileBenchmark(
+async function profileBenchmark(
   binary: BenchBinary,
   run: ProfileRun,
   id: string,

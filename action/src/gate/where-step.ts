@@ -40,7 +40,7 @@ export const WHERE_STEP = "valgrind (where)";
 /** Regressions profiled per run, the largest first. */
 export const WHERE_MAX_REGRESSIONS = 5;
 /** The step's time cap: this share of the run's time so far, … */
-export const WHERE_SHARE = 0.1;
+const WHERE_SHARE = 0.1;
 /** … but at least this long, so that one regression of a short run still gets its answer. */
 export const WHERE_MIN_MS = 60_000;
 

@@ -29,7 +29,7 @@ import { mean, median } from "../core/statistics.ts";
 import { detectChangePointsInSegments } from "./change-points.ts";
 import { seriesCuts } from "./series-segments.ts";
 
-export interface HistoryNoiseOptions {
+interface HistoryNoiseOptions {
   /**
    * The comparison's runner fingerprint; records of other runners are not used. undefined takes
    * every record (recorded test data only): a real comparison whose head recorded no fingerprint

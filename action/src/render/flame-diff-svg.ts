@@ -16,13 +16,13 @@ import type { InstructionProfile, IterationBasis } from "../schemas/instruction-
 import { escapeHtml } from "./escape-html.ts";
 import { formatChange, formatNumber } from "./format.ts";
 
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 /** Frames below this share of the whole run are not drawn (a pixel or two at 1,200 px). */
-export const MIN_SHARE = 0.001;
+const MIN_SHARE = 0.001;
 /** Expansions per side: the tree of paths can grow exponentially in a dense call graph. */
 const MAX_EXPANSIONS = 50_000;
 
-export interface FlameOptions {
+interface FlameOptions {
   readonly title: string;
   readonly maxFrames?: number;
   readonly width?: number;

@@ -8,7 +8,7 @@ import { formatExactChange, withSign } from "../number-text.ts";
 import { formatCount, formatNumber, formatPercent } from "./format.ts";
 import { cappedTable, code, tableRow, text } from "./markdown-parts.ts";
 
-export interface WhereOptions {
+interface WhereOptions {
   /** Rows per table; report.json keeps all the diff's rows. Default 5. */
   readonly maxRows?: number;
   /** The regression's id, named first in the summary when several blocks stand together. */

@@ -14,7 +14,7 @@ const NAME_KEYS = ["ob", "fl", "fi", "fe", "fn", "cob", "cfi", "cfl", "cfn", "jf
 type NameKey = (typeof NAME_KEYS)[number];
 export type SpecKey = NameKey | "calls" | "jump" | "jcnd";
 
-export type Spec =
+type Spec =
   | { readonly key: NameKey; readonly name: string }
   | { readonly key: "calls"; readonly count: number }
   | { readonly key: "jump" | "jcnd" };
