@@ -30,6 +30,7 @@ if (only.length === 0) {
   step("typecheck (history page)", bin("tsc"), ["-p", "action/site/tsconfig.json"]);
   step("lint", bin("eslint"), ["."]);
   step("architecture", process.execPath, ["scripts/check-architecture.ts"]);
+  step("exports", process.execPath, ["scripts/check-exports.ts"]);
   step("format", bin("prettier"), ["--check", "."]);
   step("workflow lint", process.execPath, ["scripts/lint-workflows.ts"]);
   step("bundle", process.execPath, ["scripts/build.ts"]);

@@ -23,9 +23,6 @@ import type { StepIO } from "../ports/step-io.ts";
 import type { ActionConfig } from "./action-config.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 
-export type { GateOutcome, GateTarget };
-
-/** Benchmarks the target in the workspace (mode: gate and mode: measure). */
 /** The commits and folders a measure job works on. */
 function measureAt(config: ActionConfig, target: GateTarget, machine: Machine): MeasureTarget {
   const { repo, out } = workspace(config);

@@ -14,7 +14,7 @@ import { type BudgetRule, describeBudget } from "./parse-budget.ts";
 const SLACK = 1e-9;
 
 /** The allowed regression as a setting: "5 %", "0.5 %", three significant digits. */
-export function percent(x: number): string {
+function percent(x: number): string {
   return `${Number((x * 100).toPrecision(3))} %`;
 }
 

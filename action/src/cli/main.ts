@@ -48,7 +48,7 @@ const COMMANDS: ReadonlyMap<string, { run: Command; summary: string }> = new Map
   ],
 ]);
 
-export function usage(): string {
+function usage(): string {
   // Two spaces after the longest name, so no name runs into its summary.
   const width = Math.max(...[...COMMANDS.keys()].map((name) => name.length)) + 2;
   const lines = [...COMMANDS].map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`);

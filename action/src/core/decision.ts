@@ -20,7 +20,7 @@ import { tQuantile } from "./distributions.ts";
 import { medianInterval } from "./statistics.ts";
 import { halfWidth, judge, type Outcome } from "./verdict-rule.ts";
 
-export type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
+type Verdict = "regressed" | "improved" | "unchanged" | "inconclusive" | "new" | "missing";
 
 export interface Decision {
   readonly series: BenchmarkSeries;

@@ -22,16 +22,8 @@ type Verdict = BenchReport["verdict"];
  * (docs/threat-model.md, C7) covers named regressions only: a failure of any of these kinds is
  * never accepted, so a broken budget cannot hide behind an accepted slowdown.
  */
-export const OTHER_FAILURES = [
-  "suite-shift",
-  "missing",
-  "inconclusive",
-  "budgets",
-  "claims",
-  "golden",
-  "smells",
-] as const;
-type OtherFailure = (typeof OTHER_FAILURES)[number];
+type OtherFailure =
+  "suite-shift" | "missing" | "inconclusive" | "budgets" | "claims" | "golden" | "smells";
 
 export interface FailureCauses {
   /** The ids of the benchmarks with a confirmed regression. */

@@ -116,7 +116,7 @@ export function gateReport(input: GateInput): BenchReport {
 }
 
 /** What was measured, from a run or from summary files. */
-export interface Measured {
+interface Measured {
   readonly base: readonly SourcedSummary[];
   readonly head: readonly SourcedSummary[];
   readonly golden?: readonly GoldenResult[];

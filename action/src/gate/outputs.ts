@@ -17,7 +17,7 @@ interface RunExtras {
   readonly timings?: unknown;
 }
 
-export function outputFiles(out: string): OutputFiles {
+function outputFiles(out: string): OutputFiles {
   return { reportFile: path.join(out, "report.json"), commentFile: path.join(out, "comment.md") };
 }
 

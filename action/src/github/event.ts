@@ -21,7 +21,7 @@ interface PullRequestEvent {
   readonly baseRepo: string;
 }
 
-export interface PushEvent {
+interface PushEvent {
   readonly kind: "push";
   readonly before: string;
   readonly after: string;

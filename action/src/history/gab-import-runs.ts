@@ -32,7 +32,7 @@ export interface RunEntry {
   readonly points: ReadonlyMap<number, StoredPoint>;
 }
 
-export interface Measurement {
+interface Measurement {
   readonly recordedAt: number;
   readonly points: ReadonlyMap<number, StoredPoint>;
   /** How many different entry dates the measurement joined (1 unless suites ran apart). */

@@ -21,8 +21,6 @@ import { alignRuns, withRuns, type RunEntry, type StoredPoint } from "./gab-impo
 import { gabDirection } from "./gab-tools.ts";
 import { seriesKey } from "./history-merge.ts";
 
-export type { GabImportCounts } from "./gab-import-report.ts";
-
 interface GabImportOptions {
   /** The history to merge into; it is not modified. */
   readonly existing?: BenchHistory | undefined;

@@ -50,7 +50,7 @@ export interface HistoryRecord {
   readonly results: readonly RecordResult[];
 }
 
-export interface RecordOptions {
+interface RecordOptions {
   /** When this record is made (`recorded_at`), ISO 8601. */
   readonly recordedAt: string;
   /** benchgate.yml's budgets (parseBudgets), for the budget line; none gives null budgets. */

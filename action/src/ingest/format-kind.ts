@@ -16,7 +16,7 @@ export type FormatGuess = (data: unknown) => string | undefined;
 export type SignatureStrength = "marker" | "shape" | "fields";
 
 /** One way a file of this format can be recognized when it is handed to another format. */
-export interface Signature {
+interface Signature {
   readonly strength: SignatureStrength;
   /** What a matching file is, e.g. "hyperfine --export-json output". */
   readonly is: string;

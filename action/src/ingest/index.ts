@@ -37,7 +37,7 @@ interface IngestOptions {
 }
 
 /** Largest single input file of a file format read, unless the kind sets its own `maxBytes`. */
-export const MAX_INPUT_BYTES = 64 * MiB;
+const MAX_INPUT_BYTES = 64 * MiB;
 
 export function isIngestKind(value: string): value is IngestKind {
   return (INGEST_KINDS as readonly string[]).includes(value);

@@ -5,7 +5,7 @@
 // CLI writes that commit's SHA. The release commit itself cannot name its own SHA, so the
 // bundles committed in it keep `undefined` too.
 
-export interface ReleasedAction {
+interface ReleasedAction {
   /** `owner/repo/path` of the action, without the ref. */
   readonly action: string;
   /** The release commit: 40 hex digits. */

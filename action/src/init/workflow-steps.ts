@@ -24,7 +24,7 @@ export function step(fields: Lines): string[] {
   return fields.map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`));
 }
 
-export function checkout(name: string, options: Lines): string[] {
+function checkout(name: string, options: Lines): string[] {
   return step([
     `name: ${name}`,
     `uses: ${pinnedUses("checkout")}`,

@@ -35,12 +35,8 @@ export {
   DEFAULT_RUNNER_LABELS,
   HARNESS_DIR,
   MAX_WORKFLOW_SHARDS,
-  RUNNER_KINDS,
   WORKFLOW_PATHS,
-  checkWorkflowOptions,
-  isLocalActionRef,
   isPinnedActionRef,
-  type RunnerKind,
   type WorkflowOptions,
 } from "./workflow-options.ts";
 

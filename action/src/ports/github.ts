@@ -1,7 +1,7 @@
 // What benchgate needs from GitHub, in our words. The Octokit adapter implements it; the bot and
 // gate logic only see this, so they are tested against an in-memory fake or the local server.
 
-export interface Author {
+interface Author {
   readonly id: number;
   readonly login: string;
   /** "User", "Bot", "Organization". */
@@ -15,8 +15,7 @@ export interface IssueComment {
   readonly createdAt: string;
 }
 
-export const REACTIONS = ["+1", "-1", "eyes", "rocket", "confused"] as const;
-export type Reaction = (typeof REACTIONS)[number];
+export type Reaction = "+1" | "-1" | "eyes" | "rocket" | "confused";
 
 /** Repository permission as the collaborator-permission endpoint reports it. */
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";

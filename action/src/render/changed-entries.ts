@@ -15,7 +15,7 @@ const TABLE_ORDER: Readonly<Record<Entry["verdict"], number>> = {
 };
 
 /** The relative change turned so that positive means worse (slower, or less throughput). */
-export function worsening(entry: Entry, value: number | null | undefined): number | null {
+function worsening(entry: Entry, value: number | null | undefined): number | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
   return entry.direction === "bigger_is_better" ? -value : value;
 }

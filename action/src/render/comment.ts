@@ -27,7 +27,7 @@ export type { CommentCommands } from "./commands-section.ts";
 /** GitHub rejects longer comment bodies. */
 export const GITHUB_MAX_COMMENT_CHARS = 65_536;
 /** Our default cap: a margin below GitHub's limit. */
-export const MAX_COMMENT_CHARS = 65_000;
+const MAX_COMMENT_CHARS = 65_000;
 const MIN_COMMENT_CHARS = 1_000;
 
 /** What a sticky-comment marker must look like; it is never built from untrusted text. */

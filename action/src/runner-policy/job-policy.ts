@@ -24,7 +24,7 @@ interface JobPolicy {
   readonly workflows: ReadonlySet<string>;
 }
 
-export type Decision =
+type Decision =
   { readonly allow: true; readonly why: string } | { readonly allow: false; readonly why: string };
 
 const allow = (why: string): Decision => ({ allow: true, why });

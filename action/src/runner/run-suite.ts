@@ -48,7 +48,7 @@ export interface SuiteRun {
 export type StepOutput = SuiteStep["output"];
 
 /** What a suite's run gave: its benchmarks, and (deferRead) the outputs it left unread. */
-export interface SuiteResult {
+interface SuiteResult {
   readonly benchmarks: Benchmark[];
   readonly unread: StepOutput[];
   /** The steps' processes together: what the report's contention count reads (core/contention.ts). */

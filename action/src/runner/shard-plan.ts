@@ -17,7 +17,7 @@ import type { RoundPlan } from "./round-plan.ts";
 import { Groups, listedIds } from "./bench-units.ts";
 
 /** A unit of the run and the shard it was dealt to (shard.json's `units.dealt`). */
-export type DealtUnit = BenchShard["units"]["dealt"][number];
+type DealtUnit = BenchShard["units"]["dealt"][number];
 /** A benchmark of a unit (`suite` and `id`), or the suite a unit runs whole (`suite` alone). */
 export type UnitMember = DealtUnit["members"][number];
 

@@ -5,7 +5,7 @@ import { estimatePoint, type SourcedSummary } from "../core/pairing.ts";
 import { median, sortedView, quantileSorted } from "../core/statistics.ts";
 import type { Benchmark } from "../schemas/summary.gen.ts";
 
-export interface Run {
+interface Run {
   readonly round: number;
   /** The run's statistic: the median of its samples, else the tool's median/p50/mean. */
   readonly value: number;
@@ -77,7 +77,7 @@ export function typical(b: BenchmarkRuns): number {
  * Robust coefficient of variation of one run's (sorted) samples: 1.4826 × MAD / median, which equals the
  * CV for normal data and is not blown up by a few outliers. undefined below 5 samples.
  */
-export function robustCv(samples: ArrayLike<number>): number | undefined {
+function robustCv(samples: ArrayLike<number>): number | undefined {
   const sorted = ascending(samples);
   const n = sorted.length;
   if (n < 5) return undefined;

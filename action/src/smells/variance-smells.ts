@@ -4,7 +4,7 @@
 import { median } from "../core/statistics.ts";
 import { formatPercent } from "../number-text.ts";
 import type { Smell } from "../schemas/report.gen.ts";
-import { ascending, listIds, robustCv, shortId, withinRunCv, type SideData } from "./smell-data.ts";
+import { ascending, listIds, shortId, withinRunCv, type SideData } from "./smell-data.ts";
 
 /** Within-run robust CV above which a benchmark is "high-variance". */
 const HIGH_CV = 0.2;
@@ -176,6 +176,3 @@ export function varianceSmells(data: SideData, side: string): Smell[] {
     });
   return smells;
 }
-
-/** Exported for the tests: a run's own spread. */
-export { robustCv };

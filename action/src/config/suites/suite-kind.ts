@@ -150,7 +150,7 @@ interface HarnessFacts {
 }
 
 /** A plan for short processes: the flags benchgate added, and those the user's own args set. */
-export interface Shortened<Plan> {
+interface Shortened<Plan> {
   readonly plan: Plan;
   readonly added: readonly string[];
   /** Flags benchgate would set that the suite already sets: the user's value wins. */

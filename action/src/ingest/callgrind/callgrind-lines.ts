@@ -6,7 +6,7 @@
 type Fail = (line: number, problem: string) => never;
 
 /** Longest line read; Rust's longest demangled names are a few thousand characters. */
-export const MAX_LINE_LENGTH = 32 * 1024;
+const MAX_LINE_LENGTH = 32 * 1024;
 /** Compression ids: Valgrind numbers them from 1; no file has a billion names. */
 const MAX_ID = 1_000_000_000;
 
@@ -35,7 +35,7 @@ const TABLE: Readonly<Record<NameKey, SpecKey>> = {
 };
 
 /** A non-negative integer token, exact: at most 2^53 − 1. */
-export function count(token: string, n: number, fail: Fail, what: string): number {
+function count(token: string, n: number, fail: Fail, what: string): number {
   if (!/^[0-9]{1,16}$/u.test(token))
     fail(n, `${what} ${JSON.stringify(token.slice(0, 32))} is not a non-negative integer`);
   const value = Number(token);

@@ -33,7 +33,7 @@ import type {
 import { parseCostLine, parsePositionKinds, parseSpec, type SpecKey } from "./callgrind-lines.ts";
 
 /** Files larger than this many lines are not a benchmark's profile (the caller caps bytes). */
-export const MAX_LINES = 4_000_000;
+const MAX_LINES = 4_000_000;
 
 const LEGACY_HASH = /::h[0-9a-f]{16}$/u;
 

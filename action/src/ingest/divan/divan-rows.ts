@@ -9,7 +9,7 @@
 const COLUMNS = ["fastest", "slowest", "median", "mean", "samples", "iters"] as const;
 
 /** The four time columns, in ns. */
-export interface Times {
+interface Times {
   readonly fastest: number;
   readonly slowest: number;
   readonly median: number;

@@ -33,7 +33,7 @@ export interface CriterionSuitePlan extends SuiteBase, CargoBenchTarget {
 }
 
 /** One short process's times for this suite: its `process-time:` over the defaults. */
-export function processTime(plan: CriterionSuitePlan): ProcessTime {
+function processTime(plan: CriterionSuitePlan): ProcessTime {
   return { ...DEFAULT_PROCESS_TIME, ...plan.processTime };
 }
 
