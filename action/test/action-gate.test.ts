@@ -284,10 +284,20 @@ describe(
         expect(a.properties["title"]).toMatch(/^benchgate: /);
         expect(a.index).toBeGreaterThan(commentLine);
       }
-      expect(annotations.map((a) => [a.properties["title"], a.message.split(":")[0]])).toEqual([
-        ["benchgate: golden output changed", "cli-help"],
-        ["benchgate: regression", "normalize"],
-      ]);
+      // One annotation per failing part: the golden output, and each regression the report
+      // confirmed. normalize (×30) is confirmed under any load; a busy machine may confirm
+      // another benchmark too, which must then be annotated like it, not asserted away.
+      const regressed = report.benchmarks.filter((b) => b.verdict === "regressed").map((b) => b.id);
+      expect(regressed).toContain("normalize");
+      const annotated = annotations.map((a) => [a.properties["title"], a.message.split(":")[0]]);
+      expect(annotated[0]).toEqual(["benchgate: golden output changed", "cli-help"]);
+      const byName = (x: string, y: string): number => x.localeCompare(y);
+      expect(
+        annotated
+          .slice(1)
+          .map(([title, id]) => `${title} ${id}`)
+          .sort(byName),
+      ).toEqual(regressed.map((id) => `benchgate: regression ${id}`).sort(byName));
 
       // The worktrees (made in the child's TMPDIR) are gone, and so is the cache's lock.
       expect(worktrees(repo.dir)).toEqual([repo.dir]);
