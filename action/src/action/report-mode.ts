@@ -28,6 +28,7 @@ import { readHistoryNoise, readsHistory } from "./read-history-noise.ts";
 import { publishContext } from "./gate-mode.ts";
 import { gateTarget, planOverrides, planSource, workspace } from "./gate-target.ts";
 import { readMeasuredResults, type MeasuredResults } from "../gate/measured-results.ts";
+import { carryMeasuredWhere } from "../gate/measured-where.ts";
 import { readShardFolders } from "../gate/merge-shards.ts";
 
 const MEASURE_FAILED: Readonly<Record<string, string>> = {
@@ -49,6 +50,15 @@ function checkGoldenNames(plan: GatePlan, measured: MeasuredResults, results: st
       `the measure job's report.json has golden results for [${got.join(", ")}], but the base config names [${wanted.join(", ")}]`,
       { source: path.join(results, "report.json") },
     );
+}
+
+/**
+ * The run's page, whose artifacts hold the measure job's folder (the generated workflows upload
+ * it whole, where/ with it): only when the run's id is known.
+ */
+function artifactsUrlOf(config: ActionConfig): string | undefined {
+  const { serverUrl, owner, repo, runId } = config.github;
+  return runId === "" ? undefined : `${serverUrl}/${owner}/${repo}/actions/runs/${runId}#artifacts`;
 }
 
 /**
@@ -84,9 +94,17 @@ async function decideFromArtifact(
   const noise = readsHistory(reading.event)
     ? await readHistoryNoise(config, measured, machine, reading.io)
     : undefined;
-  const decision = decide(plan, { ...measured, noise }, machine.clock.date(), {
+  const { wheres, ...summaries } = measured;
+  const artifactsUrl = artifactsUrlOf(config);
+  const decided = decide(plan, { ...summaries, noise }, machine.clock.date(), {
     marker: GATE_MARKER,
+    ...(artifactsUrl === undefined ? {} : { artifactsUrl }),
   });
+  // The measure job's Where (a shard has none), on the regressions this decision confirms.
+  const decision =
+    wheres === undefined
+      ? decided
+      : carryMeasuredWhere(decided, wheres, (message) => reading.io.warning(message));
   if (noise !== undefined && decision.report.mode !== "history")
     reading.io.info(
       `benchgate: the history was read but not used: ${unusedHistoryReason(decision.report, noise)}`,

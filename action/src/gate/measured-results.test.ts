@@ -1,5 +1,6 @@
 // The report job's reading of the measure job's folder, on hand-made folders: which rounds must
-// be there (a fixed count, or rounds: auto's range) and whose sequential design they carry.
+// be there (a fixed count, or rounds: auto's range), whose sequential design they carry, and the
+// measure job's Where they bring.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -7,7 +8,7 @@ import path from "node:path";
 import { InputError } from "../errors.ts";
 import { nodeFileReader } from "../io/node-files.ts";
 import type { BenchSummary } from "../schemas/summary.gen.ts";
-import { makeReport } from "../../test/support/report-factory.ts";
+import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
 import { readMeasuredResults, type ExpectedRounds } from "./measured-results.ts";
 
 const TARGET = { baseSha: "a".repeat(40), headSha: "b".repeat(40) };
@@ -167,5 +168,35 @@ describe("readMeasuredResults: rounds: auto", () => {
     expect(message).toMatch(
       /but the base config has rounds: auto with min-rounds 3 and max-rounds 8$/,
     );
+  });
+});
+
+describe("readMeasuredResults: the measure job's Where", () => {
+  const NOTE = { note: "Where could not be computed: not yet for hyperfine suites" };
+  /** A folder whose report.json has these entries (the measure job's own verdicts). */
+  function withReport(benchmarks: readonly unknown[]): string {
+    const dir = folder(5, undefined);
+    const report = { ...makeReport({ golden: [] }), benchmarks };
+    writeFileSync(path.join(dir, "report.json"), JSON.stringify(report));
+    return dir;
+  }
+
+  it("returns each entry's where by suite and id, from the schema-checked report.json", async () => {
+    const dir = withReport([
+      makeEntry({ id: "normalize", suite: "micro", verdict: "regressed", change: 2, where: NOTE }),
+      makeEntry({ id: "parse", suite: "micro" }),
+    ]);
+    const measured = await readMeasuredResults(nodeFileReader, dir, TARGET, FIXED_5);
+    expect(measured.wheres).toBeInstanceOf(Map);
+    expect([...(measured.wheres ?? new Map<string, unknown>()).values()]).toEqual([NOTE]);
+    expect(measured.wheres?.size).toBe(1);
+  });
+
+  it("a malformed where fails the schema, as any malformed report.json does", async () => {
+    const outside = { base: "../../etc/passwd", head: "where/1-head.callgrind", flame_diff: "x" };
+    const dir = withReport([
+      makeEntry({ id: "normalize", suite: "micro", where: { ...NOTE, files: outside } }),
+    ]);
+    expect(await refusal(dir, FIXED_5)).toMatch(/report\.json.*not a valid report\.v1/);
   });
 });

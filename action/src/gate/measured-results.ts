@@ -12,6 +12,7 @@ import { readReportFile, readSummaryFile } from "../ingest/read-document.ts";
 import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { GateTarget } from "./publish.ts";
 import type { ShardTag } from "../core/shard-blocks.ts";
+import { measuredWheres, type MeasuredWheres } from "./measured-where.ts";
 
 const SUMMARY_NAME = /^(base|head)-([1-9][0-9]{0,3})\.json$/;
 /** benchgate run writes one summary per side and round; 100 rounds is the config's maximum. */
@@ -24,6 +25,11 @@ export interface MeasuredResults {
   readonly head: readonly SourcedSummary[];
   readonly golden: readonly GoldenResult[];
   readonly critcmpTable?: string;
+  /**
+   * The measure job's Where per regression it profiled (./measured-where.ts), from its
+   * schema-checked report.json; none from a shard, which is never profiled.
+   */
+  readonly wheres?: MeasuredWheres;
 }
 
 /**
@@ -212,13 +218,15 @@ export async function readMeasuredResults(
     ...expected,
     shard: undefined,
   });
-  // Golden outputs are checked where the code ran; the verdict itself is recomputed here.
+  // Golden outputs are checked where the code ran; the verdict itself is recomputed here. Where
+  // is profiled where the code ran too; shown only on regressions this job confirms itself.
   const measured = await readReportFile(reader, path.join(dir, "report.json"));
   const critcmpTable = await readCritcmpTable(reader, dir);
   return {
     base,
     head,
     golden: measured.golden,
+    wheres: measuredWheres(measured),
     ...(critcmpTable === undefined ? {} : { critcmpTable }),
   };
 }

@@ -13,7 +13,10 @@ interface WhereOptions {
   readonly maxRows?: number;
   /** The regression's id, named first in the summary when several blocks stand together. */
   readonly benchmark?: string;
-  /** Extra lines at the end of the block (already escaped): where its files are. */
+  /**
+   * Extra lines at the end of the block (already escaped): who profiled it, when the report job
+   * carried it from the measure job, and where its files are.
+   */
   readonly footer?: string;
 }
 

@@ -92,6 +92,32 @@ describe("the comment's Where section", () => {
     expect(tight).not.toContain("<details><summary><code>normalize/");
   });
 
+  it("says a Where carried from the measure job was profiled by that job, in the block and when shrunk", () => {
+    const carried = { diff: NORMALIZE, files: FILES, from_measure_job: true } as const;
+    const report = reportWith([
+      ["normalize", carried],
+      ["own", { diff: NORMALIZE, files: FILES }],
+      ["noted", { note: NOTE, from_measure_job: true }],
+    ]);
+    validateReport(report, "report.json");
+    const line =
+      "Profiled by the measure job, from the pull request's code; shown as that job wrote it.";
+    const section = (comment: string): string =>
+      comment.slice(comment.indexOf("**Where it regressed**"));
+    const blocks = section(renderComment(report)).split("</details>");
+    expect(blocks[0]).toContain(`${line}\n\nCallgrind files and a differential flame graph`);
+    expect(blocks[1]).not.toContain(line);
+    expect(blocks[2]).toContain("&#40;docs/where.md&#41; (from the measure job)");
+    const many = reportWith(
+      Array.from({ length: 40 }, (_, i) => [`normalize/${i}`, carried] as const),
+    );
+    const summaries = section(renderComment(many, { maxChars: 20_000 }));
+    expect(summaries).toMatch(/- <code>normalize\/0<\/code>: Where: .* \(from the measure job\)\n/);
+    expect(renderComment(many, { maxChars: 8_000 })).toContain(
+      "**Where it regressed:** 40 regression(s) profiled by the measure job; see report.json.",
+    );
+  });
+
   it("is absent when no regression has a where", () => {
     expect(renderComment(reportWith([]))).not.toContain("Where it regressed");
   });

@@ -493,6 +493,10 @@ export interface Where {
    */
   seconds?: number;
   note?: Text;
+  /**
+   * Set by the report job of a split workflow (docs/action.md, mode: report): this Where was computed by the measure job, which ran the pull request's code, and is shown as that job wrote it. It is attached only to a regression the report job confirmed itself, and never changes the verdict.
+   */
+  from_measure_job?: true;
 }
 /**
  * Two Callgrind profiles of one benchmark, base → head (core/instruction-diff.ts).
