@@ -103,6 +103,25 @@ const sticky = () =>
     (c) => c.issue_number === PR && c.user.id === BOT_ID && c.body.includes(GATE_MARKER),
   );
 const operations = (r: ActionRun) => r.requests.map((q) => [q.method, q.operationId]);
+const readReport = (file: string) => JSON.parse(readFileSync(file, "utf8")) as BenchReport;
+/** The run's page, whose artifacts hold the measure job's folder (GITHUB_RUN_ID of run-action.ts). */
+const ARTIFACTS = /\(https:\/\/github\.com\/[^/]+\/[^/]+\/actions\/runs\/4242424242#artifacts\)/u;
+
+/**
+ * The report job's Where is the measure job's, marked, on exactly the regressions the report job
+ * confirms itself, and on nothing else: plumbing, whichever benchmarks a busy machine confirms.
+ */
+function expectWhereCarried(ours: BenchReport, theirs: BenchReport): void {
+  for (const entry of ours.benchmarks) {
+    const where = theirs.benchmarks.find(
+      (t) => t.suite === entry.suite && t.id === entry.id,
+    )?.where;
+    const confirmed = entry.verdict === "regressed" && entry.secondary !== true;
+    expect(entry.where, `${entry.suite} ${entry.id}`).toEqual(
+      confirmed && where !== undefined ? { ...where, from_measure_job: true } : undefined,
+    );
+  }
+}
 
 describe("mode: measure, then mode: report", { timeout: LONG }, () => {
   it("measure runs the change with no API call and succeeds whatever the verdict", async () => {
@@ -158,6 +177,40 @@ describe("mode: measure, then mode: report", { timeout: LONG }, () => {
       ["completed", "failure", "fail"],
     ]);
     expect(r.commands.at(-1)?.message).toMatch(/^benchgate: the gate failed \(fail\)/);
+    // The measure job's Where, carried as it wrote it; its files in the run's artifacts.
+    expectWhereCarried(ours, readReport(path.join(measured, "report.json")));
+    expect(sticky()[0]!.body).toMatch(ARTIFACTS);
+    if (ours.benchmarks.some((e) => e.where?.diff !== undefined))
+      expect(sticky()[0]!.body).toContain(
+        "Profiled by the measure job, from the pull request's code; shown as that job wrote it.",
+      );
+  });
+
+  it("report shows the measure job's Where only on the regressions it confirms itself, marked", async () => {
+    const planted = "Where could not be computed: planted in the artifact";
+    let theirs: BenchReport | undefined;
+    const r = await report("where", {
+      // Every entry of the measure job's report has a Where, and one entry was never measured.
+      results: artifact("where", (dir) => {
+        const file = path.join(dir, "report.json");
+        const doc = readReport(file);
+        const never = { ...doc.benchmarks[0]!, id: "never-measured", suite: "nowhere" };
+        theirs = {
+          ...doc,
+          benchmarks: [...doc.benchmarks, never].map((e) => ({ ...e, where: { note: planted } })),
+        };
+        writeFileSync(file, JSON.stringify(theirs));
+      }),
+      "measure-result": "success",
+    });
+    expect(r.status, r.said).toBe(1);
+    const ours = readReport(r.outputs["report-path"] ?? "");
+    expect(ours.benchmarks.map((e) => e.id)).not.toContain("never-measured");
+    expectWhereCarried(ours, theirs!);
+    const confirmed = ours.benchmarks.filter((e) => e.where !== undefined).length;
+    const body = sticky()[0]!.body;
+    expect(body.split(`${planted} (from the measure job)`)).toHaveLength(confirmed + 1);
+    expect(body).toMatch(ARTIFACTS);
   });
 
   it("a measure job that failed is a failed check and an error comment, never a pass; a cancelled one leaves the comment alone", async () => {
@@ -238,6 +291,24 @@ describe("mode: measure, then mode: report", { timeout: LONG }, () => {
           );
         },
         /golden results for \[cli-stats\], but the base config names \[cli-help, cli-stats\]/,
+      ],
+      [
+        "a malformed where",
+        (dir) => {
+          const file = path.join(dir, "report.json");
+          const doc = readReport(file);
+          const files = {
+            base: "../../etc/passwd",
+            head: "where/1-head.callgrind",
+            flame_diff: "where/1-flame-diff.svg",
+          };
+          const [first, ...rest] = doc.benchmarks;
+          writeFileSync(
+            file,
+            JSON.stringify({ ...doc, benchmarks: [{ ...first, where: { files } }, ...rest] }),
+          );
+        },
+        /report\.json: \/benchmarks\/0\/where\/files\/base: not a valid report\.v1/,
       ],
       [
         "no summaries",
