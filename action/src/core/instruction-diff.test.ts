@@ -59,18 +59,35 @@ describe("diffProfiles on the demo's regressions", () => {
     });
     expect(diff.total).toMatchObject({ base: 504_294_934, head: 520_547_366 });
     expect(diff.self.map((r) => r.name)).toEqual(["demo_crate::fnv1a"]);
-    // Without a scope only the functions that hold the whole run (the start-up chain down to
-    // Criterion's Routine::profile, where counting starts) are left out of inclusive: the ones
-    // just below stay, as large as the change itself.
-    const inclusive = diff.inclusive.map((r) => r.name);
-    expect(inclusive).toContain("demo_crate::fnv1a");
-    expect(inclusive).not.toContain("criterion::routine::Routine::profile");
-    expect(inclusive).not.toContain("(below main)");
+    // Without a scope, the functions that hold the whole run (the start-up chain down to
+    // Criterion's Routine::profile, where counting starts) and the ones whose change is all in
+    // one call (Criterion's loop and closures, down to the benchmark) are left out of inclusive.
+    expect(diff.inclusive.map((r) => r.name)).toEqual(["demo_crate::fnv1a"]);
+  });
+
+  it("per run, leaves out of inclusive only the callers whose change is all in one call", () => {
+    const whole = "a command's instructions, one run on each side";
+    const diff = diffProfiles(NORMALIZE_BASE, FNV_HEAD, { wholeRun: whole });
+    expect(diff.basis).toEqual({ kind: "per-run", reason: whole });
+    const names = diff.inclusive.map((r) => r.name);
+    // Two different benchmarks: each routine changed itself, and Criterion's loop, which calls
+    // the one on base and the other on head, joins two calls' changes, so it stays; the chain
+    // above the loop only passes the loop's change on.
+    expect(names).toEqual([
+      "demo_crate::fnv1a",
+      "demo_crate::normalize",
+      "criterion::bencher::Bencher<M>::iter",
+    ]);
+    expect(names).not.toContain("(below main)");
+    expect(names).not.toContain("main");
   });
 
   it("caps the rankings, largest |change| first", () => {
-    const all = diffProfiles(FNV_BASE, FNV_HEAD, { routine: "not_there" }).inclusive;
-    const two = diffProfiles(FNV_BASE, FNV_HEAD, { routine: "not_there", top: 2 }).inclusive;
+    const all = diffProfiles(NORMALIZE_BASE, FNV_HEAD, { wholeRun: "two benchmarks" }).inclusive;
+    const two = diffProfiles(NORMALIZE_BASE, FNV_HEAD, {
+      wholeRun: "two benchmarks",
+      top: 2,
+    }).inclusive;
     expect(all.length).toBeGreaterThan(2);
     expect(two).toEqual(all.slice(0, 2));
     const sizes = all.map((r) => Math.abs(r.change));

@@ -40,6 +40,8 @@ const TOP_FUNCTIONS = 10;
 interface DiffOptions {
   /** The benchmark function whose calls are the iterations, when the suite knows it. */
   readonly routine?: string;
+  /** The benchmark is a whole run (a command): no iterations are looked for, for this reason. */
+  readonly wholeRun?: string;
   readonly top?: number;
 }
 
@@ -95,6 +97,40 @@ function containers(profile: InstructionProfile, scope: readonly string[]): Set<
   return found;
 }
 
+/**
+ * Per run, the functions whose change of inclusive instructions is all in one call: the change
+ * of their calls to one other function is theirs within `floor`. The start-up chain of a program
+ * (`_start`, `(below main)`, `main`, a runtime's entry) wraps whatever changed below it: the
+ * callee that explains it is listed instead, and what remains are the functions that changed
+ * themselves or joined changes from several callees.
+ */
+function explainedByOneCall(
+  base: InstructionProfile,
+  head: InstructionProfile,
+  floor: number,
+): Set<string> {
+  const arcChange = new Map<string, { caller: string; change: number }>();
+  const add = (arcs: InstructionProfile["arcs"], sign: number): void => {
+    for (const a of arcs) {
+      if (a.caller === a.callee) continue;
+      const key = `${a.caller}\u0001${a.callee}`;
+      const seen = arcChange.get(key) ?? { caller: a.caller, change: 0 };
+      seen.change += sign * a.inclusive;
+      arcChange.set(key, seen);
+    }
+  };
+  add(base.arcs, -1);
+  add(head.arcs, 1);
+  const inclusive = (p: InstructionProfile, key: string): number =>
+    p.functions.get(key)?.inclusive ?? 0;
+  const explained = new Set<string>();
+  for (const { caller, change } of arcChange.values()) {
+    const own = inclusive(head, caller) - inclusive(base, caller);
+    if (Math.abs(own - change) < floor) explained.add(caller);
+  }
+  return explained;
+}
+
 function ranked(
   base: InstructionProfile,
   head: InstructionProfile,
@@ -139,9 +175,11 @@ export function diffProfiles(
   options: DiffOptions = {},
 ): InstructionDiff {
   const top = options.top ?? TOP_FUNCTIONS;
-  const bi = iterationCount(base, options.routine);
-  const hi = iterationCount(head, options.routine);
-  const basis = basisOf(bi, hi);
+  const whole = options.wholeRun;
+  const bi = whole === undefined ? iterationCount(base, options.routine) : { reason: whole };
+  const hi = whole === undefined ? iterationCount(head, options.routine) : { reason: whole };
+  const basis: IterationBasis =
+    whole === undefined ? basisOf(bi, hi) : { kind: "per-run", reason: whole };
   const perIteration = basis.kind === "per-iteration";
   const divisors = perIteration ? { base: basis.base, head: basis.head } : { base: 1, head: 1 };
   const totalOf = (p: InstructionProfile, i: Iterations, d: number): number =>
@@ -160,6 +198,9 @@ export function diffProfiles(
     : undefined;
   const inScope = (key: string): boolean => within?.has(key) ?? true;
   const floor = NEGLIGIBLE_SHARE * Math.max(totalBase, totalHead);
+  // Per iteration the benchmark's containers are known (skip); per run, the wrappers are found
+  // by what their calls explain.
+  const explained = perIteration ? new Set<string>() : explainedByOneCall(base, head, floor);
   return {
     basis,
     total: {
@@ -177,7 +218,7 @@ export function diffProfiles(
       head,
       (f) => f.inclusive,
       divisors,
-      (key) => inScope(key) && !skip.has(key),
+      (key) => inScope(key) && !skip.has(key) && !explained.has(key),
       floor,
       top,
     ),

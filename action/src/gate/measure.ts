@@ -52,6 +52,8 @@ export interface Measurement {
   readonly noise?: NoiseSource;
   /** Per side, the bench executables the run built, by suite name (for ./where-step.ts). */
   readonly benchBinaries?: RunOutcome["benchBinaries"];
+  /** With options.keepCheckouts, both worktrees, until the caller releases them. */
+  readonly checkouts?: RunOutcome["checkouts"];
   /**
    * Ctrl-C or SIGTERM stopped the rounds: base, head and \`rounds\` hold the rounds both sides
    * completed (possibly none); the caller decides whether they make a partial report.
@@ -156,7 +158,7 @@ export async function measure(
   plan: GatePlan,
   target: MeasureTarget,
   machine: Machine,
-  options: { readonly quiet: boolean },
+  options: { readonly quiet: boolean; readonly keepCheckouts?: boolean },
 ): Promise<Measurement> {
   // Base and head of one benchmark on two machines would be noise the base runs cannot show.
   if (target.shard !== undefined && plan.aba) throw new InputError(ABA_WITH_SHARD);
@@ -180,6 +182,7 @@ export async function measure(
         // Ids compared on one side stay in one shard, and in one process of a pair.
         together: comparedTogether(plan),
         ...(target.shard === undefined ? {} : { shard: target.shard }),
+        ...(options.keepCheckouts === true ? { keepCheckouts: true } : {}),
       },
       {
         proc: timings.wrap(machine.proc),
@@ -208,6 +211,7 @@ export async function measure(
       ...(plan.aba ? { noise: { kind: "aba" } as const } : {}),
       ...(outcome.stopped === undefined ? {} : { stopped: outcome.stopped }),
       ...(outcome.benchBinaries === undefined ? {} : { benchBinaries: outcome.benchBinaries }),
+      ...(outcome.checkouts === undefined ? {} : { checkouts: outcome.checkouts }),
     };
   } finally {
     interrupts.dispose();

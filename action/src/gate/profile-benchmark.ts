@@ -1,11 +1,13 @@
-// One benchmark of one side's bench executable, run once under Callgrind for "Where it
-// regressed" (docs/where.md). Both sides must execute the same bytes apart from the code under
-// test, as instruction-count suites do (config/suites/instructions): the executable is staged to
-// one path both sides run from, in one working folder, with the instruction suites' fixed
-// environment and ASLR off. The output file's name holds `%p`: Criterion forks a child that
-// writes an empty file of the same name before the parent writes its own at exit, so the
-// largest file is the parent's.
+// One benchmark of each side run once under Callgrind for "Where it regressed" (docs/where.md).
+// Both sides must execute the same bytes apart from the code under test, as instruction-count
+// suites do (config/suites/instructions): a side's program is staged to one path both sides run
+// from, with ASLR off, and a bench executable runs in one working folder with the instruction
+// suites' fixed environment. The output file's name holds `%p`: Criterion forks a child that
+// writes an empty file of the same name before the parent writes its own at exit, so without
+// children the largest file is the program's; a shell command line's processes (children) each
+// write one, and they are joined into one file of several parts, in the order they started.
 import path from "node:path";
+import type { Argv } from "../config/config-checks.ts";
 import { BASE_ENV } from "../config/suites/instructions/instructions-suite.ts";
 import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.ts";
 import { runStep } from "../exec/run-step.ts";
@@ -16,78 +18,118 @@ import type { Progress } from "../runner/progress.ts";
 
 /** A Callgrind file larger than this is not read (the demo's are about 31 KB). */
 export const MAX_PROFILE_BYTES = 64 * 1024 * 1024;
+/** A shell command line's processes profiled at most: more is not one benchmark. */
+const MAX_PROCESSES = 64;
 
-/** Where the profiles run: one folder for both sides, so every path the program sees is equal. */
-interface ProfilePlace {
-  /** Holds the staged executable and is the working folder; the same for both sides. */
-  readonly dir: string;
-  /** Both sides' output is appended here. */
-  readonly logFile: string;
+/** One side's program under Callgrind, from the folder both sides share (`dir`). */
+export interface CallgrindRun {
+  /** The program (staged into `dir` when `stage` is set) and its arguments. */
+  readonly argv: Argv;
+  /** Copy this side's file to `dir/<stage.name>` and run that. */
+  readonly stage?: { readonly from: string; readonly name: string };
+  /** The working folder; `dir` when absent. */
+  readonly cwd?: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Callgrind's `--toggle-collect`: only the calls of this function are counted. */
+  readonly collect?: string;
+  /** Profile the processes it starts too (`--trace-children=yes`), each into its own part. */
+  readonly children: boolean;
 }
 
-/** Callgrind's command line for one benchmark of the staged executable. */
-function callgrindArgv(staged: string, outPattern: string, run: ProfileRun, id: string) {
+/** Benchmark `id` of a bench executable (SuiteKind.profile), as a CallgrindRun. */
+export function benchRun(binary: BenchBinary, run: ProfileRun, id: string): CallgrindRun {
+  return {
+    argv: ["bench", ...run.args(id)],
+    stage: { from: binary.executable, name: "bench" },
+    env: BASE_ENV,
+    collect: run.collect,
+    children: false,
+  };
+}
+
+/** Callgrind's command line for one run, with the program as staged. */
+function callgrindArgv(run: CallgrindRun, program: string, outPattern: string): Argv {
   return [
     "setarch",
     "-R",
     "valgrind",
     "--tool=callgrind",
-    `--toggle-collect=${run.collect}`,
+    ...(run.collect === undefined ? [] : [`--toggle-collect=${run.collect}`]),
+    ...(run.children ? ["--trace-children=yes"] : []),
     `--callgrind-out-file=${outPattern}`,
-    staged,
-    ...run.args(id),
+    program,
+    ...run.argv.slice(1),
   ];
 }
 
+/** The pid in a `callgrind.<pid>` name; NaN for any other name. */
+const pidOf = (name: string): number =>
+  /^callgrind\.[0-9]{1,10}$/u.test(name) ? Number(name.slice("callgrind.".length)) : NaN;
+
 /**
- * Runs benchmark `id` of `binary` under Callgrind from `place` and returns the profile's text.
- * Throws a ToolError when it fails, times out or writes no profile (an InterruptedError on
- * Ctrl-C).
+ * Runs `run` under Callgrind from `dir` and returns the profile's text. Throws a ToolError when
+ * it fails, times out or writes no profile (an InterruptedError on Ctrl-C).
  */
-async function profileBenchmark(
-  binary: BenchBinary,
-  run: ProfileRun,
-  id: string,
+async function profileOnce(
+  run: CallgrindRun,
   side: Side,
-  place: ProfilePlace,
+  place: { readonly dir: string; readonly logFile: string },
   limits: { readonly timeoutMs: number; readonly signal?: AbortSignal },
   machine: Pick<Machine, "proc" | "dirs" | "reader">,
 ): Promise<string> {
-  const staged = path.join(place.dir, "bench");
   const outDir = path.join(place.dir, "profile");
-  await machine.dirs.copyFile(binary.executable, staged);
+  let program = run.argv[0];
+  if (run.stage !== undefined) {
+    program = path.join(place.dir, run.stage.name);
+    await machine.dirs.copyFile(run.stage.from, program);
+  }
   await machine.dirs.remove(outDir);
   await machine.dirs.ensure(outDir);
   const label = `where (${side}): callgrind`;
   await runStep(
     machine.proc,
     label,
-    callgrindArgv(staged, path.join(outDir, "callgrind.%p"), run, id),
+    callgrindArgv(run, program, path.join(outDir, "callgrind.%p")),
     {
-      cwd: place.dir,
-      env: BASE_ENV,
+      cwd: run.cwd ?? place.dir,
+      env: run.env,
       timeoutMs: limits.timeoutMs,
       logFile: place.logFile,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     },
   );
-  let profile = "";
-  for (const entry of await machine.reader.list(outDir)) {
-    if (entry.kind !== "file" || !entry.name.startsWith("callgrind.")) continue;
-    const text = await machine.reader.readText(path.join(outDir, entry.name), MAX_PROFILE_BYTES);
-    if (text.length > profile.length) profile = text;
+  const files = (await machine.reader.list(outDir))
+    .filter((e) => e.kind === "file" && !Number.isNaN(pidOf(e.name)))
+    .sort((a, b) => pidOf(a.name) - pidOf(b.name));
+  if (files.length > MAX_PROCESSES)
+    throw new ToolError(
+      `${label} profiled ${files.length} processes; at most ${MAX_PROCESSES} are read`,
+    );
+  const texts: string[] = [];
+  let total = 0;
+  for (const file of files) {
+    const text = await machine.reader.readText(path.join(outDir, file.name), MAX_PROFILE_BYTES);
+    total += text.length;
+    if (total > MAX_PROFILE_BYTES)
+      throw new ToolError(
+        `${label}: its profiles hold more than ${MAX_PROFILE_BYTES / 2 ** 20} MiB`,
+      );
+    texts.push(text.endsWith("\n") ? text : `${text}\n`);
   }
+  const profile = run.children
+    ? texts.join("")
+    : texts.reduce((largest, text) => (text.length > largest.length ? text : largest), "");
   if (profile === "") throw new ToolError(`${label} wrote no profile (see ${place.logFile})`);
   return profile;
 }
 
 /**
- * Runs benchmark `id` under Callgrind on both sides, from one temporary folder, each run with
- * the time left until `deadline` (ms on the machine's clock): each side's profile.
+ * Runs each side's program under Callgrind, from one temporary folder, each run with the time
+ * left until `deadline` (ms on the machine's clock): each side's profile.
  */
 export async function profileBothSides(
   id: string,
-  target: { readonly run: ProfileRun; readonly base: BenchBinary; readonly head: BenchBinary },
+  runOf: (side: Side) => CallgrindRun,
   step: {
     readonly out: string;
     readonly progress: Progress;
@@ -107,10 +149,8 @@ export async function profileBothSides(
       const timeoutMs = step.deadline - machine.clock.now();
       if (timeoutMs < 1000) throw new ToolError("the step's time cap was reached");
       step.progress.line(`where: ${name} (${side}) under callgrind…`);
-      texts[side] = await profileBenchmark(
-        target[side],
-        target.run,
-        id,
+      texts[side] = await profileOnce(
+        runOf(side),
         side,
         place,
         { timeoutMs, signal: step.signal },

@@ -9,6 +9,7 @@ import type { Machine } from "../ports/machine.ts";
 import { describeTimings } from "../runner/step-timings.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { decide, type Decision, type PartialRun } from "./decide.ts";
+import { suiteKind } from "../config/suites/registry.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
 import { WHERE_STEP, addWhere } from "./where-step.ts";
@@ -24,7 +25,10 @@ export async function runGate(
   machine: Machine,
   options: { readonly quiet: boolean; readonly comment?: CommentOptions },
 ): Promise<GateRun> {
-  const measurement = await measure(plan, target, machine, options);
+  // Where runs some suites' commands in the worktrees: the run leaves them in place for it.
+  const keepCheckouts =
+    plan.where && plan.run.suites.some((s) => suiteKind(s).profileCommand !== undefined);
+  const measurement = await measure(plan, target, machine, { ...options, keepCheckouts });
   const { progress, critcmp, stopped } = measurement;
   // Nothing complete to decide on: interrupted, as before any round.
   if (stopped !== undefined && measurement.rounds < 1) throw stopped.error;
@@ -49,22 +53,29 @@ export async function runGate(
     options.comment,
   );
   // Where it regressed: after the verdict, which it never changes; not after a stopped run.
-  const decision =
-    plan.where && stopped === undefined
-      ? await addWhere(
-          decided,
-          {
-            suites: plan.run.suites,
-            binaries: measurement.benchBinaries,
-            out: target.out,
-            cacheDir: target.cacheDir,
-            progress,
-            elapsedMs: progress.elapsedMs(),
-          },
-          // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
-          { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
-        )
-      : decided;
+  // The worktrees kept for it (commands run in them) go once it is done, whatever happens.
+  let decision: Decision;
+  try {
+    decision =
+      plan.where && stopped === undefined
+        ? await addWhere(
+            decided,
+            {
+              suites: plan.run.suites,
+              binaries: measurement.benchBinaries,
+              sides: measurement.checkouts?.sides,
+              out: target.out,
+              cacheDir: target.cacheDir,
+              progress,
+              elapsedMs: progress.elapsedMs(),
+            },
+            // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
+            { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
+          )
+        : decided;
+  } finally {
+    await measurement.checkouts?.release();
+  }
   if (critcmp.table === undefined && stopped === undefined)
     progress.warn(`no critcmp table: ${critcmp.note ?? "unknown reason"}`);
   const timing = measurement.timings.document(progress.elapsedMs());

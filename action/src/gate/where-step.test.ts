@@ -5,14 +5,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { criterionSuite } from "../config/suites/criterion/criterion-suite.ts";
-import { gungraunSuite } from "../config/suites/gungraun/gungraun-suite.ts";
-import type { SuitePlan } from "../config/run-config.ts";
+import { resolveRunConfig, type SuitePlan } from "../config/run-config.ts";
 import type { DirEntry } from "../ports/files.ts";
 import type { ProcessOptions, ProcessResult } from "../ports/process.ts";
 import { Progress } from "../runner/progress.ts";
 import { makeEntry, makeReport } from "../../test/support/report-factory.ts";
 import { FIXTURES } from "../../test/support/fixtures.ts";
+import { callgrindFixture } from "../../test/support/callgrind-fixtures.ts";
 import { BASE_ENV } from "../config/suites/instructions/instructions-suite.ts";
 import {
   findWhere,
@@ -27,17 +26,39 @@ import {
 const fixture = (name: string): string =>
   readFileSync(path.join(FIXTURES, "callgrind-3.19", `callgrind.out.${name}`), "utf8");
 
-const at = { key: "/suites/0", source: "benchgate.yml" };
-const MICRO = criterionSuite.plan(
-  { kind: "criterion", name: "micro", bench: "demo" },
-  { name: "micro", timeoutMs: 60_000 },
-  at,
-) as SuitePlan;
-const COUNTS = gungraunSuite.plan(
-  { kind: "gungraun", name: "counts", bench: "counts" },
-  { name: "counts", timeoutMs: 60_000 },
-  at,
-) as SuitePlan;
+const PLANS = resolveRunConfig(
+  {
+    version: 1,
+    suites: [
+      { kind: "criterion", name: "micro", bench: "demo" },
+      {
+        kind: "instructions",
+        name: "startup",
+        commands: [{ name: "help", command: ["{target}/release/demo-cli", "--help"] }],
+        env: { DEMO_LEVEL: "3" },
+      },
+      {
+        kind: "hyperfine",
+        name: "cli",
+        commands: [
+          { name: "normalize", command: "{target}/release/demo-cli normalize < data.txt" },
+        ],
+      },
+      { kind: "gungraun", name: "counts", bench: "counts" },
+    ],
+  },
+  "benchgate.yml",
+  { needSuites: true },
+).suites;
+const plan = (name: string): SuitePlan => {
+  const found = PLANS.find((s) => s.name === name);
+  if (found === undefined) throw new Error(`no suite ${name}`);
+  return found;
+};
+const MICRO = plan("micro");
+const STARTUP = plan("startup");
+const CLI = plan("cli");
+const COUNTS = plan("counts");
 
 interface Call {
   readonly argv: readonly string[];
@@ -53,6 +74,8 @@ function fakeMachine(
   const files = new Map<string, string>([
     ["/cache/target-base/release/deps/demo-1", "BASE"],
     ["/cache/target-head/release/deps/demo-1", "HEAD"],
+    ["/cache/target-base/release/demo-cli", "BASE"],
+    ["/cache/target-head/release/demo-cli", "HEAD"],
   ]);
   const calls: Call[] = [];
   let now = 0;
@@ -82,15 +105,21 @@ function fakeMachine(
   const machine: WhereMachine = {
     proc: (argv, options) => {
       now += msPerRun;
-      const staged = argv[6] ?? "";
-      const side = files.get(staged) === "BASE" ? "base" : "head";
+      // The program follows Valgrind's last option; a staged one is the side's bytes, else the
+      // side is its worktree's.
+      const out = argv.findIndex((a) => a.startsWith("--callgrind-out-file="));
+      const staged = argv[out + 1] ?? "";
+      const content = files.get(staged);
+      const side =
+        content === undefined ? (options.cwd.endsWith("/base") ? "base" : "head") : content;
       calls.push({ argv, options, staged });
       const id = argv.at(-1) ?? "";
-      const text = profile(id, side);
+      const text = profile(id, side.toLowerCase());
       if (text === null) return Promise.resolve(result(1));
-      const pattern = (argv[5] ?? "").replace("--callgrind-out-file=", "");
+      const pattern = (argv[out] ?? "").replace("--callgrind-out-file=", "");
       files.set(pattern.replace("%p", "4242"), text);
-      files.set(pattern.replace("%p", "4243"), ""); // Criterion's forked child
+      // Criterion's forked child leaves an empty file; a shell's child process a profile.
+      files.set(pattern.replace("%p", "4243"), argv.includes("--trace-children=yes") ? text : "");
       return Promise.resolve(result(0));
     },
     dirs: {
@@ -132,6 +161,7 @@ function fakeMachine(
     },
     clock: { now: () => now, date: () => new Date("2026-12-06T00:00:00Z") },
     interrupts: () => ({ signal: new AbortController().signal, dispose: () => undefined }),
+    env: { PATH: "/usr/bin:/bin", HOME: "/home/runner" },
   };
   return { machine, files, calls, locked };
 }
@@ -146,6 +176,14 @@ function context(lines: string[], suites: readonly SuitePlan[] = [MICRO, COUNTS]
     binaries: {
       base: new Map([["micro", binary("base")]]),
       head: new Map([["micro", binary("head")]]),
+    },
+    sides: {
+      base: { worktree: "/tmp/wt/base", target: "/cache/target-base" },
+      head: {
+        worktree: "/tmp/wt/head",
+        target: "/cache/target-head",
+        suiteEnv: new Map([["cli", { DEMO_MODE: "head" }]]),
+      },
     },
     out: "/out",
     cacheDir: "/cache",
@@ -232,14 +270,14 @@ describe("findWhere", () => {
     );
     expect(calls).toHaveLength(2 * WHERE_MAX_REGRESSIONS);
     expect(wheres.get(WHERE_MAX_REGRESSIONS + 1)?.files?.base).toBe("where/1-base.callgrind");
-    // Without the executables (schedule: suite), nothing runs.
+    // Without the executables (cargo named none), nothing runs.
     const none = { ...context(lines), binaries: undefined };
     const noted = await findWhere(
       makeReport({ benchmarks: [regressed("normalize", 2)] }),
       none,
       machine,
     );
-    expect(noted.get(0)?.note).toMatch(/under schedule: pairs/);
+    expect(noted.get(0)?.note).toMatch(/cargo named none on both sides/);
     expect(calls).toHaveLength(2 * WHERE_MAX_REGRESSIONS);
   });
 
@@ -320,6 +358,70 @@ describe("findWhere", () => {
       "Where could not be computed: another run (pid 7) took the cache after this one",
     );
     expect(calls).toHaveLength(2);
+  });
+
+  it("runs an instruction-count command as it was measured: staged, fixed environment, whole runs", async () => {
+    const { machine, files, calls } = fakeMachine(demoProfiles);
+    const lines: string[] = [];
+    const report = makeReport({ benchmarks: [regressed("help", 0.5, "startup")] });
+    const wheres = await findWhere(report, context(lines, [STARTUP]), machine);
+    const where = wheres.get(0);
+    expect(where?.diff?.basis).toEqual({
+      kind: "per-run",
+      reason: "a command's instructions, one run on each side",
+    });
+    expect(where?.diff?.self[0]?.name).toBe("demo_crate::normalize");
+    expect(calls).toHaveLength(2);
+    const [base, head] = calls;
+    // One staged path for both sides' program, so argv is the same bytes; each side in its
+    // worktree, as the suite ran; no Criterion toggle and, like Cachegrind there, no children.
+    expect(base?.argv).toEqual(head?.argv);
+    expect(base?.staged).toMatch(/^\/tmp\/benchgate-where-\d+\/demo-cli$/);
+    expect(base?.argv.at(-1)).toBe("--help");
+    expect(base?.argv.some((a) => a.startsWith("--toggle-collect"))).toBe(false);
+    expect(base?.argv).not.toContain("--trace-children=yes");
+    expect([base?.options.cwd, head?.options.cwd]).toEqual(["/tmp/wt/base", "/tmp/wt/head"]);
+    expect(base?.options.env).toEqual({ ...BASE_ENV, DEMO_LEVEL: "3" });
+    expect(head?.options.env).toEqual(base?.options.env);
+    expect(files.get("/out/where/1-base.callgrind")).toBe(fixture("normalize.base"));
+  });
+
+  it("runs a hyperfine command line through the shell, every process it starts summed", async () => {
+    const { machine, files, calls } = fakeMachine((_id, side) => fixture(`normalize.${side}`));
+    const report = makeReport({ benchmarks: [regressed("normalize", 2, "cli")] });
+    const wheres = await findWhere(report, context([], [CLI]), machine);
+    const diff = wheres.get(0)?.diff;
+    expect(diff?.basis.kind).toBe("per-run");
+    // Two processes per side (the fake writes the same profile for each): both parts count.
+    const once = callgrindFixture("normalize.base").total;
+    expect(diff?.total.base).toBe(2 * once);
+    // Whole runs: the head profile iterated fewer times, so less than per iteration's +200 %.
+    const head = callgrindFixture("normalize.head").total;
+    expect(diff?.total.relative).toBeCloseTo(head / once - 1, 9);
+    expect(files.get("/out/where/1-base.callgrind")).toBe(fixture("normalize.base").repeat(2));
+    const [baseCall, headCall] = calls;
+    expect(baseCall?.argv).toContain("--trace-children=yes");
+    // The side's own paths (shell-quoted when they need it), in the side's worktree and environment.
+    expect(baseCall?.argv.slice(-3)).toEqual([
+      "sh",
+      "-c",
+      "/cache/target-base/release/demo-cli normalize < data.txt",
+    ]);
+    expect(headCall?.argv.at(-1)).toBe("/cache/target-head/release/demo-cli normalize < data.txt");
+    expect(baseCall?.options.env).toEqual(machine.env);
+    expect(headCall?.options.env).toEqual({ ...machine.env, DEMO_MODE: "head" });
+    expect(headCall?.options.cwd).toBe("/tmp/wt/head");
+  });
+
+  it("says so when the worktrees a command needs were not kept", async () => {
+    const { machine, calls } = fakeMachine(demoProfiles);
+    const report = makeReport({ benchmarks: [regressed("normalize", 2, "cli")] });
+    const ctx = { ...context([], [CLI]), sides: undefined };
+    const wheres = await findWhere(report, ctx, machine);
+    expect(wheres.get(0)?.note).toBe(
+      "Where could not be computed: the run's worktrees were not kept for it",
+    );
+    expect(calls).toHaveLength(0);
   });
 
   it("profiles nothing when nothing regressed", async () => {

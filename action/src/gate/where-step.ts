@@ -10,7 +10,7 @@
 import path from "node:path";
 import { diffProfiles } from "../core/instruction-diff.ts";
 import { suiteKind } from "../config/suites/registry.ts";
-import type { BenchBinary, ProfileRun, Side } from "../config/suites/suite-kind.ts";
+import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { SuitePlan } from "../config/run-config.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
@@ -30,7 +30,12 @@ import type {
 } from "../schemas/report.gen.ts";
 import { validateReport } from "../schemas/validate-document.ts";
 import type { Decision } from "./decide.ts";
-import { MAX_PROFILE_BYTES, profileBothSides } from "./profile-benchmark.ts";
+import {
+  benchRun,
+  MAX_PROFILE_BYTES,
+  profileBothSides,
+  type CallgrindRun,
+} from "./profile-benchmark.ts";
 import { recordedProfiles, routineIn } from "./recorded-profiles.ts";
 import type { RecordedProfile } from "../ingest/gungraun/gungraun-profiles.ts";
 
@@ -52,13 +57,15 @@ export function whereCapMs(elapsedMs: number): number {
 /** What the step needs of the machine. */
 export type WhereMachine = Pick<
   Machine,
-  "proc" | "dirs" | "reader" | "writer" | "clock" | "interrupts"
+  "proc" | "dirs" | "reader" | "writer" | "clock" | "interrupts" | "env"
 >;
 
 export interface WhereContext {
   readonly suites: readonly SuitePlan[];
   /** Per side, the bench executables the run built, by suite name (runner's RunOutcome). */
   readonly binaries: Readonly<Record<Side, ReadonlyMap<string, BenchBinary>>> | undefined;
+  /** Both sides' worktrees, still in place (the run kept them), where commands are run. */
+  readonly sides: Readonly<Record<Side, SidePaths>> | undefined;
   readonly out: string;
   /**
    * The run's cache, whose lock the step takes again: the executables are in its target
@@ -108,7 +115,7 @@ async function whereOf(
     target.kind === "run"
       ? await profileBothSides(
           entry.id,
-          target,
+          (side) => target.runs[side],
           { out: ctx.out, progress: ctx.progress, deadline, signal },
           machine,
         )
@@ -129,8 +136,12 @@ async function whereOf(
     target.kind === "recorded"
       ? routineIn(profiles.head, target.head.functionName ?? target.base.functionName)
       : undefined;
+  const wholeRun = target.kind === "run" ? target.wholeRun : undefined;
   const diff = capped(
-    diffProfiles(profiles.base, profiles.head, routine === undefined ? {} : { routine }),
+    diffProfiles(profiles.base, profiles.head, {
+      ...(routine === undefined ? {} : { routine }),
+      ...(wholeRun === undefined ? {} : { wholeRun }),
+    }),
   );
   const svg = flameDiffSvg(profiles.base, profiles.head, diff.basis, {
     title: `Where: ${capLength(entry.id, 200)}`,
@@ -155,15 +166,15 @@ async function whereOf(
 }
 
 /**
- * What one regression's Where reads: its benchmark run under Callgrind (how, and each side's
- * executable), or the profiles the suite's own runs wrote.
+ * What one regression's Where reads: its benchmark run under Callgrind on each side (a bench
+ * executable's benchmark, or a command, compared whole), or the profiles the suite's own runs
+ * wrote.
  */
 type ProfileTarget =
   | {
       readonly kind: "run";
-      readonly run: ProfileRun;
-      readonly base: BenchBinary;
-      readonly head: BenchBinary;
+      readonly runs: Readonly<Record<Side, CallgrindRun>>;
+      readonly wholeRun?: string;
     }
   | {
       readonly kind: "recorded";
@@ -186,15 +197,53 @@ async function targetOf(
       ? { why: "the suite's runs left no single Callgrind file of it on both sides" }
       : { kind: "recorded", ...recorded };
   }
+  if (kind.profileCommand !== undefined) return commandTarget(suite, entry.id, ctx, machine);
   const run = kind.profile;
-  if (run === undefined) return { why: `not yet for ${suite.kind} suites (docs/where.md)` };
+  if (run === undefined)
+    return { why: kind.noWhere ?? `not yet for ${suite.kind} suites (docs/where.md)` };
   const base = ctx.binaries?.base.get(suite.name);
   const head = ctx.binaries?.head.get(suite.name);
   if (base === undefined || head === undefined)
     return {
-      why: "it runs the bench executable that cargo names under schedule: pairs, and this run has none",
+      why: "it runs the bench executable cargo names when it builds it, and cargo named none on both sides",
     };
-  return { kind: "run", run, base, head };
+  return {
+    kind: "run",
+    runs: { base: benchRun(base, run, entry.id), head: benchRun(head, run, entry.id) },
+  };
+}
+
+/** A command's target: the command of benchmark `id` as each side's suite ran it, in its worktree. */
+function commandTarget(
+  suite: SuitePlan,
+  id: string,
+  ctx: WhereContext,
+  machine: WhereMachine,
+): ProfileTarget | { readonly why: string } {
+  const { sides } = ctx;
+  if (sides === undefined) return { why: "the run's worktrees were not kept for it" };
+  const kind = suiteKind(suite);
+  const runs: Partial<Record<Side, CallgrindRun>> = {};
+  let wholeRun = "";
+  for (const side of ["base", "head"] as const) {
+    const paths = sides[side];
+    const command = kind.profileCommand?.(suite, id, paths);
+    if (command === undefined) return { why: "no command of its suite has its name" };
+    wholeRun = command.wholeRun;
+    runs[side] = {
+      argv: command.argv,
+      ...(command.stage === undefined
+        ? {}
+        : { stage: { from: command.argv[0], name: command.stage } }),
+      cwd: paths.worktree,
+      env: command.exactEnv ?? { ...machine.env, ...(paths.suiteEnv?.get(suite.name) ?? {}) },
+      children: command.children,
+    };
+  }
+  const { base, head } = runs;
+  if (base === undefined || head === undefined)
+    return { why: "no command of its suite has its name" };
+  return { kind: "run", runs: { base, head }, wholeRun };
 }
 
 /**

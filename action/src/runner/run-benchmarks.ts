@@ -117,6 +117,13 @@ async function runLocked(
     head: { worktree: path.join(temp, "head"), target: path.join(request.cacheDir, "target-head") },
   };
   const added: Side[] = [];
+  // Kept (request.keepCheckouts) once the run returns its outcome: then its caller removes them.
+  let kept = false;
+  const removeCheckouts = async (): Promise<void> => {
+    for (const side of added.splice(0))
+      await removeWorktree(repo, sides[side].worktree, git).catch(() => undefined);
+    await deps.dirs.remove(temp).catch(() => undefined);
+  };
   try {
     const checkout = async (side: Side): Promise<void> => {
       progress.line(`checking out ${side} ${commits[side].slice(0, 12)}`);
@@ -193,6 +200,8 @@ async function runLocked(
       stopped === undefined
         ? await critcmpTables(suitesRun, out, measured.fullRound, deps)
         : { note: `the run was stopped by ${stopped.signal} before critcmp ran` };
+    const keep = request.keepCheckouts === true && stopped === undefined;
+    if (keep) kept = true;
     return {
       commits,
       summaries: measured.summaries,
@@ -205,10 +214,10 @@ async function runLocked(
         base: sides.base.benchBinaries ?? new Map(),
         head: sides.head.benchBinaries ?? new Map(),
       },
+      ...(keep ? { checkouts: { sides: { ...sides }, release: removeCheckouts } } : {}),
     };
   } finally {
-    for (const side of added) await removeWorktree(repo, sides[side].worktree, git);
-    await deps.dirs.remove(temp).catch(() => undefined);
+    if (!kept) await removeCheckouts();
   }
 }
 
@@ -276,13 +285,14 @@ async function buildSide(
     const argv = expandArgv(b.command, paths);
     return { argv, timeoutMs: b.timeoutMs, label: `build (${side}): ${argv.join(" ")}` };
   });
-  // Under pairs a kind's process may run the built executable itself (bench-binary.ts).
+  // Under pairs a kind's process may run the built executable itself (bench-binary.ts); under
+  // any schedule "Where it regressed" runs it under Callgrind, so cargo is asked to name it.
   const direct = config.schedule === "pairs" && request.aba !== true;
   for (const suite of config.suites) {
     const build = suiteKind(suite).build;
     if (build === undefined) continue;
     const target = build.target(suite);
-    const json = direct && build.runsExecutable === true;
+    const json = build.runsExecutable === true;
     steps.push({
       argv: [...cargoBenchBuildArgv(target), ...(json ? [JSON_MESSAGES] : [])],
       timeoutMs: config.buildTimeoutMs,
@@ -313,7 +323,7 @@ async function buildSide(
       if (binary !== undefined) binaries.set(suite.name, binary);
       else
         deps.progress.warn(
-          `suite ${suite.name} (${side}): cargo named no usable executable for bench target ${suite.bench}; each process runs through cargo bench (about 0.2 s more per process)`,
+          `suite ${suite.name} (${side}): cargo named no usable executable for bench target ${suite.bench}; ${direct ? "each process runs through cargo bench (about 0.2 s more per process), and " : ""}its regressions get no Where`,
         );
     } catch (error) {
       const bench = (s: SuitePlan): string | undefined => suiteKind(s).build?.target(s).bench;

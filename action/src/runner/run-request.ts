@@ -13,7 +13,7 @@ import type { GoldenResult } from "../schemas/report.gen.ts";
 import type { BenchSummary, Environment } from "../schemas/summary.gen.ts";
 import type { Progress } from "./progress.ts";
 import type { RoundPlanner } from "./sequential-rounds.ts";
-import type { BenchBinary, Side } from "../config/suites/suite-kind.ts";
+import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { ShardTag as Shard } from "../core/shard-blocks.ts";
 import type { ShardSplit } from "./shard-plan.ts";
 import type { InterruptedError } from "../exec/run-step.ts";
@@ -62,6 +62,18 @@ export interface RunRequest {
    * and one process under schedule: pairs.
    */
   readonly together?: readonly (readonly [string, string])[];
+  /**
+   * Leave both worktrees in place after a run that was not stopped: the outcome's `checkouts`
+   * holds them until its caller releases them ("Where it regressed" runs commands in them).
+   */
+  readonly keepCheckouts?: boolean;
+}
+
+/** Both sides' worktrees, left in place by `keepCheckouts` until `release` removes them. */
+interface KeptCheckouts {
+  readonly sides: Readonly<Record<Side, SidePaths>>;
+  /** Removes both worktrees; never throws. */
+  release(): Promise<void>;
 }
 
 /** What a shard measured, and the digest of the split every shard of the run must share. */
@@ -91,6 +103,8 @@ export interface RunOutcome {
    * the side's target directory after the run, for "Where it regressed" (gate/where-step.ts).
    */
   readonly benchBinaries?: Readonly<Record<Side, ReadonlyMap<string, BenchBinary>>>;
+  /** With `keepCheckouts`, the worktrees still in place; the caller must release them. */
+  readonly checkouts?: KeptCheckouts;
   /**
    * Ctrl-C or SIGTERM stopped the rounds: \`summaries\` and \`rounds\` hold the rounds both sides
    * completed (possibly none), and critcmp did not run.

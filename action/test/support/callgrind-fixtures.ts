@@ -8,10 +8,12 @@ import { FIXTURES } from "./fixtures.ts";
 export type CallgrindFixture =
   "normalize.base" | "normalize.base2" | "normalize.head" | "fnv1a.base" | "fnv1a.head";
 
+/** One fixture file's text. */
+export function callgrindFixtureText(name: CallgrindFixture): string {
+  return readFileSync(`${FIXTURES}/callgrind-3.19/callgrind.out.${name}`, "utf8");
+}
+
 /** One fixture file, parsed. */
 export function callgrindFixture(name: CallgrindFixture): InstructionProfile {
-  return parseCallgrind(
-    readFileSync(`${FIXTURES}/callgrind-3.19/callgrind.out.${name}`, "utf8"),
-    name,
-  );
+  return parseCallgrind(callgrindFixtureText(name), name);
 }

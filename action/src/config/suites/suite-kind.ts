@@ -45,6 +45,23 @@ export interface ProfileRun {
   readonly collect: string;
 }
 
+/** One benchmark that is a command, run once under Callgrind as its suite ran it (SuiteKind.profileCommand). */
+interface ProfiledCommand {
+  /** The program and its arguments, with the side's paths put in. */
+  readonly argv: Argv;
+  /**
+   * The program is one side's file: copied, under this file name, to one path that both sides
+   * run it from.
+   */
+  readonly stage?: string;
+  /** The whole environment, the same bytes on both sides; absent: the side's, as the suite ran. */
+  readonly exactEnv?: Readonly<Record<string, string>>;
+  /** A shell command line: the processes it starts are profiled too, and their counts summed. */
+  readonly children: boolean;
+  /** Why the two runs are compared whole rather than per iteration (shown with the diff). */
+  readonly wholeRun: string;
+}
+
 /** What every plan has, whatever its kind. */
 export interface SuiteBase {
   readonly name: string;
@@ -287,6 +304,21 @@ export interface SuiteKind<
    * under Callgrind. Absent: the kind's regressions get no Where block yet.
    */
   readonly profile?: ProfileRun;
+  /**
+   * "Where it regressed": why the kind's regressions get none (with neither `profile`,
+   * `profileCommand` nor `recordedProfile`), as the note under each says.
+   */
+  readonly noWhere?: string;
+  /**
+   * "Where it regressed": benchmark `id` as the command the suite runs for it, with one side's
+   * paths, in that side's worktree; undefined when no command of the plan is named `id`.
+   * Absent: the kind's benchmarks are not commands.
+   */
+  profileCommand?(
+    plan: Plan,
+    id: string,
+    places: { readonly target: string; readonly worktree: string },
+  ): ProfiledCommand | undefined;
   /**
    * "Where it regressed": its own runs already wrote one Callgrind file per benchmark; the one of
    * benchmark `id` in the output of the side and round `run` names (`dir` and `tag` as the step

@@ -2,7 +2,10 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../errors.ts";
-import { callgrindFixture } from "../../../test/support/callgrind-fixtures.ts";
+import {
+  callgrindFixture,
+  callgrindFixtureText,
+} from "../../../test/support/callgrind-fixtures.ts";
 import { FIXTURES, inputErrorOf } from "../../../test/support/fixtures.ts";
 import type { FunctionCost, InstructionProfile } from "../../schemas/instruction-profile.ts";
 import { displayName, functionKey, parseCallgrind } from "./callgrind-profile.ts";
@@ -74,6 +77,22 @@ describe("parseCallgrind on real Callgrind 3.19 files of the demo crate", () => 
       (a) => a.callee === functionKey("demo", "demo_crate::normalize"),
     );
     expect(toNormalize.map((a) => [a.calls, a.inclusive])).toEqual([[2047, 469_686_197]]);
+  });
+
+  it("adds up the parts of several processes' files joined into one", () => {
+    // Each file numbers its names from (1): a part that kept the one before's tables would
+    // misname every function, or refuse a redefined id.
+    const texts = [callgrindFixtureText("normalize.base"), callgrindFixtureText("fnv1a.base")];
+    const normalize = load("normalize.base");
+    const fnv1a = load("fnv1a.base");
+    const joined = parseCallgrind(texts.join(""), "joined");
+    expect(joined.total).toBe(normalize.total + fnv1a.total);
+    expect(selfSum(joined)).toBe(joined.total);
+    expect(joined.command).toBe(normalize.command);
+    expect(fn(joined, "demo_crate::normalize")).toEqual(fn(normalize, "demo_crate::normalize"));
+    expect(fn(joined, "demo_crate::fnv1a")).toEqual(fn(fnv1a, "demo_crate::fnv1a"));
+    const main = (p: InstructionProfile): number => fn(p, "(below main)", "libc.so.6").inclusive;
+    expect(main(joined)).toBe(main(normalize) + main(fnv1a));
   });
 });
 

@@ -13,6 +13,8 @@
 // - `calls=COUNT TARGET` is followed by one cost line: the call's INCLUSIVE cost, never the
 //   caller's self cost.
 // - `totals:` (else `summary:`) is the run's total, kept beside the sum of self costs.
+// - A `version:` line after the first part's `events:` starts another part (one process of a
+//   command line that started several, joined into one file): parts' costs add up.
 //
 // Identity: a function is its object's base name and its name (`functionKey`). Generic Rust
 // functions share one demangled name per source function, so their instances are merged, which
@@ -75,6 +77,14 @@ interface State {
   callsLine: number;
 }
 
+/** No call being read. */
+const NO_CALL = {
+  callObject: undefined,
+  callFile: undefined,
+  callee: undefined,
+  pendingCalls: undefined,
+} as const;
+
 /** Parses a whole Callgrind output file. Throws InputError, with the line number, when malformed. */
 export function parseCallgrind(text: string, source: string): InstructionProfile {
   const fail: (line: number, problem: string) => never = (line, problem) => {
@@ -121,7 +131,15 @@ export function parseCallgrind(text: string, source: string): InstructionProfile
     if (header !== null) {
       const [, key, value = ""] = header;
       if (s.pendingCalls !== undefined) fail(n, "a calls= line must be followed by its cost line");
-      if (key === "events") {
+      if (key === "version" && events !== undefined) {
+        // A new part (several processes' files joined, or --combine-dumps): its names, events
+        // and positions start afresh; its costs add to the same functions.
+        names.clear();
+        events = undefined;
+        positions = 1;
+        sawFirstCost = false;
+        Object.assign(s, { object: "", file: "", fn: undefined }, NO_CALL);
+      } else if (key === "events") {
         if (sawFirstCost) fail(n, '"events:" after the first cost line');
         events = parseEvents(value, n, fail);
       } else if (key === "positions") {

@@ -19,6 +19,8 @@ export function customArgv(suite: CustomSuitePlan, values: Placeholders): Argv {
 
 export const customSuite: SuiteKind<CustomSuite, CustomSuitePlan> = {
   name: "custom",
+  noWhere:
+    "a custom suite's command measures all its benchmarks in one run, so there is no run of this one benchmark to profile (docs/where.md)",
   plan: (raw, base, { key, source }) => ({
     kind: "custom",
     ...base,

@@ -45,6 +45,7 @@ function divanFilter(text: string): string {
 
 export const divanSuite: SuiteKind<DivanSuite, DivanSuitePlan> = {
   name: "divan",
+  noWhere: "not yet for divan suites (docs/where.md)",
   plan(raw, base, at) {
     const { key, source } = at;
     checkFilter(raw.filter, "divan", at);

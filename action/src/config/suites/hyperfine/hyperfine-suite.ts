@@ -154,6 +154,17 @@ export const hyperfineSuite: SuiteKind<HyperfineSuite, HyperfineSuitePlan> = {
       kept: [...(ownWarmup ? ["--warmup"] : []), ...(ownRuns ? ["--runs"] : [])],
     };
   },
+  // Where: the command line once, through the shell as hyperfine starts it (`sh -c`), every
+  // process it starts profiled; `prepare:` is not run.
+  profileCommand(plan, id, places) {
+    const c = plan.commands.find((command) => command.name === id);
+    if (c === undefined) return undefined;
+    return {
+      argv: ["sh", "-c", expand(c.command, places, shellQuote)],
+      children: true,
+      wholeRun: "a command line's instructions, one run on each side, its processes summed",
+    };
+  },
   step(plan, run) {
     const file = path.join(run.dir, `${run.tag}.json`);
     const places = { target: run.paths.target, worktree: run.paths.worktree };

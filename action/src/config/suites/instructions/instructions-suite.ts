@@ -113,6 +113,20 @@ export const instructionsSuite: SuiteKind<InstructionsSuite, InstructionsSuitePl
   // whatever runs beside them and cutting it would only move its staged programs.
   estimateSideMs: (_plan, count) => (count === undefined ? undefined : count * COMMAND_MS),
   deterministicCounts: { thresholds: ownCountThresholds },
+  // Where: the command as measured (staged program, fixed environment), under Callgrind instead
+  // of Cachegrind; like Cachegrind here, without its child processes.
+  profileCommand(plan, id, places) {
+    const c = plan.commands.find((command) => command.name === id);
+    if (c === undefined) return undefined;
+    const argv = expandArgv(c.command, places);
+    return {
+      argv,
+      ...(isSideProgram(c.command[0]) ? { stage: stagedName(argv[0]) } : {}),
+      exactEnv: { ...BASE_ENV, ...plan.env },
+      children: false,
+      wholeRun: "a command's instructions, one run on each side",
+    };
+  },
   step(plan, run) {
     const places = { target: run.paths.target, worktree: run.paths.worktree };
     return plan.commands.map((_, i) => commandStep(plan, i, places, run.dir, run.tag));

@@ -231,6 +231,8 @@ function endpointSteps(
 
 export const loadSuite: SuiteKind<LoadSuite, LoadSuitePlan, readonly ServiceStep[]> = {
   name: "load",
+  noWhere:
+    "load suites are out of its scope: a server under many connections is not one run of one process (docs/where.md)",
   plan(raw, base, at) {
     const { key, source } = at;
     unique(
