@@ -100,6 +100,8 @@ describe(
       expect(comment).toContain("Where it regressed");
       expect(comment).toContain("<code>work</code>");
       expect(result.stderr).toMatch(/where: 2 regressions profiled in/);
+      // The worktrees the commands ran in are gone once the step is done.
+      expect(git(r.dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
     });
   },
 );

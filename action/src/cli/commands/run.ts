@@ -55,10 +55,10 @@ Options:
                       config's rounds; refused with --rounds other than 1, --min-rounds,
                       --max-rounds, --time-budget and --shard
   --no-where          no "Where it regressed" after the verdict (default: the config's where:,
-                      else on): the 5 largest regressions of Criterion suites run once per
-                      side under Callgrind (gungraun suites': their own profiles), the
-                      functions whose instructions changed shown under the table (docs:
-                      where.md)
+                      else on): the 5 largest regressions of Criterion, hyperfine and
+                      instructions suites run once per side under Callgrind (gungraun
+                      suites': their own profiles), the functions whose instructions
+                      changed shown under the table (docs: where.md)
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)
   --shard I/N         measure only shard I of N: every shard computes the same split, runs
                       base and head of its part on this machine and writes its summaries and
