@@ -31,6 +31,34 @@ suites:
     args: ["--sample-count", "20"]
 `;
 
+// One target, its argument leaves only (no second-long waits), for Where.
+const WHERE_CONFIG = `version: 1
+rounds: 3
+suites:
+  - name: shapes
+    kind: divan
+    bench: shapes
+    filter: "sum_to"
+    args: ["--sample-count", "20"]
+`;
+
+/** `benchgate run` of the repository's base and head, every test with the same cache. */
+function runDivan(repo: { dir: string; base: string; head: string }, out: string) {
+  return runCli([
+    "run",
+    "--repo",
+    repo.dir,
+    "--base",
+    repo.base,
+    "--head",
+    repo.head,
+    "--out",
+    out,
+    "--cache-dir",
+    path.join(scratch, "cache"),
+  ]);
+}
+
 describe("divan suites (real divan 0.1.21)", { timeout: 900_000 }, () => {
   it("builds each target once per side and reads every leaf of every round", () => {
     const repo = throwAwayRepo(path.join(scratch, "repo"), {
@@ -38,19 +66,7 @@ describe("divan suites (real divan 0.1.21)", { timeout: 900_000 }, () => {
       base: { "benchgate.yml": CONFIG },
     });
     const out = path.join(scratch, "out");
-    const r = runCli([
-      "run",
-      "--repo",
-      repo.dir,
-      "--base",
-      repo.base,
-      "--head",
-      repo.head,
-      "--out",
-      out,
-      "--cache-dir",
-      path.join(scratch, "cache"),
-    ]);
+    const r = runDivan(repo, out);
     // An A/A run may still flag a timing on a noisy machine: 0 or 1, never an error (2 or 3).
     expect([0, 1], r.stderr.slice(-4000)).toContain(r.status);
     for (const side of ["base", "head"])
@@ -85,5 +101,35 @@ describe("divan suites (real divan 0.1.21)", { timeout: 900_000 }, () => {
     expect(report.benchmarks.every((b) => b.source === "divan" && b.verdict !== undefined)).toBe(
       true,
     );
+  });
+
+  it("profiles a regression under Callgrind: a fixed count of iterations, the function named", () => {
+    // Head sums ten times as far: ×10 work in sum_to, which the rule confirms under load.
+    const repo = throwAwayRepo(path.join(scratch, "slower"), {
+      crate: CRATE,
+      base: { "benchgate.yml": WHERE_CONFIG },
+      head: {
+        "src/lib.rs": (text) => text.replace("(1..=n).fold", "(1..=n * 10).fold"),
+      },
+    });
+    // The first test's cache: the dependencies are built already.
+    const out = path.join(scratch, "slower-out");
+    const r = runDivan(repo, out);
+    expect(r.status, r.stderr.slice(-4000)).toBe(1);
+    const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")) as BenchReport;
+    const entry = report.benchmarks.find((b) => b.id === "shapes/sum_to/100000");
+    expect(entry?.verdict, r.stderr.slice(-4000)).toBe("regressed");
+    const diff = entry?.where?.diff;
+    expect(diff, entry?.where?.note).toBeDefined();
+    expect(diff?.basis).toEqual({
+      kind: "per-run",
+      reason:
+        "divan ran 100 iterations on each side (--sample-count 1 --sample-size 100), so these are per 100 iterations",
+    });
+    // Counted inside divan's loop only: about ten times the instructions, in sum_to.
+    expect(diff?.total.relative).toBeGreaterThan(5);
+    expect(diff?.self[0]?.name).toMatch(/sum_to/);
+    const head = readFileSync(path.join(out, entry?.where?.files?.head ?? "missing"), "utf8");
+    expect(head).toMatch(/--exact shapes::sum_to::100000 /);
   });
 });

@@ -413,6 +413,21 @@ describe("findWhere", () => {
     expect(headCall?.options.cwd).toBe("/tmp/wt/head");
   });
 
+  it("turns a run that counted nothing (an id the harness does not know) into a note", async () => {
+    const empty = "# callgrind format\nversion: 1\nevents: Ir\nsummary: 0\ntotals: 0\n";
+    const { machine } = fakeMachine((_id, side) =>
+      side === "base" ? empty : fixture("normalize.head"),
+    );
+    const wheres = await findWhere(
+      makeReport({ benchmarks: [regressed("normalize", 2)] }),
+      context([]),
+      machine,
+    );
+    expect(wheres.get(0)?.note).toBe(
+      "Where could not be computed: Callgrind counted no instructions on base: the harness ran no benchmark by this id",
+    );
+  });
+
   it("says so when the worktrees a command needs were not kept", async () => {
     const { machine, calls } = fakeMachine(demoProfiles);
     const report = makeReport({ benchmarks: [regressed("normalize", 2, "cli")] });

@@ -13,6 +13,7 @@ import { suiteKind } from "../config/suites/registry.ts";
 import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { SuitePlan } from "../config/run-config.ts";
 import { InterruptedError } from "../exec/run-step.ts";
+import { ToolError } from "../errors.ts";
 import { parseCallgrind } from "../ingest/callgrind/callgrind-profile.ts";
 import type { Machine } from "../ports/machine.ts";
 import { renderComment } from "../render/comment.ts";
@@ -132,6 +133,13 @@ async function whereOf(
     base: parseCallgrind(texts.base, files.base),
     head: parseCallgrind(texts.head, files.head),
   };
+  // Nothing counted: the toggle's function never ran (an id the harness does not know), which
+  // would read as "unchanged".
+  for (const side of ["base", "head"] as const)
+    if (target.kind === "run" && profiles[side].total === 0)
+      throw new ToolError(
+        `Callgrind counted no instructions on ${side}: the harness ran no benchmark by this id`,
+      );
   const routine =
     target.kind === "recorded"
       ? routineIn(profiles.head, target.head.functionName ?? target.base.functionName)
@@ -210,6 +218,7 @@ async function targetOf(
   return {
     kind: "run",
     runs: { base: benchRun(base, run, entry.id), head: benchRun(head, run, entry.id) },
+    ...(run.wholeRun === undefined ? {} : { wholeRun: run.wholeRun }),
   };
 }
 

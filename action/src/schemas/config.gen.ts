@@ -91,7 +91,7 @@ export interface BenchgateConfig {
    */
   schedule?: "pairs" | "suite";
   /**
-   * Where it regressed (docs/where.md): after the verdict, the 5 largest confirmed regressions of Criterion, hyperfine and instructions suites run once per side under Callgrind (a Criterion benchmark by its id, a command as its suite runs it; within a time cap of 10 % of the run's time, at least 60 s), those of gungraun suites are read from the profiles their runs wrote, and the comment and report.json show which functions' instructions changed. Never changes the verdict. Default true; false switches it off (as run --no-where does).
+   * Where it regressed (docs/where.md): after the verdict, the 5 largest confirmed regressions of Criterion, divan, hyperfine and instructions suites run once per side under Callgrind (a Criterion or divan benchmark by its id, a command as its suite runs it; within a time cap of 10 % of the run's time, at least 60 s), those of gungraun suites are read from the profiles their runs wrote, and the comment and report.json show which functions' instructions changed. Never changes the verdict. Default true; false switches it off (as run --no-where does).
    */
   where?: boolean;
   /**

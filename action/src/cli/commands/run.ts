@@ -55,8 +55,8 @@ Options:
                       config's rounds; refused with --rounds other than 1, --min-rounds,
                       --max-rounds, --time-budget and --shard
   --no-where          no "Where it regressed" after the verdict (default: the config's where:,
-                      else on): the 5 largest regressions of Criterion, hyperfine and
-                      instructions suites run once per side under Callgrind (gungraun
+                      else on): the 5 largest regressions of Criterion, divan, hyperfine
+                      and instructions suites run once per side under Callgrind (gungraun
                       suites': their own profiles), the functions whose instructions
                       changed shown under the table (docs: where.md)
   --filter REGEX      only benchmarks matching REGEX (Criterion's filter; hyperfine command names)

@@ -35,7 +35,7 @@ describe("what each suite kind tells the runner and the gate", () => {
     expect(PLANS.map((p) => p.kind)).toEqual(SUITE_KINDS.map((k) => k.name));
   });
 
-  it("builds the bench targets of the Cargo harnesses, criterion's executable run directly and gungraun's runner installed", () => {
+  it("builds the bench targets of the Cargo harnesses, the executables named and gungraun's runner installed", () => {
     const builds = PLANS.flatMap((p) => {
       const build = suiteKind(p).build;
       return build === undefined ? [] : [[p.kind, build.target(p).bench] as const];
@@ -45,7 +45,10 @@ describe("what each suite kind tells the runner and the gate", () => {
       ["gungraun", "g"],
       ["divan", "d"],
     ]);
-    expect(kindsWith((p) => suiteKind(p).build?.runsExecutable === true)).toEqual(["criterion"]);
+    expect(kindsWith((p) => suiteKind(p).build?.runsExecutable === true)).toEqual([
+      "criterion",
+      "divan",
+    ]);
     expect(kindsWith((p) => suiteKind(p).build?.needsHarnessRunner === true)).toEqual(["gungraun"]);
   });
 

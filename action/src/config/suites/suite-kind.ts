@@ -43,6 +43,11 @@ export interface ProfileRun {
   args(id: string): Argv;
   /** Callgrind's `--toggle-collect`: the function whose calls alone are counted. */
   readonly collect: string;
+  /**
+   * The run iterates a fixed number of times, the same on both sides, so the two runs compare
+   * whole; why, as the diff says it. Absent: the iterations are counted in the profile.
+   */
+  readonly wholeRun?: string;
 }
 
 /** One benchmark that is a command, run once under Callgrind as its suite ran it (SuiteKind.profileCommand). */
@@ -94,8 +99,9 @@ interface BenchBuild<Plan> {
   /** The bench target a suite builds and runs. */
   target(plan: Plan): CargoBenchTarget;
   /**
-   * `schedule: pairs` runs the built executable itself (StepContext.binary), many short
-   * processes without cargo's own start each: the build asks cargo to name it.
+   * The build asks cargo to name the built executable (SidePaths.benchBinaries): "Where it
+   * regressed" runs it under Callgrind (`profile`), and a kind's step may run it itself under
+   * `schedule: pairs` (StepContext.binary), many short processes without cargo's own start.
    */
   readonly runsExecutable?: boolean;
   /**

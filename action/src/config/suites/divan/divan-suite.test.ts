@@ -62,6 +62,37 @@ describe("divan suites", () => {
     ]);
   });
 
+  it("Where runs one benchmark by its exact divan path, a fixed 100 iterations", () => {
+    const profile = divanSuite.profile;
+    expect(profile?.collect).toBe("divan::thread_pool::TaskShared*::new::call");
+    const fixed = [
+      "--sample-count",
+      "1",
+      "--sample-size",
+      "100",
+      "--min-time",
+      "0",
+      "--max-time",
+      "86400",
+    ];
+    expect(profile?.args("shapes/sum_to/1000")).toEqual([
+      "--bench",
+      "--exact",
+      "shapes::sum_to::1000",
+      ...fixed,
+    ]);
+    // A thread count is not part of divan's path: one thread, as its id says.
+    expect(profile?.args("shapes/nested/contended/t=1")).toEqual([
+      "--bench",
+      "--exact",
+      "shapes::nested::contended",
+      "--threads",
+      "1",
+      ...fixed,
+    ]);
+    expect(() => profile?.args("shapes/nested/contended/t=2")).toThrow(/on 2 threads/);
+  });
+
   it("/rebench's filter over benchgate ids becomes divan's, with :: for /", () => {
     const narrowed = withFilter(config({ filter: "old" }), "parse/state/1000");
     expect((narrowed.suites[0] as DivanSuitePlan).filter).toBe("parse::state::1000");

@@ -35,6 +35,42 @@ function divanRunArgv(suite: DivanSuitePlan): Argv {
   return argv;
 }
 
+/** Where: iterations of the one benchmark profiled, the same on both sides. */
+const PROFILE_ITERATIONS = 100;
+
+/**
+ * Where: the bench executable's arguments that run benchmark `id` alone for a fixed count of
+ * iterations. The id is divan's path with `/` for `::` (ingest divan), so the path is the id's
+ * parts joined again; `--exact` makes an id whose argument holds a `/` match nothing, which the
+ * step reports (no instructions counted) rather than profile another benchmark. The time
+ * options are set so that neither a bench's own `min_time` nor `max_time` changes the count
+ * (divan's command line wins over a bench's attributes). A thread count other than one is
+ * refused: divan's worker threads run outside the loop Callgrind counts.
+ */
+function divanProfileArgs(id: string): Argv {
+  const parts = id.split("/");
+  const threads = /^t=([0-9]+)$/.exec(parts.at(-1) ?? "")?.[1];
+  if (threads !== undefined && threads !== "1")
+    throw new Error(
+      `divan runs it on ${threads} threads, and Callgrind counts only the benchmark loop's own thread`,
+    );
+  const divanPath = (threads === undefined ? parts : parts.slice(0, -1)).join("::");
+  return [
+    "--bench",
+    "--exact",
+    divanPath,
+    ...(threads === undefined ? [] : ["--threads", "1"]),
+    "--sample-count",
+    "1",
+    "--sample-size",
+    String(PROFILE_ITERATIONS),
+    "--min-time",
+    "0",
+    "--max-time",
+    "86400",
+  ];
+}
+
 /**
  * `/rebench <filter>` is a regular expression over benchgate's ids (`root/group/bench/arg`);
  * divan matches its filter against `root::group::bench::arg`, so each `/` becomes `::`.
@@ -45,7 +81,6 @@ function divanFilter(text: string): string {
 
 export const divanSuite: SuiteKind<DivanSuite, DivanSuitePlan> = {
   name: "divan",
-  noWhere: "not yet for divan suites (docs/where.md)",
   plan(raw, base, at) {
     const { key, source } = at;
     checkFilter(raw.filter, "divan", at);
@@ -70,7 +105,16 @@ export const divanSuite: SuiteKind<DivanSuite, DivanSuitePlan> = {
   // argument may hold a "/"): the target runs whole and the runner keeps the open benchmarks.
   narrow: (plan, { ids }) => (ids.length === 0 ? undefined : { plan, unfiltered: true }),
   runsWhole: true,
-  build: { target: (plan) => plan },
+  // The executable is named for Where, which runs it directly; the rounds run cargo bench.
+  build: { target: (plan) => plan, runsExecutable: true },
+  profile: {
+    args: divanProfileArgs,
+    // The function that runs one sample's loop on each thread: divan calls it through a
+    // function pointer, so it is never inlined (its loop, `bench_loop_threaded`, is); divan's
+    // timer calibration, which reads the clock until it settles, stays outside.
+    collect: "divan::thread_pool::TaskShared*::new::call",
+    wholeRun: `divan ran ${PROFILE_ITERATIONS} iterations on each side (--sample-count 1 --sample-size ${PROFILE_ITERATIONS}), so these are per ${PROFILE_ITERATIONS} iterations`,
+  },
   step(plan, run) {
     return {
       argv: divanRunArgv(plan),
