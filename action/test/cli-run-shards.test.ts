@@ -143,7 +143,10 @@ function editedCopy(
 }
 const verdicts = (r: BenchReport): Record<string, string> =>
   Object.fromEntries(r.benchmarks.map((b) => [b.id, b.verdict]));
-/** The report without what differs between runs by design: when, where, on which shard. */
+/**
+ * The report without what differs between runs by design: when, where, on which shard, and
+ * which run said Where (the test compares that on its own).
+ */
 function comparable(r: BenchReport): unknown {
   const rest: Partial<BenchReport> = { ...r };
   for (const key of ["generated_at", "environment", "rounds", "shards"] as const) delete rest[key];
@@ -156,7 +159,13 @@ function comparable(r: BenchReport): unknown {
   return {
     ...rest,
     noise,
-    benchmarks: sorted(r.benchmarks),
+    benchmarks: sorted(
+      r.benchmarks.map((b) => {
+        const entry: Partial<BenchReport["benchmarks"][number]> = { ...b };
+        delete entry.where;
+        return entry;
+      }),
+    ),
     smells: sorted(r.smells),
     suites: sorted(r.suites ?? []),
   };
@@ -180,9 +189,7 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     commitAll(repo, "head");
     config = path.join(scratch, "benchgate.yml");
     writeFileSync(config, replayConfig(ROUNDS));
-    // A sharded run has no "Where it regressed" (docs/where.md), so the run it is held against
-    // has none either: without it the custom suites' regressions would carry its "not yet" note.
-    const all = runTo(path.join(scratch, "whole"), ["--no-where"]);
+    const all = runTo(path.join(scratch, "whole"));
     expect(all.status, all.stderr).toBe(1);
     whole = read(path.join(scratch, "whole/report.json"));
     for (let i = 1; i <= 3; i++) {
@@ -222,6 +229,24 @@ describe("sharded runs of recorded data", { timeout: 600_000 }, () => {
     expect(merged.rounds).toHaveLength(ROUNDS * 3);
     expect(merged.shards?.map((s) => s.index)).toEqual([1, 2, 3]);
     expect(merged.shards?.reduce((n, s) => n + s.benchmarks, 0)).toBe(whole.benchmarks.length);
+  });
+
+  it("shows each shard's Where on the regressions the merge confirms, marked as a measure job's", () => {
+    // Every shard decided its own benchmarks provisionally and wrote a Where (here the custom
+    // suites' note) for each regression it saw; the merge keeps those it confirms itself.
+    const wheresOf = (r: BenchReport) =>
+      Object.fromEntries(
+        r.benchmarks.flatMap((b) => (b.where === undefined ? [] : [[b.id, b.where]])),
+      );
+    const expected = Object.fromEntries(
+      Object.entries(wheresOf(whole)).map(([id, w]) => [id, { ...w, from_measure_job: true }]),
+    );
+    expect(Object.keys(expected).length).toBe(merged.counts.regressed);
+    expect(wheresOf(merged)).toEqual(expected);
+    const shardWhere = (i: number) =>
+      (JSON.parse(readFileSync(path.join(shardOut(i), "shard.json"), "utf8")) as BenchShard)
+        .where ?? [];
+    expect([1, 2, 3].flatMap(shardWhere).length).toBeGreaterThanOrEqual(merged.counts.regressed);
   });
 
   it("writes the same report whatever order the shards are given in", () => {

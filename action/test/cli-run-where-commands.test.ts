@@ -6,12 +6,12 @@
 // every process it starts. Asserted: what the rule confirms under load (×10 work, and an exact
 // count), and the plumbing — the profile names the program's `main`, the shell line's processes
 // are all in the file, both runs are compared whole.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitAll, git } from "./support/git-repo.ts";
-import { runRepo, type RunTarget } from "./support/cli.ts";
+import { runCli, runRepo, type RunTarget } from "./support/cli.ts";
 import type { BenchReport } from "../src/schemas/report.gen.ts";
 
 const LONG = 600_000;
@@ -52,8 +52,8 @@ suites:
         command: ["{target}/tiny", "200000"]
 `;
 
-function repo(): RunTarget {
-  const dir = path.join(scratch, "repo");
+function repo(name = "repo"): RunTarget {
+  const dir = path.join(scratch, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "tiny.c"), PROGRAM);
   writeFileSync(path.join(dir, "benchgate.yml"), CONFIG);
@@ -61,7 +61,7 @@ function repo(): RunTarget {
   commitAll(dir, "base");
   writeFileSync(path.join(dir, "tiny.c"), PROGRAM.replace("i < n; i++", "i < 10 * n; i++"));
   commitAll(dir, "head: ten times the work");
-  return { dir, out: path.join(scratch, "out"), cache: path.join(scratch, "cache") };
+  return { dir, out: path.join(scratch, `${name}-out`), cache: path.join(scratch, "cache") };
 }
 
 describe(
@@ -102,6 +102,37 @@ describe(
       expect(result.stderr).toMatch(/where: 2 regressions profiled in/);
       // The worktrees the commands ran in are gone once the step is done.
       expect(git(r.dir, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
+    });
+
+    it("a sharded run: each shard profiles its own, the merge shows what it confirms", () => {
+      const r = repo("sharded");
+      const outs = [1, 2].map((i) => path.join(scratch, `shard-${i}`));
+      outs.forEach((out, i) => {
+        const shard = runRepo({ ...r, out }, ["--shard", `${i + 1}/2`]);
+        expect(shard.status, shard.stderr).toBe(0);
+      });
+      const merged = path.join(scratch, "merged");
+      const m = runCli(["merge", ...outs, "--repo", r.dir, "--out", merged]);
+      expect(m.status, m.stderr).toBe(1);
+      const report = JSON.parse(
+        readFileSync(path.join(merged, "report.json"), "utf8"),
+      ) as BenchReport;
+      const files = new Set<string>();
+      for (const id of ["piped", "counted"]) {
+        const e = report.benchmarks.find((b) => b.id === id);
+        expect(e?.verdict, m.stderr).toBe("regressed");
+        expect(e?.where?.from_measure_job, e?.where?.note).toBe(true);
+        expect(e?.where?.diff?.self[0]?.name).toBe("work");
+        // Each shard numbers its files in its own range: no two shards' files share a name.
+        const head = e?.where?.files?.head ?? "";
+        expect(files.has(head)).toBe(false);
+        files.add(head);
+        const inShard = outs.filter((out) => existsSync(path.join(out, head)));
+        expect(inShard).toHaveLength(1);
+      }
+      expect(readFileSync(path.join(merged, "comment.md"), "utf8")).toContain(
+        "Profiled by the measure job",
+      );
     });
   },
 );

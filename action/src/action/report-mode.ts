@@ -100,7 +100,7 @@ async function decideFromArtifact(
     marker: GATE_MARKER,
     ...(artifactsUrl === undefined ? {} : { artifactsUrl }),
   });
-  // The measure job's Where (a shard has none), on the regressions this decision confirms.
+  // The measure job's Where (each shard's, in a matrix), on the regressions this decision confirms.
   const decision =
     wheres === undefined
       ? decided

@@ -20,12 +20,19 @@ function whereKey(suite: string, id: string): string {
   return JSON.stringify([suite, id]);
 }
 
-/** Every `where` of a report that has passed the schema, by (suite, id). */
-export function measuredWheres(report: BenchReport): MeasuredWheres {
+/** Each benchmark's `where`, by (suite, id); entries without one are skipped. */
+export function wheresBy(
+  entries: Iterable<{ readonly suite: string; readonly id: string; readonly where?: Where }>,
+): MeasuredWheres {
   const wheres = new Map<string, Where>();
-  for (const entry of report.benchmarks)
+  for (const entry of entries)
     if (entry.where !== undefined) wheres.set(whereKey(entry.suite, entry.id), entry.where);
   return wheres;
+}
+
+/** Every `where` of a report that has passed the schema, by (suite, id). */
+export function measuredWheres(report: BenchReport): MeasuredWheres {
+  return wheresBy(report.benchmarks);
 }
 
 /**

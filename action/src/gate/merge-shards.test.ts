@@ -210,4 +210,21 @@ describe("mergeShardFolders: what each shard measured against what it was dealt"
       refusal([folder({ ...one, filter: "^a$" }), folder(filtered)], { filter: null }),
     ).toMatch(/this report is for a run without a filter/);
   });
+
+  it("gathers each shard's Where by suite and id, only for benchmarks the shard measured", () => {
+    const mine = dealtBenchmarks(two)[0] as Benchmark;
+    const where = { note: "Where could not be computed: the step's time cap (60 s) was reached" };
+    const said = { ...two, where: [{ suite: mine.suite, id: mine.id, where }] };
+    const merged = mergeShardFolders([folder(one), folder(said)], {}, sha256);
+    expect([...(merged.wheres?.values() ?? [])]).toEqual([where]);
+    expect(mergeShardFolders([folder(one), folder(two)], {}, sha256).wheres).toBeUndefined();
+    // Shard 2 speaking of shard 1's benchmark: as much an overlap as measuring it.
+    const other = dealtBenchmarks(one)[0] as Benchmark;
+    const stranger = { ...two, where: [{ suite: other.suite, id: other.id, where }] };
+    expect(refusal([folder(one), folder(stranger)])).toMatch(
+      new RegExp(
+        `shard 2/2 has a where for "${other.id}" of suite "${other.suite}", which it did not measure`,
+      ),
+    );
+  });
 });

@@ -22,6 +22,7 @@ import {
   type MeasuredResults,
 } from "./measured-results.ts";
 import { checkDealt, checkMeasured } from "./shard-units.ts";
+import { wheresBy } from "./measured-where.ts";
 
 export const SHARD_FILE = "shard.json";
 
@@ -175,6 +176,28 @@ function checkDisjoint(folders: readonly ShardFolder[]): void {
   }
 }
 
+/**
+ * Every shard's Where (shard.json's `where`, read through the schema), by (suite, id). A shard
+ * may only speak of benchmarks it measured: one that names another shard's is refused, as an
+ * overlap of the shards' outputs is.
+ */
+function shardWheres(folders: readonly ShardFolder[]): MeasuredResults["wheres"] {
+  const entries = folders.flatMap((f) => {
+    const measured = new Set<string>();
+    for (const s of f.head)
+      for (const b of s.summary.benchmarks) measured.add(`${b.suite}\u0000${b.id}`);
+    const where = f.shard.where ?? [];
+    const stranger = where.find((w) => !measured.has(`${w.suite}\u0000${w.id}`));
+    if (stranger !== undefined)
+      throw new InputError(
+        `${label(f.shard)} has a where for ${JSON.stringify(stranger.id.slice(0, 120))} of suite ${JSON.stringify(stranger.suite.slice(0, 64))}, which it did not measure`,
+        { source: path.join(f.dir, SHARD_FILE), jsonPath: `/where/${where.indexOf(stranger)}` },
+      );
+    return where;
+  });
+  return entries.length === 0 ? undefined : wheresBy(entries);
+}
+
 /** The folders as one measure job's results, in shard order. */
 export function mergeShardFolders(
   folders: readonly ShardFolder[],
@@ -197,12 +220,14 @@ export function mergeShardFolders(
   const tables = sorted
     .filter((f) => f.critcmpTable !== undefined)
     .map((f) => `${label(f.shard)}\n${f.critcmpTable ?? ""}`.trimEnd());
+  const wheres = shardWheres(sorted);
   return {
     base: sorted.flatMap((f) => f.base),
     head: sorted.flatMap((f) => f.head),
     golden: sorted[0]?.shard.golden ?? [],
     shards: sorted.map((f) => f.shard),
     ...(tables.length === 0 ? {} : { critcmpTable: tables.join("\n\n") + "\n" }),
+    ...(wheres === undefined ? {} : { wheres }),
   };
 }
 

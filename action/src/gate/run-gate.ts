@@ -9,10 +9,9 @@ import type { Machine } from "../ports/machine.ts";
 import { describeTimings } from "../runner/step-timings.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { decide, type Decision, type PartialRun } from "./decide.ts";
-import { suiteKind } from "../config/suites/registry.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
-import { WHERE_STEP, addWhere } from "./where-step.ts";
+import { WHERE_STEP, addWhere, keepsCheckoutsForWhere, whereContext } from "./where-step.ts";
 import type { GatePlan } from "./plan.ts";
 
 export interface GateRun extends Decision, OutputFiles {
@@ -26,9 +25,10 @@ export async function runGate(
   options: { readonly quiet: boolean; readonly comment?: CommentOptions },
 ): Promise<GateRun> {
   // Where runs some suites' commands in the worktrees: the run leaves them in place for it.
-  const keepCheckouts =
-    plan.where && plan.run.suites.some((s) => suiteKind(s).profileCommand !== undefined);
-  const measurement = await measure(plan, target, machine, { ...options, keepCheckouts });
+  const measurement = await measure(plan, target, machine, {
+    ...options,
+    keepCheckouts: keepsCheckoutsForWhere(plan),
+  });
   const { progress, critcmp, stopped } = measurement;
   // Nothing complete to decide on: interrupted, as before any round.
   if (stopped !== undefined && measurement.rounds < 1) throw stopped.error;
@@ -60,15 +60,7 @@ export async function runGate(
       plan.where && stopped === undefined
         ? await addWhere(
             decided,
-            {
-              suites: plan.run.suites,
-              binaries: measurement.benchBinaries,
-              sides: measurement.checkouts?.sides,
-              out: target.out,
-              cacheDir: target.cacheDir,
-              progress,
-              elapsedMs: progress.elapsedMs(),
-            },
+            whereContext(plan, measurement, target),
             // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
             { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
           )

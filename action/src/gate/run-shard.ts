@@ -2,7 +2,9 @@
 // shard.json beside the summaries. It decides nothing: a shard's benchmarks are a slice of one
 // false-discovery family and one round model, and a verdict over a slice would be another
 // gate's (a regression on a shard with few benchmarks is easier to confirm than in the whole
-// family). `benchgate merge`, or the action's report job, decides over every shard.
+// family). `benchgate merge`, or the action's report job, decides over every shard. Only "Where
+// it regressed" looks at a provisional decision of the slice, to choose what to profile; the
+// merge shows a Where only where its own decision confirms the regression.
 import path from "node:path";
 import type { Machine } from "../ports/machine.ts";
 import { critcmpFile } from "../runner/critcmp-step.ts";
@@ -13,6 +15,15 @@ import { validateShard } from "../schemas/validate-document.ts";
 import { ToolError } from "../errors.ts";
 import { SHARD_FILE } from "./merge-shards.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
+import { decide } from "./decide.ts";
+import {
+  findWhere,
+  keepsCheckoutsForWhere,
+  WHERE_MAX_REGRESSIONS,
+  WHERE_STEP,
+  whereContext,
+} from "./where-step.ts";
+import type { ShardTag } from "../core/shard-blocks.ts";
 import type { GatePlan } from "./plan.ts";
 
 export interface ShardRun {
@@ -21,6 +32,40 @@ export interface ShardRun {
   readonly shardFile: string;
   /** Benchmarks this shard measured (head, latest round). */
   readonly benchmarks: number;
+}
+
+type ShardWhere = NonNullable<BenchShard["where"]>[number];
+
+/**
+ * Where it regressed, for a shard: its own benchmarks decided provisionally (a slice, so never
+ * a verdict: only to find what to profile) and its largest regressions profiled as an unsharded
+ * run's are, its files numbered in the shard's own range. merge keeps an entry only where its
+ * decision over every shard confirms the regression. A failure is a warning: never the shard's.
+ */
+async function shardWhere(
+  plan: GatePlan,
+  measurement: Measurement,
+  target: Pick<MeasureTarget, "out" | "cacheDir"> & { readonly shard: ShardTag },
+  machine: Machine,
+): Promise<ShardWhere[]> {
+  const { progress } = measurement;
+  try {
+    const { report } = decide(plan, measurement, machine.clock.date());
+    const offset = (target.shard.index - 1) * WHERE_MAX_REGRESSIONS;
+    const wheres = await findWhere(
+      report,
+      whereContext(plan, measurement, target, offset),
+      // Its Callgrind runs are a tool's time in timings.json, as in an unsharded run.
+      { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
+    );
+    return [...wheres].flatMap(([at, where]) => {
+      const entry = report.benchmarks[at];
+      return entry === undefined ? [] : [{ suite: entry.suite, id: entry.id, where }];
+    });
+  } catch (error) {
+    progress.warn(`where: left out of shard.json: ${(error as Error).message}`);
+    return [];
+  }
 }
 
 export async function runShard(
@@ -36,9 +81,18 @@ export async function runShard(
     readonly filter?: string | undefined;
   },
 ): Promise<ShardRun> {
-  const measurement = await measure(plan, target, machine, options);
-  // A shard's rounds are merged with the other shards': a stopped shard leaves no shard.json.
-  if (measurement.stopped !== undefined) throw measurement.stopped.error;
+  const measurement = await measure(plan, target, machine, {
+    ...options,
+    keepCheckouts: keepsCheckoutsForWhere(plan),
+  });
+  let where: ShardWhere[] | undefined;
+  try {
+    // A shard's rounds are merged with the other shards': a stopped shard leaves no shard.json.
+    if (measurement.stopped !== undefined) throw measurement.stopped.error;
+    if (plan.where) where = await shardWhere(plan, measurement, target, machine);
+  } finally {
+    await measurement.checkouts?.release();
+  }
   const { progress, critcmp, shard: outcome } = measurement;
   if (outcome === undefined) throw new ToolError("internal error: a shard run without its split");
   const shardFile = path.join(target.out, SHARD_FILE);
@@ -60,6 +114,7 @@ export async function runShard(
       ...(options.filter === undefined ? {} : { filter: options.filter }),
       units: outcome.units,
       golden: [...measurement.golden],
+      ...(where === undefined || where.length === 0 ? {} : { where }),
     } satisfies BenchShard,
     shardFile,
   );

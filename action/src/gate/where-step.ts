@@ -31,6 +31,8 @@ import type {
 } from "../schemas/report.gen.ts";
 import { validateReport } from "../schemas/validate-document.ts";
 import type { Decision } from "./decide.ts";
+import type { Measurement, MeasureTarget } from "./measure.ts";
+import type { GatePlan } from "./plan.ts";
 import {
   benchRun,
   MAX_PROFILE_BYTES,
@@ -76,6 +78,35 @@ export interface WhereContext {
   readonly progress: Progress;
   /** The run's time so far, which the cap is a share of. */
   readonly elapsedMs: number;
+  /**
+   * Added to each profiled regression's number in its files' names: a shard's own range, so
+   * that the files of every shard of a run have names of their own. Default 0.
+   */
+  readonly fileOffset?: number;
+}
+
+/** Whether a run of `plan` must keep its worktrees for Where: some suite's benchmarks are commands. */
+export function keepsCheckoutsForWhere(plan: GatePlan): boolean {
+  return plan.where && plan.run.suites.some((s) => suiteKind(s).profileCommand !== undefined);
+}
+
+/** The step's context after `measurement` of a run into `target` (gate/run-gate.ts, run-shard.ts). */
+export function whereContext(
+  plan: GatePlan,
+  measurement: Measurement,
+  target: Pick<MeasureTarget, "out" | "cacheDir">,
+  fileOffset = 0,
+): WhereContext {
+  return {
+    suites: plan.run.suites,
+    binaries: measurement.benchBinaries,
+    sides: measurement.checkouts?.sides,
+    out: target.out,
+    cacheDir: target.cacheDir,
+    progress: measurement.progress,
+    elapsedMs: measurement.progress.elapsedMs(),
+    fileOffset,
+  };
 }
 
 /** A profile is untrusted and long names are real (generics): capped to the schema's lengths. */
@@ -307,7 +338,15 @@ export async function findWhere(
       try {
         result.set(
           at,
-          await whereOf(entry, target, profiled, ctx, deadline, machine, interrupts.signal),
+          await whereOf(
+            entry,
+            target,
+            (ctx.fileOffset ?? 0) + profiled,
+            ctx,
+            deadline,
+            machine,
+            interrupts.signal,
+          ),
         );
       } catch (error) {
         if (error instanceof InterruptedError) stopped = "the run was interrupted";

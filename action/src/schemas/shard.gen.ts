@@ -47,6 +47,16 @@ export interface BenchShard {
    * @maxItems 1000
    */
   golden: GoldenResult[];
+  /**
+   * Where it regressed (docs/where.md): after its rounds, with `where` on, the shard decides its own benchmarks provisionally (a slice of the run, never the verdict) and profiles its largest regressions under Callgrind as an unsharded run does: one entry per provisional regression, a diff or a note. merge shows an entry's Where only on a benchmark of this shard that its decision over every shard confirms.
+   *
+   * @maxItems 20000
+   */
+  where?: {
+    suite: string;
+    id: string;
+    where: Where;
+  }[];
 }
 export interface DealtUnit {
   shard: number;
@@ -73,4 +83,100 @@ export interface GoldenResult {
   exit_code?: number | null;
   diff?: string;
   message?: string;
+}
+/**
+ * Where it regressed (docs/where.md): a confirmed regression run once per side under Callgrind after the verdict, the change of its instructions per iteration and the functions that changed most. diff and files when it was computed, note when it could not be; the verdict never depends on it.
+ */
+export interface Where {
+  diff?: InstructionDiff;
+  /**
+   * In the output folder, named by the regression's index, never by its id: both Callgrind files and the differential flame graph.
+   */
+  files?: {
+    base: string;
+    head: string;
+    flame_diff: string;
+  };
+  /**
+   * Wall time of its two Callgrind runs and their reading.
+   */
+  seconds?: number;
+  note?: string;
+  /**
+   * Set by the report job of a split workflow (docs/action.md, mode: report): this Where was computed by the measure job, which ran the pull request's code, and is shown as that job wrote it. It is attached only to a regression the report job confirmed itself, and never changes the verdict.
+   */
+  from_measure_job?: true;
+}
+/**
+ * Two Callgrind profiles of one benchmark, base → head (core/instruction-diff.ts).
+ */
+export interface InstructionDiff {
+  /**
+   * How the two sides' counts were made comparable: per iteration (each side divided by its own iteration count), or whole runs and why.
+   */
+  basis:
+    | {
+        kind: "per-iteration";
+        base: number;
+        head: number;
+        method: "routine" | "warm-up";
+        /**
+         * The function whose calls are the iterations (method routine).
+         */
+        routine?: string;
+      }
+    | {
+        kind: "per-run";
+        reason: string;
+      };
+  /**
+   * The benchmark's instructions (per iteration, or per run: see basis) on each side.
+   */
+  total: {
+    base: number;
+    head: number;
+    change: number;
+    relative: number | null;
+  };
+  /**
+   * |total.relative| is below unchanged_below: the instructions did not change.
+   */
+  unchanged: boolean;
+  unchanged_below: number;
+  /**
+   * Functions whose |change| is below this share of the total are not listed.
+   */
+  negligible_share: number;
+  /**
+   * The largest |change| of self instructions, largest first.
+   *
+   * @maxItems 10
+   */
+  self: FunctionChange[];
+  /**
+   * The same for inclusive instructions, without the functions that contain the benchmark.
+   *
+   * @maxItems 10
+   */
+  inclusive: FunctionChange[];
+}
+/**
+ * One function's instructions on both sides (per iteration, or per run: see basis).
+ */
+export interface FunctionChange {
+  /**
+   * Demangled, without a legacy hash. Untrusted text: escaped wherever shown.
+   */
+  name: string;
+  /**
+   * Base name of its object file; empty when not given.
+   */
+  object: string;
+  base: number;
+  head: number;
+  change: number;
+  /**
+   * change / base; null when it did not run on base.
+   */
+  relative: number | null;
 }

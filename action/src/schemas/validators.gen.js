@@ -20019,7 +20019,7 @@ return errors === 0;
 validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const shard = validate103;
-const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"description":"The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.","type":"integer","minimum":1,"maximum":100},"sequential":{"description":"Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, \"Sequential rounds with shards\").","type":"object","additionalProperties":false,"required":["min_rounds","max_rounds"],"properties":{"min_rounds":{"type":"integer","minimum":2,"maximum":100},"max_rounds":{"type":"integer","minimum":2,"maximum":100}}},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
+const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://benchgate.dev/schemas/shard.v1.schema.json","title":"BenchShard","description":"Written by `benchgate run --shard I/N` beside its summaries (docs/shards.md): which shard of which split this folder holds, and the golden results shard 1 checked. `benchgate merge` reads one per shard and refuses a set that is incomplete, overlapping or split differently.","type":"object","additionalProperties":false,"required":["schema_version","index","count","split","base","head","rounds","units","golden"],"properties":{"schema_version":{"const":1},"index":{"type":"integer","minimum":1,"maximum":64},"count":{"type":"integer","minimum":1,"maximum":64},"split":{"description":"sha256 of the split: every unit of the run and the shard it went to. Every shard of one run computes the same one; a shard whose machine listed other benchmarks does not.","type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{40}$"},"head":{"type":"string","pattern":"^[0-9a-f]{40}$"},"rounds":{"description":"The rounds this shard ran: the same on every shard of a fixed count; with `sequential`, each shard's own (its looks stop it), from min_rounds to max_rounds.","type":"integer","minimum":1,"maximum":100},"sequential":{"description":"Written with `rounds: auto`: the design every shard ran its own looks with. `benchgate merge` replays each shard's looks and decides over all shards at once (docs/statistics.md, \"Sequential rounds with shards\").","type":"object","additionalProperties":false,"required":["min_rounds","max_rounds"],"properties":{"min_rounds":{"type":"integer","minimum":2,"maximum":100},"max_rounds":{"type":"integer","minimum":2,"maximum":100}}},"filter":{"description":"The run's --filter (the action's filter input), when it had one: it changes which units there are, so `benchgate merge` refuses shards whose filters differ, and leaves budgets and claims of benchmarks outside it unchecked, as the same filtered run on one machine does.","type":"string","minLength":1,"maxLength":1000,"pattern":"^[^-]"},"units":{"description":"Units of the whole run, and this shard's: a Criterion benchmark, a hyperfine or instructions command, or a suite that runs whole; benchmarks compared with each other (claims, variants) form one unit. `dealt` lists every unit with the shard it went to, so that `benchgate merge` can recompute `split` and check that each shard measured exactly its own units.","type":"object","additionalProperties":false,"required":["total","mine","dealt"],"properties":{"total":{"type":"integer","minimum":0,"maximum":100000},"mine":{"type":"integer","minimum":0,"maximum":100000},"dealt":{"description":"Every unit of the run, in the order the units were dealt out, each with its shard.","type":"array","maxItems":100000,"items":{"$ref":"#/$defs/dealtUnit"}}}},"golden":{"description":"The golden outputs checked on head: shard 1's; empty on the others.","type":"array","maxItems":1000,"items":{"$ref":"report.v1.schema.json#/$defs/goldenResult"}},"where":{"description":"Where it regressed (docs/where.md): after its rounds, with `where` on, the shard decides its own benchmarks provisionally (a slice of the run, never the verdict) and profiles its largest regressions under Callgrind as an unsharded run does: one entry per provisional regression, a diff or a note. merge shows an entry's Where only on a benchmark of this shard that its decision over every shard confirms.","type":"array","maxItems":20000,"items":{"type":"object","additionalProperties":false,"required":["suite","id","where"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024},"where":{"$ref":"report.v1.schema.json#/$defs/where"}}}}},"$defs":{"dealtUnit":{"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}},"unitMember":{"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}}}};
 const pattern112 = new RegExp("^[^-]", "u");
 const schema276 = {"type":"object","additionalProperties":false,"required":["shard","members"],"properties":{"shard":{"type":"integer","minimum":1,"maximum":64},"members":{"description":"The unit's benchmarks (one, or those compared with each other), or the one suite it runs whole.","type":"array","minItems":1,"maxItems":100000,"items":{"$ref":"#/$defs/unitMember"}}}};
 const schema277 = {"description":"A benchmark (`suite` and `id`), or a suite that runs whole (`suite` alone).","type":"object","additionalProperties":false,"required":["suite"],"properties":{"suite":{"type":"string","minLength":1,"maxLength":256},"id":{"type":"string","minLength":1,"maxLength":1024,"not":{"const":"__proto__"}}}};
@@ -20420,6 +20420,214 @@ validate106.errors = vErrors;
 return errors === 0;
 }
 validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "diff") || (key0 === "files")) || (key0 === "seconds")) || (key0 === "note")) || (key0 === "from_measure_job"))){
+validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.diff !== undefined){
+const _errs2 = errors;
+if(!(validate47(data.diff, {instancePath:instancePath+"/diff",parentData:data,parentDataProperty:"diff",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.files !== undefined){
+let data1 = data.files;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if((((data1.base === undefined) && (missing0 = "base")) || ((data1.head === undefined) && (missing0 = "head"))) || ((data1.flame_diff === undefined) && (missing0 = "flame_diff"))){
+validate108.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs5 = errors;
+for(const key1 in data1){
+if(!(((key1 === "base") || (key1 === "head")) || (key1 === "flame_diff"))){
+validate108.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs5 === errors){
+if(data1.base !== undefined){
+let data2 = data1.base;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern19.test(data2)){
+validate108.errors = [{instancePath:instancePath+"/files/base",schemaPath:"#/properties/files/properties/base/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-base\\.callgrind$"},message:"must match pattern \""+"^where/[0-9]{1,4}-base\\.callgrind$"+"\""}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/files/base",schemaPath:"#/properties/files/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.head !== undefined){
+let data3 = data1.head;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern20.test(data3)){
+validate108.errors = [{instancePath:instancePath+"/files/head",schemaPath:"#/properties/files/properties/head/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-head\\.callgrind$"},message:"must match pattern \""+"^where/[0-9]{1,4}-head\\.callgrind$"+"\""}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/files/head",schemaPath:"#/properties/files/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.flame_diff !== undefined){
+let data4 = data1.flame_diff;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern21.test(data4)){
+validate108.errors = [{instancePath:instancePath+"/files/flame_diff",schemaPath:"#/properties/files/properties/flame_diff/pattern",keyword:"pattern",params:{pattern: "^where/[0-9]{1,4}-flame-diff\\.svg$"},message:"must match pattern \""+"^where/[0-9]{1,4}-flame-diff\\.svg$"+"\""}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/files/flame_diff",schemaPath:"#/properties/files/properties/flame_diff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.seconds !== undefined){
+let data5 = data.seconds;
+const _errs12 = errors;
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000000000 || isNaN(data5)){
+validate108.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate108.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.note !== undefined){
+let data6 = data.note;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 2048){
+validate108.errors = [{instancePath:instancePath+"/note",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/note",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_measure_job !== undefined){
+const _errs17 = errors;
+if(true !== data.from_measure_job){
+validate108.errors = [{instancePath:instancePath+"/from_measure_job",schemaPath:"#/properties/from_measure_job/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate108.errors = vErrors;
+return errors === 0;
+}
+validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -20886,6 +21094,132 @@ var valid0 = _errs34 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.where !== undefined){
+let data18 = data.where;
+const _errs37 = errors;
+if(errors === _errs37){
+if(Array.isArray(data18)){
+if(data18.length > 20000){
+validate103.errors = [{instancePath:instancePath+"/where",schemaPath:"#/properties/where/maxItems",keyword:"maxItems",params:{limit: 20000},message:"must NOT have more than 20000 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+let data19 = data18[i2];
+const _errs39 = errors;
+if(errors === _errs39){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing3;
+if((((data19.suite === undefined) && (missing3 = "suite")) || ((data19.id === undefined) && (missing3 = "id"))) || ((data19.where === undefined) && (missing3 = "where"))){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2,schemaPath:"#/properties/where/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs41 = errors;
+for(const key3 in data19){
+if(!(((key3 === "suite") || (key3 === "id")) || (key3 === "where"))){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2,schemaPath:"#/properties/where/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs41 === errors){
+if(data19.suite !== undefined){
+let data20 = data19.suite;
+const _errs42 = errors;
+if(errors === _errs42){
+if(typeof data20 === "string"){
+if(func2(data20) > 256){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/suite",schemaPath:"#/properties/where/items/properties/suite/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
+return false;
+}
+else {
+if(func2(data20) < 1){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/suite",schemaPath:"#/properties/where/items/properties/suite/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/suite",schemaPath:"#/properties/where/items/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs42 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data19.id !== undefined){
+let data21 = data19.id;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data21 === "string"){
+if(func2(data21) > 1024){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/id",schemaPath:"#/properties/where/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+else {
+if(func2(data21) < 1){
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/id",schemaPath:"#/properties/where/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/where/" + i2+"/id",schemaPath:"#/properties/where/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs44 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data19.where !== undefined){
+const _errs46 = errors;
+if(!(validate108(data19.where, {instancePath:instancePath+"/where/" + i2+"/where",parentData:data19,parentDataProperty:"where",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs46 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/where/" + i2,schemaPath:"#/properties/where/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs39 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/where",schemaPath:"#/properties/where/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -5,6 +5,7 @@ import { InputError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
 import { loadGatePlan } from "../../gate/load-plan.ts";
 import { readShardFolders, readShardManifest } from "../../gate/merge-shards.ts";
+import { carryMeasuredWhere } from "../../gate/measured-where.ts";
 import { writeOutputs } from "../../gate/outputs.ts";
 import type { Machine } from "../../ports/machine.ts";
 import { renderText } from "../../render/text.ts";
@@ -87,7 +88,12 @@ export async function mergeCommand(argv: readonly string[], machine: Machine): P
     machine,
   );
   const merged = await readShardFolders(machine, dirs, expected);
-  const decision = decide(plan, merged, machine.clock.date());
+  const decided = decide(plan, merged, machine.clock.date());
+  // The shards' own Where, on the regressions this decision confirms (docs/where.md).
+  const decision =
+    merged.wheres === undefined
+      ? decided
+      : carryMeasuredWhere(decided, merged.wheres, (message) => machine.err(`${message}\n`));
   const out = path.resolve(machine.cwd, stringFlag(args, "out") ?? ".benchgate/merged");
   await machine.dirs.ensure(out);
   await writeOutputs(out, decision, { critcmpTable: merged.critcmpTable }, machine);
