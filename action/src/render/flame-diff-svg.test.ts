@@ -75,9 +75,25 @@ describe("flameDiffSvg", () => {
     expect(svg).not.toContain("<script>");
     expect(svg).not.toContain("\u202e");
     expect(svg).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;amp;");
-    const capped = flameDiffSvg(BASE, HEAD, BASIS, { title: "t", maxFrames: 3 });
-    expect(capped.match(/<g>/gu)).toHaveLength(3);
+    // Three frames once folded (below): a cap of 2 leaves the routine out.
+    const capped = flameDiffSvg(BASE, HEAD, BASIS, { title: "t", maxFrames: 2 });
+    expect(capped.match(/<g>/gu)).toHaveLength(2);
+    expect(capped).not.toContain("demo_crate::normalize");
     expect(wellFormed(capped)).toEqual(["svg"]);
+  });
+
+  it("folds the chain of frames that only pass everything on into one, naming them", () => {
+    const svg = flameDiffSvg(BASE, HEAD, BASIS, { title: "t" });
+    // all, the start-up and Criterion's calls down to its loop as one frame, then the routine.
+    expect(svg).toContain("3 frames drawn");
+    const folded =
+      /<g><title>(criterion::bencher::Bencher&lt;M&gt;::iter \|[^<]*)<\/title>[^\n]*<text[^>]*>(\[\d+ frames\] [^<]*)<\/text>/u.exec(
+        svg,
+      );
+    expect(folded?.[2]).toBe("[12 frames] criterion::bencher::Bencher&lt;M&gt;::iter");
+    expect(folded?.[1]).toContain("called through 12 folded frames: ");
+    expect(folded?.[1]).toContain("criterion::routine::Routine::profile → ");
+    expect(folded?.[1]).toContain("main → ");
   });
 
   it("draws whole runs when there is no iteration count", () => {

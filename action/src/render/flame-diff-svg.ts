@@ -9,8 +9,9 @@
 // (a callee called from two places splits in proportion to those calls, the same for every
 // path through each caller). A function already on the path is not expanded again (recursion;
 // its cost shows as its caller's own), paths end at MAX_DEPTH, frames narrower than MIN_SHARE
-// of the whole are not drawn, and at most `maxFrames` are, widest levels first. Output is
-// deterministic: children in name order, numbers rounded.
+// of the whole are not drawn, and at most `maxFrames` are, widest levels first. A chain of
+// frames that only pass everything on is folded into one (foldChains). Output is deterministic:
+// children in name order, numbers rounded.
 import { withSign } from "../number-text.ts";
 import type { InstructionProfile, IterationBasis } from "../schemas/instruction-profile.ts";
 import { escapeHtml } from "./escape-html.ts";
@@ -33,6 +34,8 @@ interface Frame {
   readonly value: [number, number]; // base, head: inclusive on this path
   readonly self: [number, number];
   readonly children: Map<string, Frame>;
+  /** The frames folded into this one, outermost first (foldChains). */
+  readonly via?: readonly string[];
 }
 
 const newFrame = (name: string): Frame => ({
@@ -85,6 +88,31 @@ function addSide(profile: InstructionProfile, side: 0 | 1, root: Frame, divisor:
   }
 }
 
+/**
+ * Chains of frames that only pass everything on, to one child and with no instructions of their
+ * own worth drawing on either side (the start-up and the harness's calls down to the benchmark's
+ * loop, a dozen under Criterion; each process's under a shell line), are drawn as one frame: the
+ * innermost of the chain, its tooltip naming the others. Everywhere in the tree, top down.
+ */
+function foldChains(frame: Frame, floor: number): void {
+  const passes = (f: Frame): boolean =>
+    f.children.size === 1 && f.self[0] < floor && f.self[1] < floor;
+  for (const [key, first] of [...frame.children]) {
+    let innermost = first;
+    const via: string[] = [];
+    while (passes(innermost)) {
+      const [next] = innermost.children.values();
+      if (next === undefined || !passes(next)) break;
+      via.push(innermost.name);
+      innermost = next;
+    }
+    // Two frames or more folded: one would only trade a row for a label.
+    const folded = via.length < 2 ? first : { ...innermost, via };
+    frame.children.set(key, folded);
+    foldChains(folded, floor);
+  }
+}
+
 /** Fill colour: red for more own instructions on head, blue for fewer, grey for no change. */
 function colour(delta: number, largest: number): string {
   const a = largest > 0 ? Math.min(1, Math.abs(delta) / largest) : 0;
@@ -109,10 +137,15 @@ function tooltip(frame: Frame, per: string): string {
   const [bs, hs] = frame.self;
   const pct = (b: number, h: number): string =>
     b !== 0 ? formatChange((h - b) / b) : h === 0 ? "none on either side" : "new";
+  const via =
+    frame.via === undefined
+      ? ""
+      : ` | called through ${frame.via.length} folded frames: ${shortened(frame.via.join(" → "), 1200)}`;
   return (
     `${shortened(frame.name, 300)} | inclusive ${per}: base ${formatNumber(bi)}, head ` +
     `${formatNumber(hi)}, change ${signed(hi - bi)} (${pct(bi, hi)}) | self: base ` +
-    `${formatNumber(bs)}, head ${formatNumber(hs)}, change ${signed(hs - bs)} (${pct(bs, hs)})`
+    `${formatNumber(bs)}, head ${formatNumber(hs)}, change ${signed(hs - bs)} (${pct(bs, hs)})` +
+    via
   );
 }
 
@@ -129,6 +162,7 @@ export function flameDiffSvg(
   const root = newFrame("all");
   addSide(base, 0, root, perIteration ? basis.base : 1);
   addSide(head, 1, root, perIteration ? basis.head : 1);
+  foldChains(root, MIN_SHARE * Math.max(root.value[0], root.value[1]));
   const per = perIteration ? "instructions per iteration" : "instructions per run";
 
   // Level order, children by name: the frames kept when capping are the shallow ones.
@@ -165,7 +199,9 @@ export function flameDiffSvg(
     const w = frame.value[1] * scale;
     const y = top + d * 17;
     const chars = Math.floor((w - 6) / 7.2);
-    const label = chars < 3 ? "" : escapeHtml(shortened(frame.name, chars));
+    const name =
+      frame.via === undefined ? frame.name : `[${frame.via.length} frames] ${frame.name}`;
+    const label = chars < 3 ? "" : escapeHtml(shortened(name, chars));
     out.push(
       `<g><title>${escapeHtml(tooltip(frame, per))}</title>` +
         `<rect x="${(10 + x).toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="16" fill="${colour(frame.self[1] - frame.self[0], largest)}" rx="2"/>` +
