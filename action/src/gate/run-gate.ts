@@ -18,17 +18,18 @@ export interface GateRun extends Decision, OutputFiles {
   readonly measurement: Measurement;
 }
 
-export async function runGate(
+/**
+ * The decision on the complete rounds (a partial report after a signal), then "Where it
+ * regressed" for its confirmed regressions: after the verdict, which it never changes, and not
+ * after a stopped run.
+ */
+async function decideAndLocate(
   plan: GatePlan,
+  measurement: Measurement,
   target: MeasureTarget,
   machine: Machine,
-  options: { readonly quiet: boolean; readonly comment?: CommentOptions },
-): Promise<GateRun> {
-  // Where runs some suites' commands in the worktrees: the run leaves them in place for it.
-  const measurement = await measure(plan, target, machine, {
-    ...options,
-    keepCheckouts: keepsCheckoutsForWhere(plan),
-  });
+  comment: CommentOptions | undefined,
+): Promise<Decision> {
   const { progress, critcmp, stopped } = measurement;
   // Nothing complete to decide on: interrupted, as before any round.
   if (stopped !== undefined && measurement.rounds < 1) throw stopped.error;
@@ -50,21 +51,33 @@ export async function runGate(
     plan,
     { ...measurement, critcmpTable: critcmp.table, partial },
     machine.clock.date(),
-    options.comment,
+    comment,
   );
-  // Where it regressed: after the verdict, which it never changes; not after a stopped run.
-  // The worktrees kept for it (commands run in them) go once it is done, whatever happens.
+  if (!plan.where || stopped !== undefined) return decided;
+  return addWhere(
+    decided,
+    whereContext(plan, measurement, target),
+    // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
+    { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
+  );
+}
+
+export async function runGate(
+  plan: GatePlan,
+  target: MeasureTarget,
+  machine: Machine,
+  options: { readonly quiet: boolean; readonly comment?: CommentOptions },
+): Promise<GateRun> {
+  // Where runs some suites' commands in the worktrees: the run leaves them in place for it.
+  const measurement = await measure(plan, target, machine, {
+    ...options,
+    keepCheckouts: keepsCheckoutsForWhere(plan),
+  });
+  const { progress, critcmp, stopped } = measurement;
+  // The worktrees kept for Where (commands run in them) go once it is done, whatever happens.
   let decision: Decision;
   try {
-    decision =
-      plan.where && stopped === undefined
-        ? await addWhere(
-            decided,
-            whereContext(plan, measurement, target),
-            // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
-            { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
-          )
-        : decided;
+    decision = await decideAndLocate(plan, measurement, target, machine, options.comment);
   } finally {
     await measurement.checkouts?.release();
   }
