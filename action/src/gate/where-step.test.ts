@@ -408,8 +408,20 @@ describe("findWhere", () => {
       "/cache/target-base/release/demo-cli normalize < data.txt",
     ]);
     expect(headCall?.argv.at(-1)).toBe("/cache/target-head/release/demo-cli normalize < data.txt");
-    expect(baseCall?.options.env).toEqual(machine.env);
-    expect(headCall?.options.env).toEqual({ ...machine.env, DEMO_MODE: "head" });
+    // The environment hyperfine had: the side's (its target directory) and its suite's set-up.
+    expect(baseCall?.options.env).toEqual({
+      ...machine.env,
+      CARGO_TARGET_DIR: "/cache/target-base",
+      CARGO_TERM_COLOR: "never",
+      CARGO_TERM_PROGRESS_WHEN: "never",
+    });
+    expect(headCall?.options.env).toEqual({
+      ...machine.env,
+      CARGO_TARGET_DIR: "/cache/target-head",
+      CARGO_TERM_COLOR: "never",
+      CARGO_TERM_PROGRESS_WHEN: "never",
+      DEMO_MODE: "head",
+    });
     expect(headCall?.options.cwd).toBe("/tmp/wt/head");
   });
 

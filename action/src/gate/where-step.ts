@@ -10,7 +10,7 @@
 import path from "node:path";
 import { diffProfiles } from "../core/instruction-diff.ts";
 import { suiteKind } from "../config/suites/registry.ts";
-import type { BenchBinary, Side, SidePaths } from "../config/suites/suite-kind.ts";
+import type { BenchBinary, ProfiledCommand, Side, SidePaths } from "../config/suites/suite-kind.ts";
 import type { SuitePlan } from "../config/run-config.ts";
 import { InterruptedError } from "../exec/run-step.ts";
 import { ToolError } from "../errors.ts";
@@ -22,6 +22,7 @@ import { capLength, sanitizeText } from "../render/sanitize-text.ts";
 import { formatExactChange } from "../number-text.ts";
 import type { Progress } from "../runner/progress.ts";
 import { cacheLockFile } from "../runner/run-benchmarks.ts";
+import { sideEnv } from "../runner/suite-commands.ts";
 import type {
   BenchReport,
   Entry,
@@ -263,27 +264,29 @@ function commandTarget(
   const { sides } = ctx;
   if (sides === undefined) return { why: "the run's worktrees were not kept for it" };
   const kind = suiteKind(suite);
-  const runs: Partial<Record<Side, CallgrindRun>> = {};
-  let wholeRun = "";
-  for (const side of ["base", "head"] as const) {
-    const paths = sides[side];
-    const command = kind.profileCommand?.(suite, id, paths);
-    if (command === undefined) return { why: "no command of its suite has its name" };
-    wholeRun = command.wholeRun;
-    runs[side] = {
-      argv: command.argv,
-      ...(command.stage === undefined
-        ? {}
-        : { stage: { from: command.argv[0], name: command.stage } }),
-      cwd: paths.worktree,
-      env: command.exactEnv ?? { ...machine.env, ...(paths.suiteEnv?.get(suite.name) ?? {}) },
-      children: command.children,
-    };
-  }
-  const { base, head } = runs;
+  const base = kind.profileCommand?.(suite, id, sides.base);
+  const head = kind.profileCommand?.(suite, id, sides.head);
   if (base === undefined || head === undefined)
     return { why: "no command of its suite has its name" };
-  return { kind: "run", runs: { base, head }, wholeRun };
+  // The environment the suite's step had: the side's (runner/run-suite.ts's stepEnv), or the
+  // command's own fixed one.
+  const run = (command: ProfiledCommand, paths: SidePaths): CallgrindRun => ({
+    argv: command.argv,
+    ...(command.stage === undefined
+      ? {}
+      : { stage: { from: command.argv[0], name: command.stage } }),
+    cwd: paths.worktree,
+    env: command.exactEnv ?? {
+      ...sideEnv(machine.env, paths),
+      ...(paths.suiteEnv?.get(suite.name) ?? {}),
+    },
+    children: command.children,
+  });
+  return {
+    kind: "run",
+    runs: { base: run(base, sides.base), head: run(head, sides.head) },
+    wholeRun: head.wholeRun,
+  };
 }
 
 /**

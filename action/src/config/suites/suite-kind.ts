@@ -51,7 +51,7 @@ export interface ProfileRun {
 }
 
 /** One benchmark that is a command, run once under Callgrind as its suite ran it (SuiteKind.profileCommand). */
-interface ProfiledCommand {
+export interface ProfiledCommand {
   /** The program and its arguments, with the side's paths put in. */
   readonly argv: Argv;
   /**
