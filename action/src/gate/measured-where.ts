@@ -16,7 +16,7 @@ export type MeasuredWheres = ReadonlyMap<string, Where>;
  * A benchmark's key: its suite and id together (an id alone may repeat across suites), joined
  * so that no pair of strings can spell another pair's key.
  */
-function whereKey(suite: string, id: string): string {
+export function whereKey(suite: string, id: string): string {
   return JSON.stringify([suite, id]);
 }
 

@@ -22,7 +22,7 @@ import {
   type MeasuredResults,
 } from "./measured-results.ts";
 import { checkDealt, checkMeasured } from "./shard-units.ts";
-import { wheresBy } from "./measured-where.ts";
+import { whereKey, wheresBy } from "./measured-where.ts";
 
 export const SHARD_FILE = "shard.json";
 
@@ -185,9 +185,9 @@ function shardWheres(folders: readonly ShardFolder[]): MeasuredResults["wheres"]
   const entries = folders.flatMap((f) => {
     const measured = new Set<string>();
     for (const s of f.head)
-      for (const b of s.summary.benchmarks) measured.add(`${b.suite}\u0000${b.id}`);
+      for (const b of s.summary.benchmarks) measured.add(whereKey(b.suite, b.id));
     const where = f.shard.where ?? [];
-    const stranger = where.find((w) => !measured.has(`${w.suite}\u0000${w.id}`));
+    const stranger = where.find((w) => !measured.has(whereKey(w.suite, w.id)));
     if (stranger !== undefined)
       throw new InputError(
         `${label(f.shard)} has a where for ${JSON.stringify(stranger.id.slice(0, 120))} of suite ${JSON.stringify(stranger.suite.slice(0, 64))}, which it did not measure`,

@@ -129,7 +129,7 @@ async function profileOnce(
  */
 export async function profileBothSides(
   id: string,
-  runOf: (side: Side) => CallgrindRun,
+  runs: Readonly<Record<Side, CallgrindRun>>,
   step: {
     readonly out: string;
     readonly progress: Progress;
@@ -150,7 +150,7 @@ export async function profileBothSides(
       if (timeoutMs < 1000) throw new ToolError("the step's time cap was reached");
       step.progress.line(`where: ${name} (${side}) under callgrind…`);
       texts[side] = await profileOnce(
-        runOf(side),
+        runs[side],
         side,
         place,
         { timeoutMs, signal: step.signal },

@@ -11,7 +11,7 @@ import { InterruptedError } from "../exec/run-step.ts";
 import { decide, type Decision, type PartialRun } from "./decide.ts";
 import { measure, type Measurement, type MeasureTarget } from "./measure.ts";
 import { writeOutputs, type OutputFiles } from "./outputs.ts";
-import { WHERE_STEP, addWhere, keepsCheckoutsForWhere, whereContext } from "./where-step.ts";
+import { addWhere, keepsCheckoutsForWhere, whereContext, whereMachine } from "./where-step.ts";
 import type { GatePlan } from "./plan.ts";
 
 export interface GateRun extends Decision, OutputFiles {
@@ -57,8 +57,7 @@ async function decideAndLocate(
   return addWhere(
     decided,
     whereContext(plan, measurement, target),
-    // Its Callgrind runs are a tool's time in timings.json, not benchgate's own.
-    { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
+    whereMachine(machine, measurement),
   );
 }
 

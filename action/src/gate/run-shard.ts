@@ -20,8 +20,8 @@ import {
   findWhere,
   keepsCheckoutsForWhere,
   WHERE_MAX_REGRESSIONS,
-  WHERE_STEP,
   whereContext,
+  whereMachine,
 } from "./where-step.ts";
 import type { ShardTag } from "../core/shard-blocks.ts";
 import type { GatePlan } from "./plan.ts";
@@ -55,8 +55,7 @@ async function shardWhere(
     const wheres = await findWhere(
       report,
       whereContext(plan, measurement, target, offset),
-      // Its Callgrind runs are a tool's time in timings.json, as in an unsharded run.
-      { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) },
+      whereMachine(machine, measurement),
     );
     return [...wheres].flatMap(([at, where]) => {
       const entry = report.benchmarks[at];

@@ -44,7 +44,7 @@ import { recordedProfiles, routineIn } from "./recorded-profiles.ts";
 import type { RecordedProfile } from "../ingest/gungraun/gungraun-profiles.ts";
 
 /** What timings.json calls the step's Callgrind runs. */
-export const WHERE_STEP = "valgrind (where)";
+const WHERE_STEP = "valgrind (where)";
 
 /** Regressions profiled per run, the largest first. */
 export const WHERE_MAX_REGRESSIONS = 5;
@@ -84,6 +84,11 @@ export interface WhereContext {
    * that the files of every shard of a run have names of their own. Default 0.
    */
   readonly fileOffset?: number;
+}
+
+/** The machine for the step after `measurement`: its Callgrind runs are a tool's time in timings.json. */
+export function whereMachine(machine: Machine, measurement: Measurement): Machine {
+  return { ...machine, proc: measurement.timings.wrap(machine.proc, WHERE_STEP) };
 }
 
 /** Whether a run of `plan` must keep its worktrees for Where: some suite's benchmarks are commands. */
@@ -148,7 +153,7 @@ async function whereOf(
     target.kind === "run"
       ? await profileBothSides(
           entry.id,
-          (side) => target.runs[side],
+          target.runs,
           { out: ctx.out, progress: ctx.progress, deadline, signal },
           machine,
         )
